@@ -1,0 +1,501 @@
+#!/usr/bin/env python3
+"""Throughput and per-call latency benchmark for the burraco rules engine.
+
+What it measures (one run, pinned to one CPU core):
+
+* ``hands_per_s``      -- complete random 4-player hands ("smazzate") of the
+  ``italian`` preset, full rules, per second of wall time.  Each hand's time
+  includes ``Game.new`` (shuffle and deal) and every ``legal_actions()`` /
+  ``apply()`` call until ``is_over``.
+* ``gin_games_per_s``  -- the same for OpenSpiel's ``gin_rummy``
+  (``pyspiel.load_game("gin_rummy")``), driven from a Python loop through
+  ``state.legal_actions()`` / ``state.apply_action()``; each game's time
+  includes ``game.new_initial_state()``.  Chance nodes are resolved by
+  sampling ``state.chance_outcomes()`` with the same kind of ``random.Random``.
+* ``ratio``            -- ``hands_per_s / gin_games_per_s``.
+* ``*_us_p50`` / ``*_us_p99`` -- median and 99th percentile, in microseconds,
+  of ``legal_actions()``, ``apply()``, ``clone()`` and one determinization
+  (``determinize(game.view(seat), rng)``) over the states visited by those
+  same hands.  ``view_us_*`` is reported separately; the determinization
+  figure does not include building the view.
+
+The random player (identical for every figure):
+    For game number ``i`` a per-game seed ``s_i`` is drawn from
+    ``random.Random(seed)`` (``getrandbits(63)``).  The burraco hand is dealt
+    with ``Game.new(preset("italian"), seed=s_i)`` and the player is
+    ``rng = random.Random(s_i)``; at every decision it plays
+    ``rng.choice(game.legal_actions())`` -- a uniform choice over the legal
+    actions, in the order the engine lists them.  For gin_rummy the same
+    ``rng`` picks ``rng.choice(state.legal_actions())`` at decision nodes and
+    ``rng.choices(outcomes, weights=probabilities)`` at chance nodes.
+
+Method:
+    1. a couple of warm-up games (not counted);
+    2. a clean throughput loop with no per-call timing at all;
+    3. a second pass that replays exactly the same games (same seeds, same
+       actions) and times each call with ``time.perf_counter_ns``.  Clone and
+       legal_actions are timed on every decision state, determinization (and
+       the view it needs) on every ``--determinize-every``-th state (default
+       5) with a separate ``random.Random(seed + 1)`` so the replay is not
+       perturbed.
+
+Reproduce:
+    pip install -e .[bench]          # burraco + open-spiel (+ rich for the table)
+    python benchmarks/engine.py                      # readable table
+    python benchmarks/engine.py --json               # one JSON object on stdout
+    python benchmarks/engine.py --hands 200 --gin-games 200 --seed 0 --json
+    python benchmarks/engine.py --no-gin             # without OpenSpiel
+
+Notes go to stderr so that ``--json`` output stays a single JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib.metadata
+import json
+import os
+import platform
+import random
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+try:
+    import burraco
+except ImportError:  # running from a source checkout without `pip install -e .`
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+    import burraco
+
+from burraco import Game, determinize, preset
+
+PRESET = "italian"
+GIN_GAME = "gin_rummy"
+WARMUP_GAMES = 2
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def note(msg: str) -> None:
+    """Print a human note on stderr (keeps ``--json`` stdout clean)."""
+    print(f"[bench] {msg}", file=sys.stderr, flush=True)
+
+
+def pin_to_one_core() -> int | None:
+    """Pin this process to the first CPU it may run on; return that CPU (or None)."""
+    if not hasattr(os, "sched_setaffinity"):
+        return None
+    try:
+        cpu = min(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cpu})
+    except OSError as exc:
+        note(f"could not pin to one core: {exc}")
+        return None
+    return cpu
+
+
+def game_seeds(seed: int, n: int) -> list[int]:
+    """Per-game seeds, drawn from ``random.Random(seed)``."""
+    master = random.Random(seed)
+    return [master.getrandbits(63) for _ in range(n)]
+
+
+def percentile(sorted_values: Sequence[float], q: float) -> float | None:
+    """Linear-interpolated percentile (numpy's default) of already sorted data."""
+    if not sorted_values:
+        return None
+    pos = (len(sorted_values) - 1) * q / 100.0
+    lo = int(pos)
+    hi = min(lo + 1, len(sorted_values) - 1)
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
+
+
+@dataclass
+class Samples:
+    """Per-call durations in nanoseconds, keyed by operation name."""
+
+    ns: dict[str, list[int]] = field(default_factory=dict)
+
+    def add(self, name: str, value: int) -> None:
+        self.ns.setdefault(name, []).append(value)
+
+    def summary(self, prefix: str = "") -> dict[str, float | int | None]:
+        out: dict[str, float | int | None] = {}
+        for name, values in self.ns.items():
+            data = sorted(v / 1000.0 for v in values)
+            for q in (50, 99):
+                p = percentile(data, q)
+                out[f"{prefix}{name}_us_p{q}"] = None if p is None else round(p, 3)
+            out[f"{prefix}{name}_samples"] = len(data)
+        return out
+
+
+ns = time.perf_counter_ns
+
+
+# --------------------------------------------------------------------------- burraco
+
+
+class RunawayGame(RuntimeError):
+    """A random game did not finish within ``--max-decisions``."""
+
+
+def play_burraco_hand(rules: Any, hand_seed: int, max_decisions: int) -> int:
+    """Play one random hand; return the number of decisions made."""
+    rng = random.Random(hand_seed)
+    g = Game.new(rules, seed=hand_seed)
+    n = 0
+    while not g.is_over:
+        g.apply(rng.choice(g.legal_actions()))
+        n += 1
+        if n > max_decisions:
+            raise RunawayGame(f"burraco hand with seed {hand_seed} exceeded {max_decisions} decisions")
+    return n
+
+
+def burraco_throughput(rules: Any, seeds: Sequence[int], max_decisions: int) -> tuple[float, int]:
+    """Clean loop: return (elapsed seconds, total decisions)."""
+    gc.collect()
+    decisions = 0
+    t0 = time.perf_counter()
+    for s in seeds:
+        decisions += play_burraco_hand(rules, s, max_decisions)
+    return time.perf_counter() - t0, decisions
+
+
+def burraco_latencies(
+    rules: Any, seeds: Sequence[int], det_seed: int, det_every: int, max_decisions: int
+) -> tuple[Samples, int]:
+    """Replay the same hands, timing each engine call; return (samples, total decisions)."""
+    samples = Samples()
+    det_rng = random.Random(det_seed)
+    decisions = 0
+    state_index = 0
+    gc.collect()
+    for hand_seed in seeds:
+        rng = random.Random(hand_seed)
+        g = Game.new(rules, seed=hand_seed)
+        n = 0
+        while not g.is_over:
+            t0 = ns()
+            acts = g.legal_actions()
+            t1 = ns()
+            g.clone()
+            t2 = ns()
+            samples.add("legal_actions", t1 - t0)
+            samples.add("clone", t2 - t1)
+            if state_index % det_every == 0:
+                seat = g.current_seat
+                seat = seat if seat >= 0 else 0
+                t0 = ns()
+                view = g.view(seat)
+                t1 = ns()
+                determinize(view, det_rng)
+                t2 = ns()
+                samples.add("view", t1 - t0)
+                samples.add("determinize", t2 - t1)
+            state_index += 1
+            action = rng.choice(acts)
+            t0 = ns()
+            g.apply(action)
+            t1 = ns()
+            samples.add("apply", t1 - t0)
+            n += 1
+            if n > max_decisions:
+                raise RunawayGame(f"burraco hand with seed {hand_seed} exceeded {max_decisions} decisions")
+        decisions += n
+    return samples, decisions
+
+
+# --------------------------------------------------------------------------- OpenSpiel gin_rummy
+
+
+def load_pyspiel() -> tuple[Any, str | None, str | None]:
+    """Return (pyspiel module or None, open_spiel version, reason it is unavailable)."""
+    try:
+        import pyspiel  # type: ignore[import-not-found,unused-ignore]
+    except Exception as exc:  # ImportError, or a broken native extension
+        return (
+            None,
+            None,
+            f"open_spiel is not importable ({type(exc).__name__}: {exc}); pip install open-spiel",
+        )
+    try:
+        version: str | None = importlib.metadata.version("open_spiel")
+    except importlib.metadata.PackageNotFoundError:
+        version = None
+    return pyspiel, version, None
+
+
+def _chance_action(state: Any, rng: random.Random) -> int:
+    outcomes = state.chance_outcomes()
+    actions: list[int] = [a for a, _ in outcomes]
+    probs: list[float] = [p for _, p in outcomes]
+    return rng.choices(actions, weights=probs)[0]
+
+
+def play_gin_game(game: Any, game_seed: int, max_decisions: int) -> tuple[int, int]:
+    """Play one random gin_rummy game; return (player decisions, chance steps)."""
+    rng = random.Random(game_seed)
+    state = game.new_initial_state()
+    decisions = chance = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(_chance_action(state, rng))
+            chance += 1
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+            decisions += 1
+            if decisions > max_decisions:
+                raise RunawayGame(f"gin_rummy game with seed {game_seed} exceeded {max_decisions} decisions")
+    return decisions, chance
+
+
+def gin_throughput(game: Any, seeds: Sequence[int], max_decisions: int) -> tuple[float, int, int]:
+    """Clean loop: return (elapsed seconds, total decisions, total chance steps)."""
+    gc.collect()
+    decisions = chance = 0
+    t0 = time.perf_counter()
+    for s in seeds:
+        d, c = play_gin_game(game, s, max_decisions)
+        decisions += d
+        chance += c
+    return time.perf_counter() - t0, decisions, chance
+
+
+def gin_latencies(game: Any, seeds: Sequence[int], max_decisions: int) -> Samples:
+    """Replay the same gin games, timing legal_actions/apply/clone at decision nodes."""
+    samples = Samples()
+    gc.collect()
+    for game_seed in seeds:
+        rng = random.Random(game_seed)
+        state = game.new_initial_state()
+        n = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(_chance_action(state, rng))
+                continue
+            t0 = ns()
+            acts = state.legal_actions()
+            t1 = ns()
+            state.clone()
+            t2 = ns()
+            samples.add("legal_actions", t1 - t0)
+            samples.add("clone", t2 - t1)
+            action = rng.choice(acts)
+            t0 = ns()
+            state.apply_action(action)
+            t1 = ns()
+            samples.add("apply", t1 - t0)
+            n += 1
+            if n > max_decisions:
+                raise RunawayGame(f"gin_rummy game with seed {game_seed} exceeded {max_decisions} decisions")
+    return samples
+
+
+# --------------------------------------------------------------------------- driver
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    cpu = pin_to_one_core()
+    rules = preset(PRESET)
+    result: dict[str, Any] = {
+        "hands_per_s": None,
+        "gin_games_per_s": None,
+        "ratio": None,
+        "legal_actions_us_p50": None,
+        "legal_actions_us_p99": None,
+        "apply_us_p50": None,
+        "apply_us_p99": None,
+        "clone_us_p50": None,
+        "clone_us_p99": None,
+        "determinize_us_p50": None,
+        "determinize_us_p99": None,
+        "open_spiel_version": None,
+    }
+
+    # Seeds for warm-up, burraco and gin are disjoint slices of one stream.
+    seeds = game_seeds(args.seed, 2 * WARMUP_GAMES + args.hands + args.gin_games)
+    warm_b, warm_g = seeds[:WARMUP_GAMES], seeds[WARMUP_GAMES : 2 * WARMUP_GAMES]
+    hand_seeds = seeds[2 * WARMUP_GAMES : 2 * WARMUP_GAMES + args.hands]
+    gin_seeds = seeds[2 * WARMUP_GAMES + args.hands :]
+
+    # burraco ---------------------------------------------------------------
+    note(f"burraco: {args.hands} random {PRESET!r} hands (throughput pass)")
+    for s in warm_b:
+        play_burraco_hand(rules, s, args.max_decisions)
+    elapsed, decisions = burraco_throughput(rules, hand_seeds, args.max_decisions)
+    result["hands_per_s"] = round(args.hands / elapsed, 3) if args.hands else None
+    result["decisions_per_hand"] = round(decisions / args.hands, 2) if args.hands else None
+    result["decisions_per_s"] = round(decisions / elapsed, 1) if args.hands else None
+    result["burraco_seconds"] = round(elapsed, 3)
+
+    note("burraco: per-call timing pass")
+    samples, decisions2 = burraco_latencies(
+        rules, hand_seeds, args.seed + 1, args.determinize_every, args.max_decisions
+    )
+    if decisions2 != decisions:
+        note(
+            f"WARNING: timing pass made {decisions2} decisions, throughput pass {decisions} (non-determinism?)"
+        )
+    result.update(samples.summary())
+
+    # gin_rummy -------------------------------------------------------------
+    gin_note: str | None = None
+    if args.no_gin:
+        gin_note = "skipped (--no-gin)"
+    else:
+        pyspiel, os_version, gin_note = load_pyspiel()
+        result["open_spiel_version"] = os_version
+        if pyspiel is not None and args.gin_games > 0:
+            note(f"gin_rummy: {args.gin_games} random games via pyspiel (throughput pass)")
+            game = pyspiel.load_game(GIN_GAME)
+            for s in warm_g:
+                play_gin_game(game, s, args.max_decisions)
+            g_elapsed, g_dec, g_chance = gin_throughput(game, gin_seeds, args.max_decisions)
+            result["gin_games_per_s"] = round(args.gin_games / g_elapsed, 3)
+            result["gin_decisions_per_game"] = round(g_dec / args.gin_games, 2)
+            result["gin_chance_steps_per_game"] = round(g_chance / args.gin_games, 2)
+            result["gin_seconds"] = round(g_elapsed, 3)
+            note("gin_rummy: per-call timing pass")
+            result.update(gin_latencies(game, gin_seeds, args.max_decisions).summary(prefix="gin_"))
+    if gin_note is not None:
+        note(f"gin_rummy: {gin_note}; gin figures and ratio are null")
+    result["gin_note"] = gin_note
+
+    if result["hands_per_s"] and result["gin_games_per_s"]:
+        result["ratio"] = round(result["hands_per_s"] / result["gin_games_per_s"], 4)
+
+    # context ---------------------------------------------------------------
+    result.update(
+        {
+            "preset": PRESET,
+            "players": 4,
+            "hands": args.hands,
+            "gin_games": args.gin_games if result["gin_games_per_s"] is not None else 0,
+            "seed": args.seed,
+            "determinize_every": args.determinize_every,
+            "pinned_cpu": cpu,
+            "python": platform.python_version(),
+            "python_implementation": platform.python_implementation(),
+            "platform": platform.platform(),
+            "burraco_version": getattr(burraco, "__version__", None) or _dist_version("burraco"),
+        }
+    )
+    return result
+
+
+def _dist_version(name: str) -> str | None:
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def _fmt(v: Any) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        return f"{v:,.3f}" if abs(v) < 1000 else f"{v:,.1f}"
+    return str(v)
+
+
+def print_table(r: dict[str, Any]) -> None:
+    """Human-readable report; uses rich when it is installed."""
+    throughput = [
+        ("burraco hands/s", r["hands_per_s"]),
+        ("gin_rummy games/s", r["gin_games_per_s"]),
+        ("ratio (hands/s / gin games/s)", r["ratio"]),
+        ("burraco decisions/hand", r.get("decisions_per_hand")),
+        ("gin decisions/game", r.get("gin_decisions_per_game")),
+    ]
+    ops = ["legal_actions", "apply", "clone", "view", "determinize"]
+    latency = [
+        (
+            op,
+            r.get(f"{op}_us_p50"),
+            r.get(f"{op}_us_p99"),
+            r.get(f"{op}_samples"),
+            r.get(f"gin_{op}_us_p50"),
+            r.get(f"gin_{op}_us_p99"),
+        )
+        for op in ops
+    ]
+    ctx = (
+        f"preset={r['preset']} hands={r['hands']} gin_games={r['gin_games']} seed={r['seed']} "
+        f"cpu={r['pinned_cpu']} python={r['python']} open_spiel={r.get('open_spiel_version')}"
+    )
+    try:
+        from rich.console import Console
+        from rich.table import Table
+    except ImportError:
+        print(ctx)
+        for name, v in throughput:
+            print(f"{name:32} {_fmt(v):>14}")
+        print(f"{'call (us)':14} {'p50':>10} {'p99':>10} {'n':>8} {'gin p50':>10} {'gin p99':>10}")
+        for row in latency:
+            print(f"{row[0]:14} " + " ".join(f"{_fmt(v):>10}" for v in row[1:]))
+        if r.get("gin_note"):
+            print(f"note: gin_rummy {r['gin_note']}")
+        return
+    console = Console()
+    console.print(ctx)
+    t1 = Table(title="Throughput (one core)")
+    t1.add_column("figure")
+    t1.add_column("value", justify="right")
+    for name, v in throughput:
+        t1.add_row(name, _fmt(v))
+    t2 = Table(title="Per-call cost, microseconds")
+    for col in ("call", "p50", "p99", "samples", "gin p50", "gin p99"):
+        t2.add_column(col, justify="left" if col == "call" else "right")
+    for row in latency:
+        t2.add_row(row[0], *(_fmt(v) for v in row[1:]))
+    console.print(t1)
+    console.print(t2)
+    if r.get("gin_note"):
+        console.print(f"note: gin_rummy {r['gin_note']}")
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    p.add_argument("--hands", type=int, default=200, help="random burraco hands to play (default 200)")
+    p.add_argument("--gin-games", type=int, default=200, help="random gin_rummy games to play (default 200)")
+    p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    p.add_argument("--no-gin", action="store_true", help="skip the OpenSpiel gin_rummy comparison")
+    p.add_argument(
+        "--determinize-every",
+        type=int,
+        default=5,
+        metavar="K",
+        help="time view+determinize on every K-th visited state (default 5)",
+    )
+    p.add_argument(
+        "--max-decisions",
+        type=int,
+        default=100_000,
+        help="abort if one random game exceeds this many decisions (default 100000)",
+    )
+    args = p.parse_args(argv)
+    if args.hands < 1 or args.gin_games < 0 or args.determinize_every < 1:
+        p.error("--hands must be >= 1, --gin-games >= 0, --determinize-every >= 1")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    result = run(args)
+    if args.json:
+        print(json.dumps(result, sort_keys=False))
+    else:
+        print_table(result)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

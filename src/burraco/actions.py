@@ -1,0 +1,135 @@
+"""Actions: small immutable values with the text form of RECORDS.md §4.
+
+>>> a = parse_action("N meld 5h 3h 4h")
+>>> str(a)
+'N meld 3h 4h 5h'
+>>> parse_action(str(a)) == a
+True
+>>> str(parse_action("E add 2 jk 10c"))
+'E add 2 Tc JK'
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .cards import CARD_STR, CardError, parse_card
+
+SEAT_LETTERS = ("N", "E", "S", "W")
+VERBS = ("draw", "pick", "meld", "add", "discard", "timeout")
+
+DRAW = "draw"
+PICK = "pick"
+MELD = "meld"
+ADD = "add"
+DISCARD = "discard"
+TIMEOUT = "timeout"
+
+
+class ActionError(ValueError):
+    """An action the engine refuses. ``kind`` is ``"invalid"`` or ``"illegal"`` as RECORDS.md §5 defines them."""
+
+    kind = "illegal"
+
+    def __init__(self, message: str, action: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.action = action
+
+
+class InvalidActionError(ActionError):
+    """Text that does not parse, an unknown seat or verb, cards the seat does not hold, a meld it does not have."""
+
+    kind = "invalid"
+
+
+class IllegalActionError(ActionError):
+    """A well-formed action that the rules forbid here and now (wrong turn or phase, a bad meld, a dead end, …)."""
+
+    kind = "illegal"
+
+
+class Action(NamedTuple):
+    """One action: ``seat`` (``"N"``…, ``""`` for a time-out), ``verb``, the cards (a sorted tuple of card types:
+    the multiset is the identity, RECORDS.md §4) and, for ``add``, the 1-based meld number of the seat's side."""
+
+    seat: str
+    verb: str
+    cards: tuple[int, ...] = ()
+    meld: int = 0
+
+    def __str__(self) -> str:
+        if self.verb == TIMEOUT:
+            return "timeout"
+        if self.verb == ADD:
+            return f"{self.seat} add {self.meld} " + " ".join(CARD_STR[c] for c in self.cards)
+        if self.cards:
+            return f"{self.seat} {self.verb} " + " ".join(CARD_STR[c] for c in self.cards)
+        return f"{self.seat} {self.verb}"
+
+    @staticmethod
+    def draw(seat: str) -> Action:
+        return Action(seat, DRAW)
+
+    @staticmethod
+    def pick(seat: str) -> Action:
+        return Action(seat, PICK)
+
+    @staticmethod
+    def meld_cards(seat: str, cards: list[int] | tuple[int, ...]) -> Action:
+        return Action(seat, MELD, tuple(sorted(cards)))
+
+    @staticmethod
+    def add(seat: str, meld: int, cards: list[int] | tuple[int, ...]) -> Action:
+        return Action(seat, ADD, tuple(sorted(cards)), meld)
+
+    @staticmethod
+    def discard(seat: str, card: int) -> Action:
+        return Action(seat, DISCARD, (card,))
+
+    @staticmethod
+    def timeout() -> Action:
+        return Action("", TIMEOUT)
+
+
+def parse_action(text: str, seats: tuple[str, ...] = SEAT_LETTERS) -> Action:
+    """Parse ``"<seat> <verb> [arguments]"`` (RECORDS.md §4); raises :class:`InvalidActionError`."""
+    if not isinstance(text, str):
+        raise InvalidActionError(f"an action must be a string, not {type(text).__name__}", str(text))
+    toks = text.split()
+    if not toks:
+        raise InvalidActionError("empty action", text)
+    if toks == ["timeout"]:
+        return Action("", TIMEOUT)
+    if len(toks) < 2:
+        raise InvalidActionError(f"{text!r} is not an action: write '<seat> <verb> [cards]'", text)
+    seat, verb = toks[0], toks[1]
+    if seat not in seats:
+        raise InvalidActionError(f"{text!r}: unknown seat {seat!r} (seats are {' '.join(seats)})", text)
+    if verb not in VERBS or verb == TIMEOUT:
+        raise InvalidActionError(
+            f"{text!r}: unknown verb {verb!r} (verbs are draw, pick, meld, add, discard)", text
+        )
+    args = toks[2:]
+    try:
+        if verb in (DRAW, PICK):
+            if args:
+                raise InvalidActionError(f"{text!r}: '{verb}' takes no arguments", text)
+            return Action(seat, verb)
+        if verb == DISCARD:
+            if len(args) != 1:
+                raise InvalidActionError(f"{text!r}: 'discard' takes exactly one card", text)
+            return Action(seat, DISCARD, (parse_card(args[0]),))
+        if verb == MELD:
+            if not args:
+                raise InvalidActionError(f"{text!r}: 'meld' needs the cards to meld", text)
+            return Action(seat, MELD, tuple(sorted(parse_card(a) for a in args)))
+        # add
+        if len(args) < 2 or not args[0].isdigit():
+            raise InvalidActionError(f"{text!r}: write '{seat} add <meld number> <cards>'", text)
+        k = int(args[0])
+        if k < 1:
+            raise InvalidActionError(f"{text!r}: melds are numbered from 1", text)
+        return Action(seat, ADD, tuple(sorted(parse_card(a) for a in args[1:])), k)
+    except CardError as e:
+        raise InvalidActionError(f"{text!r}: {e}", text) from e

@@ -1,0 +1,1070 @@
+"""One hand of Burraco ("smazzata"): a pure state machine over a deal and a list of actions.
+
+>>> from burraco import Game, preset
+>>> g = Game.new(preset("italian"), seed=7)
+>>> g.seat_name(g.current_seat), g.phase
+('N', 'draw')
+>>> sorted(str(a) for a in g.legal_actions())
+['N draw', 'N pick']
+>>> g.apply("N draw")
+>>> g.phase
+'play'
+
+Seats are indices (``0 = N``, then clockwise ``E S W``; in 2-player games ``N S``); the side of a seat is
+``seat % 2`` in 4-player games (``NS``, ``EW``) and the seat itself in 2-player games. Everything a seat may know
+leaves this module only through :meth:`Game.view`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .actions import (
+    ADD,
+    DISCARD,
+    DRAW,
+    MELD,
+    PICK,
+    TIMEOUT,
+    Action,
+    ActionError,
+    IllegalActionError,
+    InvalidActionError,
+    parse_action,
+)
+from .cards import CARD_STR, JOKER, NUM_TYPES, RANK_NAMES, cards_str
+from .deal import Deal, deal_from_seed
+from .melds import CLEAN, SEQUENCE, SET, Meld, MeldError, MeldRules, meld_rules
+from .rules import BurracoNeeded, PickupRule, Rules, StockEnd, TimeoutPolicy
+
+SEATS_4 = ("N", "E", "S", "W")
+SEATS_2 = ("N", "S")
+SIDES_4 = ("NS", "EW")
+SIDES_2 = ("N", "S")
+
+DRAW_PHASE = "draw"
+PLAY_PHASE = "play"
+END_PHASE = "end"
+
+WILD_TYPES = (JOKER, 1, 14, 27, 40)  # the joker and the four 2s
+
+
+def seat_names(players: int) -> tuple[str, ...]:
+    return SEATS_4 if players == 4 else SEATS_2
+
+
+def side_names(players: int) -> tuple[str, ...]:
+    return SIDES_4 if players == 4 else SIDES_2
+
+
+class Game:
+    """The state of one hand. Create with :meth:`new` (from a seed) or :meth:`from_deal`."""
+
+    # ------------------------------------------------------------------------------------------------------------
+    # construction
+    # ------------------------------------------------------------------------------------------------------------
+    def __init__(self, rules: Rules, deal: Deal, first: int, *, check: bool = True) -> None:
+        """Start a hand from ``deal`` with seat ``first`` to play first (the dealer's left)."""
+        if check:
+            deal.check(rules)
+        self.rules = rules
+        self.deal = deal
+        self.n = rules.players
+        self.seats = seat_names(self.n)
+        self.sides = side_names(self.n)
+        self._ctx: MeldRules = meld_rules(rules)
+        self._values = rules.card_values()
+        self.hands: list[list[int]] = []
+        for h in deal.hands:
+            v = [0] * NUM_TYPES
+            for c in h:
+                v[c] += 1
+            self.hands.append(v)
+        self.hand_n: list[int] = [len(h) for h in deal.hands]
+        self.stock: list[int] = list(reversed(deal.stock))  # top card at the end
+        self.pile: list[int] = [] if deal.upcard is None else [deal.upcard]
+        self.pozzetti: list[tuple[int, ...] | None] = list(deal.pozzetti)
+        self.poz_taken: list[int] = [0, 0]  # pozzetti taken per side
+        self.poz_order: list[int] = []  # sides in the order they took their first pozzetto
+        self.poz_by: list[int] = [-1, -1]  # seat that took the side's (first) pozzetto
+        self.hidden: list[list[int] | None] = [None] * self.n  # a pozzetto taken with the discard, not yet seen
+        self.poz_pending: list[bool] = [False] * self.n  # …and whose owner's next turn has not started
+        self.melds: list[list[Meld]] = [[], []]
+        self.known: list[list[int]] = [[0] * NUM_TYPES for _ in range(self.n)]  # seen picked up, still held
+        self.turn = first
+        self.phase = DRAW_PHASE
+        self.actions: list[Action] = []
+        # turn flags
+        self.picked = False
+        self.drew = False
+        self.lone = -1  # the card taken from a one-card pile
+        self.lone_had = 0  # copies of it the player held before the pick-up
+        self.top = -1  # the top card of a picked-up pile (for "top card must be used")
+        self.top_used = True
+        self.melded = False  # a meld or attachment this turn
+        self.opening = False  # this turn is the side's first opening under a first-meld minimum
+        self.laid = 0  # card points laid this turn (first-meld minimum)
+        self.must_open = False  # a pick-up that requires the first meld minimum this turn
+        # hand-level flags
+        self.last_turn = False
+        self.stalemate_run = 0
+        self.turns = 0
+        self.timeout_called = False
+        self.timeout_left = -1
+        self.end: str | None = None
+        self.closed_by = -1
+        self.first = first
+
+    @classmethod
+    def new(cls, rules: Rules, seed: int | random.Random | None = None, dealer: int | None = None) -> Game:
+        """A hand dealt uniformly at random from ``seed``; ``dealer`` defaults to the last seat (W, or S)."""
+        if dealer is None:
+            dealer = rules.players - 1
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        deal = deal_from_seed(rules, rng)
+        return cls(rules, deal, (dealer + rules.direction) % rules.players, check=False)
+
+    @classmethod
+    def from_deal(cls, rules: Rules, deal: Deal, dealer: int) -> Game:
+        """A hand from an explicit deal; the seat on ``dealer``'s left plays first."""
+        return cls(rules, deal, (dealer + rules.direction) % rules.players)
+
+    def clone(self) -> Game:
+        """An independent copy (melds are immutable values and are shared)."""
+        g = Game.__new__(Game)
+        d = self.__dict__.copy()
+        g.__dict__ = d
+        d["hands"] = [h[:] for h in self.hands]
+        d["hand_n"] = self.hand_n[:]
+        d["stock"] = self.stock[:]
+        d["pile"] = self.pile[:]
+        d["pozzetti"] = self.pozzetti[:]
+        d["poz_taken"] = self.poz_taken[:]
+        d["poz_order"] = self.poz_order[:]
+        d["poz_by"] = self.poz_by[:]
+        d["hidden"] = [None if h is None else h[:] for h in self.hidden]
+        d["poz_pending"] = self.poz_pending[:]
+        d["melds"] = [self.melds[0][:], self.melds[1][:]]
+        d["known"] = [k[:] for k in self.known]
+        d["actions"] = self.actions[:]
+        return g
+
+    # ------------------------------------------------------------------------------------------------------------
+    # basic queries
+    # ------------------------------------------------------------------------------------------------------------
+    def seat_name(self, seat: int) -> str:
+        return self.seats[seat]
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2 if self.n == 4 else seat
+
+    def partner(self, seat: int) -> int:
+        return (seat + 2) % 4 if self.n == 4 else seat
+
+    def next_seat(self, seat: int) -> int:
+        return (seat + self.rules.direction) % self.n
+
+    @property
+    def is_over(self) -> bool:
+        """True once the hand has ended."""
+        return self.end is not None
+
+    @property
+    def current_seat(self) -> int:
+        """The seat to act, or -1 once the hand has ended."""
+        return -1 if self.end is not None else self.turn
+
+    def hand_cards(self, seat: int) -> list[int]:
+        """The cards a seat holds (sorted by suit then rank, jokers last)."""
+        out: list[int] = []
+        h = self.hands[seat]
+        for c in range(NUM_TYPES):
+            if h[c]:
+                out.extend([c] * h[c])
+        return out
+
+    def pozzetti_left(self) -> int:
+        return sum(1 for p in self.pozzetti if p is not None)
+
+    def _has_burraco(self, side: int, clean_only: bool | None = None) -> bool:
+        if clean_only is None:
+            clean_only = self.rules.closing_burraco is BurracoNeeded.CLEAN
+        for m in self.melds[side]:
+            if m.burraco is not None and (not clean_only or m.burraco == CLEAN):
+                return True
+        return False
+
+    def _pozzetto_for(self, side: int) -> int:
+        """Index of the pozzetto this side would take on emptying its hand now, or -1 if none is due."""
+        if self.rules.pozzetto_requires_burraco and not self._has_burraco(side, False):
+            return -1
+        taken = self.poz_taken[side]
+        if taken == 0:
+            for i, p in enumerate(self.pozzetti):
+                if p is not None and not (self.rules.three_morto and i == 2):
+                    return i
+            return -1
+        if (
+            self.rules.three_morto
+            and taken == 1
+            and len(self.poz_order) == 2
+            and self.poz_order[1] == side
+            and self.pozzetti[2] is not None
+        ):
+            return 2
+        return -1
+
+    # ------------------------------------------------------------------------------------------------------------
+    # applying actions
+    # ------------------------------------------------------------------------------------------------------------
+    def parse(self, text: str) -> Action:
+        """Parse an action string for this game's seats."""
+        return parse_action(text, self.seats)
+
+    def apply(self, action: Action | str) -> None:
+        """Apply a legal action, or raise :class:`ActionError` (``invalid`` or ``illegal``) leaving the state as is."""
+        a = self.parse(action) if isinstance(action, str) else action
+        err = self.check(a)
+        if err is not None:
+            raise err
+        self._apply(a)
+
+    def is_legal(self, action: Action | str) -> bool:
+        """True when :meth:`apply` would accept the action (``a in legal_actions()`` for the seat's actions)."""
+        try:
+            a = self.parse(action) if isinstance(action, str) else action
+        except ActionError:
+            return False
+        return self.check(a) is None
+
+    def check(self, a: Action) -> ActionError | None:
+        """The error :meth:`apply` would raise for ``a``, or None when it is legal."""
+        text = str(a)
+        if self.end is not None:
+            return IllegalActionError(f"{text}: the hand is over ({self.end})", text)
+        if a.verb == TIMEOUT:
+            if not self.rules.has_timeouts:
+                return IllegalActionError("timeout: these rules have no time-outs (only a fixed number of hands has)")
+            if self.timeout_called:
+                return IllegalActionError("timeout: time-out was already called in this hand (§0.1 C-29)")
+            return None
+        if a.seat not in self.seats:
+            return InvalidActionError(f"{text}: unknown seat {a.seat!r}", text)
+        seat = self.seats.index(a.seat)
+        side = self.side_of(seat)
+        h = self.hands[seat]
+        # cards held / meld numbers (invalid)
+        if a.verb in (MELD, ADD, DISCARD):
+            need: dict[int, int] = {}
+            for c in a.cards:
+                need[c] = need.get(c, 0) + 1
+            for c, k in need.items():
+                if h[c] < k:
+                    have = "none" if h[c] == 0 else f"only {h[c]}"
+                    return InvalidActionError(f"{text}: {a.seat} holds {have} of {CARD_STR[c]}", text)
+            if a.verb == ADD and not 1 <= a.meld <= len(self.melds[side]):
+                return InvalidActionError(
+                    f"{text}: side {self.sides[side]} has no meld {a.meld} (it has {len(self.melds[side])})", text
+                )
+        if seat != self.turn:
+            return IllegalActionError(f"{text}: it is {self.seats[self.turn]}'s turn, not {a.seat}'s (§3.1)", text)
+        if a.verb in (DRAW, PICK):
+            if self.phase != DRAW_PHASE:
+                return IllegalActionError(f"{text}: {a.seat} has already taken a card this turn (§3.2)", text)
+            if a.verb == DRAW:
+                return None
+            msg = self._pick_error(seat)
+            return None if msg is None else IllegalActionError(f"{text}: {msg}", text)
+        if self.phase != PLAY_PHASE:
+            return IllegalActionError(f"{text}: {a.seat} must first draw from the stock or pick up the pile (§3.2)", text)
+        if a.verb == DISCARD:
+            msg = self._discard_error(seat, a.cards[0])
+            return None if msg is None else IllegalActionError(f"{text}: {msg}", text)
+        if not a.cards:
+            return InvalidActionError(f"{text}: no cards named", text)
+        try:
+            new = self._meld_result(side, a)
+        except MeldError as e:
+            return IllegalActionError(str(e), text)
+        msg = self._after_meld_error(seat, a, new)
+        return None if msg is None else IllegalActionError(f"{text}: {msg}", text)
+
+    def _meld_result(self, side: int, a: Action) -> Meld:
+        """The meld created or changed by a meld/add action (raises MeldError)."""
+        if a.verb == MELD:
+            m = self._ctx.make(a.cards)
+            self._check_duplicate(side, m)
+            return m
+        return self._ctx.attach(self.melds[side][a.meld - 1], a.cards)
+
+    def _check_duplicate(self, side: int, m: Meld) -> None:
+        r = self.rules
+        for o in self.melds[side]:
+            if o.kind != m.kind:
+                continue
+            if m.kind == SET and r.forbid_duplicate_set_rank and o.rank == m.rank:
+                raise MeldError(
+                    f"{cards_str(m.cards)} may not be opened: side already has a set of {RANK_NAMES[m.rank - 1]}s; "
+                    "attach to it instead (§4.3, FIBUR art.30)"
+                )
+            if m.kind == SEQUENCE and r.forbid_identical_sequences and o.suit == m.suit and o.mask == m.mask:
+                raise MeldError(
+                    f"{cards_str(m.display_cards())} may not be opened: side already has the identical sequence "
+                    f"{cards_str(o.display_cards())} (§4.4.7, §0.1 C-16)"
+                )
+
+    def _apply(self, a: Action) -> None:
+        """Apply an action already known to be legal (no checks)."""
+        self.actions.append(a)
+        v = a.verb
+        if v == TIMEOUT:
+            self._timeout()
+            return
+        seat = self.turn
+        if v == DRAW:
+            self._draw(seat)
+        elif v == PICK:
+            self._pick(seat)
+        elif v == DISCARD:
+            self._discard(seat, a.cards[0])
+        else:
+            side = self.side_of(seat)
+            m = self._meld_result(side, a)
+            self._lay(seat, side, a, m)
+
+    # ----- take -------------------------------------------------------------------------------------------------
+    def _draw(self, seat: int) -> None:
+        if not self.stock:
+            self._morto_to_stock()
+        c = self.stock.pop()
+        self.hands[seat][c] += 1
+        self.hand_n[seat] += 1
+        self.phase = PLAY_PHASE
+        self.drew = True
+        if self.rules.stock_end is StockEnd.END_AFTER_THIRD_LAST and len(self.stock) <= 2:
+            self.last_turn = True
+
+    def _morto_to_stock(self) -> None:
+        for i, p in enumerate(self.pozzetti):
+            if p is not None:
+                self.stock = list(reversed(p))
+                self.pozzetti[i] = None
+                return
+        raise AssertionError("no stock and no morto")  # unreachable: the hand ends at the turn start
+
+    def _pick(self, seat: int) -> None:
+        pile = self.pile
+        h = self.hands[seat]
+        top = pile[-1]
+        if len(pile) == 1:
+            self.lone = top
+            self.lone_had = h[top]
+        self.top = top
+        self.top_used = self.rules.pickup_rule is not PickupRule.MUST_USE_TOP_CARD
+        kn = self.known[seat]
+        if self.rules.discard_pile_open:
+            for c in pile:
+                h[c] += 1
+                kn[c] += 1
+        else:
+            for c in pile:
+                h[c] += 1
+            kn[top] += 1
+        self.hand_n[seat] += len(pile)
+        self.pile = []
+        self.picked = True
+        self.phase = PLAY_PHASE
+        side = self.side_of(seat)
+        if self.rules.min_meld_required_for_pickup and self.rules.min_first_meld > 0 and not self.melds[side]:
+            self.must_open = True
+            self.opening = True
+
+    # ----- melds ------------------------------------------------------------------------------------------------
+    def _lay(self, seat: int, side: int, a: Action, m: Meld) -> None:
+        h = self.hands[seat]
+        kn = self.known[seat]
+        pts = 0
+        vals = self._values
+        for c in a.cards:
+            h[c] -= 1
+            if kn[c] > h[c]:
+                kn[c] = h[c]
+            pts += vals[c]
+        self.hand_n[seat] -= len(a.cards)
+        if a.verb == MELD:
+            if not self.melds[side] and self.rules.min_first_meld > 0:
+                self.opening = True
+            self.melds[side].append(m)
+        else:
+            self.melds[side][a.meld - 1] = m
+        self.melded = True
+        if self.opening:
+            self.laid += pts
+        if self.top >= 0 and not self.top_used and self.top in a.cards:
+            self.top_used = True
+        if self.hand_n[seat] == 0:
+            i = self._pozzetto_for(side)
+            if i >= 0:
+                self._take_pozzetto(seat, side, i, direct=True)
+            else:  # Brazilian batida by melding the last card (legality checked before)
+                self._finish("closed", seat)
+
+    def _take_pozzetto(self, seat: int, side: int, i: int, direct: bool) -> None:
+        p = self.pozzetti[i]
+        assert p is not None
+        self.pozzetti[i] = None
+        if self.poz_taken[side] == 0:
+            self.poz_order.append(side)
+            self.poz_by[side] = seat
+        self.poz_taken[side] += 1
+        h = self.hands[seat]
+        for c in p:
+            h[c] += 1
+        self.hand_n[seat] += len(p)
+        if not direct:
+            self.poz_pending[seat] = True
+            if self.n == 4:
+                hid = [0] * NUM_TYPES
+                for c in p:
+                    hid[c] += 1
+                self.hidden[seat] = hid
+
+    # ----- discard and the end of a turn ------------------------------------------------------------------------
+    def _discard(self, seat: int, c: int) -> None:
+        h = self.hands[seat]
+        h[c] -= 1
+        self.hand_n[seat] -= 1
+        kn = self.known[seat]
+        if kn[c] > h[c]:
+            kn[c] = h[c]
+        self.pile.append(c)
+        side = self.side_of(seat)
+        closed = False
+        if self.hand_n[seat] == 0:
+            i = self._pozzetto_for(side)
+            if i >= 0:
+                self._take_pozzetto(seat, side, i, direct=False)
+            else:
+                closed = True
+        # the partner's pozzetto taken with the discard becomes visible after this discard (§0.1 C-22)
+        if self.n == 4:
+            p = self.partner(seat)
+            if self.hidden[p] is not None and not (p == seat):
+                self.hidden[p] = None
+        # stalemate bookkeeping (§9.3.2)
+        if self.lone >= 0 and not self.melded and not self.drew:
+            self.stalemate_run += 1
+        else:
+            self.stalemate_run = 0
+        self.turns += 1
+        if self.timeout_left > 0:
+            self.timeout_left -= 1
+        if closed:
+            self._finish("closed", seat)
+        elif self.last_turn:
+            self._finish("stock")
+        elif self.rules.stalemate and self.stalemate_run >= self.n:
+            self._finish("stalemate")
+        elif self.timeout_left == 0:
+            self._finish("timeout")
+        elif self.turns >= self.rules.turn_cap:
+            self._finish("cap")
+        else:
+            self._next_turn()
+
+    def _next_turn(self) -> None:
+        self.turn = self.next_seat(self.turn)
+        self.phase = DRAW_PHASE
+        self.picked = False
+        self.drew = False
+        self.lone = -1
+        self.lone_had = 0
+        self.top = -1
+        self.top_used = True
+        self.melded = False
+        self.opening = False
+        self.laid = 0
+        self.must_open = False
+        self.poz_pending[self.turn] = False
+        if self.n == 2:
+            self.hidden[self.turn] = None
+        if not self.stock and self.pozzetti_left() == 0:
+            self._finish("stock")
+        elif not self.stock and self.rules.stock_end is not StockEnd.MORTO_BECOMES_STOCK:
+            self._finish("stock")
+
+    def _finish(self, how: str, seat: int = -1) -> None:
+        self.end = how
+        self.closed_by = seat if how == "closed" else -1
+        self.phase = END_PHASE
+
+    def _timeout(self) -> None:
+        self.timeout_called = True
+        pol = self.rules.timeout_policy
+        if pol is TimeoutPolicy.ROUND_FROM_CURRENT:
+            self.timeout_left = self.n
+        else:  # FIBUR_PARTNER_OF_NEXT_DRAWER
+            started = self.phase != DRAW_PHASE
+            if not self.actions[:-1] or (self.turns == 0 and not started):
+                self.timeout_left = self.n  # before the first draw: one full round
+            elif self.n == 2:
+                self.timeout_left = (1 if started else 0) + 2
+            else:
+                # X = next to draw; play until partner(X) is due, then a full round ending after left(X)
+                self.timeout_left = (1 if started else 0) + 2 + 4
+
+    # ------------------------------------------------------------------------------------------------------------
+    # legality
+    # ------------------------------------------------------------------------------------------------------------
+    def _pick_error(self, seat: int) -> str | None:
+        if not self.pile:
+            return "the discard pile is empty"
+        r = self.rules
+        if self.last_turn:
+            return "the stock is down to its last cards: the pile may no longer be taken (§6.7)"
+        if not r.pickup_with_one_card_allowed and self.hand_n[seat] == 1:
+            return "these rules forbid picking up the pile with one card in hand (§6.5, C-9)"
+        cond = r.pickup_rule is not PickupRule.NONE or (
+            r.min_meld_required_for_pickup and r.min_first_meld > 0 and not self.melds[self.side_of(seat)]
+        )
+        if not cond:
+            return None
+        g = self.clone()
+        g._pick(seat)
+        if g._completable({}):
+            return None
+        if r.pickup_rule is PickupRule.MUST_USE_TOP_CARD:
+            return f"the top card {CARD_STR[self.pile[-1]]} could not be used this turn (§6.3: it must be melded)"
+        if r.pickup_rule is PickupRule.MUST_OPEN_OR_ATTACH:
+            return "after picking up the pile a player must meld or attach this turn, and here he could not (§6.3)"
+        return f"the side could not open with {r.min_first_meld} points this turn (§14.7)"
+
+    def _pending(self) -> str | None:
+        """A condition that must be met before the turn may end, or None."""
+        r = self.rules
+        if self.picked and r.pickup_rule is PickupRule.MUST_OPEN_OR_ATTACH and not self.melded:
+            return "after picking up the pile he must meld or attach at least one card this turn (§6.3)"
+        if not self.top_used:
+            return f"the picked-up top card {CARD_STR[self.top]} must be used this turn (§6.3)"
+        if (self.opening and self.laid < r.min_first_meld) and (self.melded or self.must_open):
+            return f"the side's first meld must total at least {r.min_first_meld} points; it has {self.laid} (§14.7)"
+        return None
+
+    def _discard_error(self, seat: int, c: int) -> str | None:
+        r = self.rules
+        if r.single_card_pile_no_rediscard and c == self.lone and self.lone_had == 0:
+            return f"{CARD_STR[c]} was taken from a one-card pile and may not be discarded this turn (§6.4)"
+        p = self._pending()
+        if p is not None:
+            return p
+        if self.hand_n[seat] == 1:
+            side = self.side_of(seat)
+            if self._pozzetto_for(side) >= 0:
+                return None
+            return self._closing_error(side, c)
+        return None
+
+    def _closing_error(self, side: int, c: int) -> str | None:
+        r = self.rules
+        if self.poz_taken[side] == 0:
+            if r.pozzetto_requires_burraco:
+                return "the side needs a burraco before it may take its pozzetto, so it cannot go out"
+            return "no pozzetto is left for the side, so it cannot go out (§0.1 Brazilian stock end)"
+        if not self._has_burraco(side):
+            kind = "clean burraco" if r.closing_burraco is BurracoNeeded.CLEAN else "burraco"
+            return f"the side may close only with a {kind} on the table (§8.1)"
+        if c >= 0 and not r.closing_discard_may_be_wild and (c == JOKER or c % 13 == 1):
+            return f"the closing discard may not be a wild ({CARD_STR[c]}) (§6.6, §8.1.3)"
+        return None
+
+    def _after_meld_error(self, seat: int, a: Action, m: Meld) -> str | None:
+        """Why the player could not complete his turn after this meld/add (no dead ends, §0.1), or None."""
+        left = self.hand_n[seat] - len(a.cards)
+        r = self.rules
+        side = self.side_of(seat)
+        if left >= 2 and (self.top_used or self.top in a.cards):
+            # the action itself meets "must meld"; a card other than the lone pick-up remains to discard
+            if r.min_first_meld == 0 or (self.melds[side] and not self.opening):
+                return None
+            pts = sum(self._values[c] for c in a.cards)
+            if self.laid + pts >= r.min_first_meld:
+                return None
+        g = self.clone()
+        if left == 0 and g._pozzetto_for(side) < 0:
+            # going out by melding: a Brazilian batida, never in rules that need a closing discard
+            if r.closing_requires_discard:
+                if g.poz_taken[side] == 0:
+                    return "the side cannot take a pozzetto now, so he may not meld his last card"
+                return "the side has its pozzetto: melding the last card would close without a discard (§8.2)"
+            g._lay(seat, side, a, m)
+            if not g._has_burraco(side):
+                kind = "clean burraco" if r.closing_burraco is BurracoNeeded.CLEAN else "burraco"
+                return f"going out needs a {kind} on the table (§8.1)"
+            if g.poz_taken[side] == 0:
+                return "no morto is left for the side, so it cannot go out"
+            return g._pending_at_end()
+        g._lay(seat, side, a, m)
+        if left == 0:
+            # in diretta: taking the pozzetto completes the turn, but not before a first-meld minimum (§0.1)
+            if g.opening and g.laid < r.min_first_meld:
+                return f"going to the pozzetto before the first meld reaches {r.min_first_meld} points is illegal (§0.1)"
+            return None
+        if g._completable({}):
+            return None
+        if left == 1:
+            last = g.hand_cards(seat)[0]
+            return (
+                f"it would leave only {CARD_STR[last]}, and the turn could not be completed "
+                "(§3.4: keep a card to discard; close only with pozzetto, burraco and a non-wild discard)"
+            )
+        p = g._pending()
+        if p is not None:
+            return f"after it the turn could not be completed: {p}"
+        return "after it the turn could not be completed (§3.4)"
+
+    def _pending_at_end(self) -> str | None:
+        if self.opening and self.laid < self.rules.min_first_meld:
+            return f"the side's first meld must total at least {self.rules.min_first_meld} points (§14.7)"
+        if not self.top_used:
+            return "the picked-up top card must be used (§6.3)"
+        return None
+
+    def _completable(self, memo: dict[Any, bool]) -> bool:
+        """Can the player in turn (play phase) still end his turn legally, using only his hand and the table?"""
+        seat = self.turn
+        if self.end is not None:
+            return self._pending_at_end() is None
+        n = self.hand_n[seat]
+        if n == 0:  # just went to the pozzetto in diretta
+            return not (self.opening and self.laid < self.rules.min_first_meld)
+        pending = self._pending()
+        h = self.hands[seat]
+        if pending is None:
+            if n >= 2:
+                # a card other than the lone picked-up one can always be discarded
+                return True
+        # a legal discard now?
+        for c in range(NUM_TYPES):
+            if h[c] and self._discard_error(seat, c) is None:
+                return True
+        key = (tuple(h), tuple(m.cards for m in self.melds[self.side_of(seat)]), self.laid, self.top_used,
+               self.melded)
+        got = memo.get(key)
+        if got is not None:
+            return got
+        memo[key] = False
+        ok = False
+        top_only = pending is not None and not self.top_used and not self.opening
+        for a in self._raw_meld_actions(seat):
+            if top_only and self.top not in a.cards:
+                continue
+            side = self.side_of(seat)
+            try:
+                m = self._meld_result(side, a)
+            except MeldError:
+                continue
+            left = n - len(a.cards)
+            if left == 0 and self._pozzetto_for(side) < 0:
+                if self.rules.closing_requires_discard:
+                    continue
+                g = self.clone()
+                g._lay(seat, side, a, m)
+                if g.end is not None and g._has_burraco(side) and g.poz_taken[side] and g._pending_at_end() is None:
+                    ok = True
+                    break
+                continue
+            g = self.clone()
+            g._lay(seat, side, a, m)
+            if left == 0:
+                if not (g.opening and g.laid < self.rules.min_first_meld):
+                    ok = True
+                    break
+                continue
+            if g._completable(memo):
+                ok = True
+                break
+        memo[key] = ok
+        return ok
+
+    # ------------------------------------------------------------------------------------------------------------
+    # legal actions
+    # ------------------------------------------------------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to act, each distinct action once (a director's time-out excluded)."""
+        if self.end is not None:
+            return []
+        seat = self.turn
+        name = self.seats[seat]
+        if self.phase == DRAW_PHASE:
+            out = [Action(name, DRAW)]
+            if self.pile and self._pick_error(seat) is None:
+                out.append(Action(name, PICK))
+            return out
+        out = []
+        h = self.hands[seat]
+        for c in range(NUM_TYPES):
+            if h[c] and self._discard_error(seat, c) is None:
+                out.append(Action(name, DISCARD, (c,)))
+        side = self.side_of(seat)
+        for a in self._raw_meld_actions(seat):
+            try:
+                m = self._meld_result(side, a)
+            except MeldError:
+                continue
+            if self._after_meld_error(seat, a, m) is None:
+                out.append(a)
+        return out
+
+    def legal_actions_str(self) -> list[str]:
+        """The legal actions as strings."""
+        return [str(a) for a in self.legal_actions()]
+
+    def _raw_meld_actions(self, seat: int) -> list[Action]:
+        """Candidate meld and add actions from the hand (validated later): every distinct multiset once."""
+        h = self.hands[seat]
+        name = self.seats[seat]
+        side = self.side_of(seat)
+        seen: set[tuple[int, ...]] = set()
+        out: list[Action] = []
+        ctx = self._ctx
+        wild_avail = [w for w in WILD_TYPES if h[w]]
+        # ----- new sets
+        has_set = {m.rank for m in self.melds[side] if m.kind == SET} if self.rules.forbid_duplicate_set_rank else set()
+        for rank in ctx.set_ranks:
+            if rank in has_set:
+                continue
+            base = rank - 1
+            cnt = (h[base], h[base + 13], h[base + 26], h[base + 39])
+            tot = cnt[0] + cnt[1] + cnt[2] + cnt[3]
+            if tot < 2 or (tot < 3 and not wild_avail):
+                continue
+            for nat in _sub_multisets(cnt, base):
+                k = len(nat)
+                if k < 2:
+                    continue
+                if 3 <= k <= ctx.max_set:
+                    if nat not in seen:
+                        seen.add(nat)
+                        out.append(Action(name, MELD, nat))
+                if k + 1 <= ctx.max_set:
+                    for w in wild_avail:
+                        t = tuple(sorted(nat + (w,)))
+                        if t not in seen:
+                            seen.add(t)
+                            out.append(Action(name, MELD, t))
+        # ----- new sequences
+        for suit in range(4):
+            self._gen_sequences(h, suit, wild_avail, name, seen, out)
+        # ----- attachments
+        for k, m in enumerate(self.melds[side], start=1):
+            seen_k: set[tuple[int, ...]] = set()
+            if m.kind == SET:
+                base = m.rank - 1
+                cnt = (h[base], h[base + 13], h[base + 26], h[base + 39])
+                room = ctx.max_set - m.size
+                for nat in _sub_multisets(cnt, base):
+                    if len(nat) > room:
+                        continue
+                    if nat and nat not in seen_k:
+                        seen_k.add(nat)
+                        out.append(Action(name, ADD, nat, k))
+                    if m.wild < 0 and len(nat) + 1 <= room and m.rank != 2:
+                        for w in wild_avail:
+                            t = tuple(sorted(nat + (w,)))
+                            if t not in seen_k:
+                                seen_k.add(t)
+                                out.append(Action(name, ADD, t, k))
+            else:
+                for t in self._gen_seq_adds(h, m, wild_avail):
+                    if t not in seen_k:
+                        seen_k.add(t)
+                        out.append(Action(name, ADD, t, k))
+        return out
+
+    def _gen_sequences(self, h: list[int], suit: int, wild_avail: list[int], name: str,
+                       seen: set[tuple[int, ...]], out: list[Action]) -> None:
+        b0 = suit * 13
+        ace = h[b0]
+        two = h[b0 + 1]
+        avail = [False] * 16
+        for p in range(3, 14):
+            avail[p] = h[b0 + p - 1] > 0
+        avail[1] = avail[14] = ace > 0
+        avail[2] = two > 0
+        if sum(avail[3:14]) + (1 if ace else 0) + (1 if two else 0) < 2:
+            return
+        ctx = self._ctx
+        max_seq = ctx.max_seq
+        for a in range(1, 14):
+            if not avail[a]:
+                continue
+            hole = 0
+            b = a + 1
+            while b <= 14:
+                if avail[b]:
+                    if a == 1 and b == 14 and not (ctx.two_aces and ace >= 2):
+                        break
+                    # naturals a..b except hole
+                    nats = [p for p in range(a, b + 1) if p != hole]
+                    n = len(nats)
+                    if n >= 2:
+                        cards = [b0 + (0 if p == 14 else p - 1) for p in nats]
+                        nat_t = tuple(sorted(cards))
+                        two_used = 1 if 2 in nats else 0
+                        ws = [w for w in wild_avail if not (w == b0 + 1 and two - two_used < 1)]
+                        if hole == 0:
+                            if 3 <= n <= max_seq and nat_t not in seen:
+                                seen.add(nat_t)
+                                out.append(Action(name, MELD, nat_t))
+                            if n + 1 <= max_seq and (a > 1 or b < 14):
+                                for w in ws:
+                                    t = tuple(sorted(cards + [w]))
+                                    if t not in seen:
+                                        seen.add(t)
+                                        out.append(Action(name, MELD, t))
+                        elif n + 1 <= max_seq:
+                            for w in ws:
+                                t = tuple(sorted(cards + [w]))
+                                if t not in seen:
+                                    seen.add(t)
+                                    out.append(Action(name, MELD, t))
+                elif hole == 0 and b < 14:
+                    hole = b
+                else:
+                    break
+                b += 1
+
+    def _gen_seq_adds(self, h: list[int], m: Meld, wild_avail: list[int]) -> list[tuple[int, ...]]:
+        """Candidate multisets to attach to sequence ``m`` (validated by the meld solver afterwards)."""
+        suit = m.suit
+        b0 = suit * 13
+        mask = m.mask
+        lo = (mask & -mask).bit_length() - 1
+        hi = mask.bit_length() - 1
+        ace = h[b0]
+        two_h = h[b0 + 1]
+        w0 = m.wild
+        w0_is_two = w0 == b0 + 1
+
+        def avail(p: int) -> bool:
+            if p == 1 or p == 14:
+                return ace > 0
+            if p == 2:
+                return two_h > 0 or w0_is_two
+            return h[b0 + p - 1] > 0
+
+        # how far the block can extend on each side with at most one missing position
+        lefts = [lo]
+        miss = 0
+        p = lo - 1
+        while p >= 1:
+            if not avail(p):
+                miss += 1
+                if miss > 1:
+                    break
+            lefts.append(p)
+            p -= 1
+        rights = [hi]
+        miss = 0
+        p = hi + 1
+        while p <= 14:
+            if not avail(p):
+                miss += 1
+                if miss > 1:
+                    break
+            rights.append(p)
+            p += 1
+        res: list[tuple[int, ...]] = []
+        has_wild = w0 >= 0
+        new_wilds = wild_avail
+        for a in lefts:
+            for b in rights:
+                span = ((1 << (b + 1)) - (1 << a)) & ~mask
+                free = [q for q in range(a, b + 1) if span >> q & 1]
+                missing = [q for q in free if not avail(q)]
+                if len(missing) > 1:
+                    continue
+                if a == 1 and b == 14 and not (self._ctx.two_aces and (ace >= 2 or (mask & 2 or mask >> 14 & 1))):
+                    continue
+                holes: list[int] = missing if missing else [0] + free
+                for hole in holes:
+                    fill = [q for q in free if q != hole]
+                    cards: list[int] = []
+                    aces_needed = 0
+                    two_from_w0 = False
+                    for q in fill:
+                        if q == 1 or q == 14:
+                            aces_needed += 1
+                            cards.append(b0)
+                        elif q == 2:
+                            if w0_is_two and two_h == 0:
+                                two_from_w0 = True
+                            else:
+                                cards.append(b0 + 1)
+                        else:
+                            cards.append(b0 + q - 1)
+                    if aces_needed > ace:
+                        continue
+                    wild_left = has_wild and not two_from_w0
+                    need_wild = hole != 0
+                    two_used = sum(1 for c in cards if c == b0 + 1)
+                    if need_wild and not wild_left:
+                        for w in new_wilds:
+                            if w == b0 + 1 and two_h - two_used < 1:
+                                continue
+                            res.append(tuple(sorted(cards + [w])))
+                    elif need_wild and wild_left:
+                        if cards:
+                            res.append(tuple(sorted(cards)))
+                    else:
+                        if cards:
+                            res.append(tuple(sorted(cards)))
+                        if not wild_left:
+                            for w in new_wilds:
+                                if w == b0 + 1 and two_h - two_used < 1:
+                                    continue
+                                res.append(tuple(sorted(cards + [w])))
+        # a same-suit 2 in hand as the natural 2 when the block reaches 3 (covered above) or as an extra wild
+        return res
+
+    # ------------------------------------------------------------------------------------------------------------
+    # scoring
+    # ------------------------------------------------------------------------------------------------------------
+    def scores(self) -> dict[str, dict[str, int]] | None:
+        """The score breakdown of RECORDS.md §5 per side once the hand has ended, else None."""
+        if self.end is None:
+            return None
+        return {self.sides[s]: self.side_score(s) for s in (0, 1)}
+
+    def side_score(self, side: int) -> dict[str, int]:
+        """Melds, bonuses, closing, hand, pozzetto and total of one side as things stand (§10.1)."""
+        r = self.rules
+        vals = self._values
+        melds = 0
+        bonuses = 0
+        clean = False
+        for m in self.melds[side]:
+            melds += sum(vals[c] for c in m.cards)
+            bonuses += self._bonus(m)
+            if m.burraco == CLEAN:
+                clean = True
+        if r.no_canastra_penalty and not clean:
+            melds = -melds
+        closing = r.closing_bonus if self.end == "closed" and self.closed_by >= 0 and \
+            self.side_of(self.closed_by) == side else 0
+        hand = 0
+        uncounted = False
+        for s in range(self.n):
+            if self.side_of(s) != side:
+                continue
+            if self.poz_pending[s] and not r.indirect_pozzetto_counts_if_unplayed:
+                uncounted = True
+                continue  # a pozzetto taken with the discard, not yet played: its cards are ignored
+            h = self.hands[s]
+            hand -= sum(vals[c] * h[c] for c in range(NUM_TYPES) if h[c])
+        taken = self.poz_taken[side] > 0 and not uncounted
+        pozz = 0 if taken else -r.pozzetto_penalty
+        total = melds + bonuses + closing + hand + pozz
+        return {"melds": melds, "bonuses": bonuses, "closing": closing, "hand": hand, "pozzetto": pozz,
+                "total": total}
+
+    def _bonus(self, m: Meld) -> int:
+        r = self.rules
+        b = m.burraco
+        if b is None:
+            return 0
+        if b == CLEAN:
+            if r.extra_honours and m.kind == SEQUENCE:
+                if m.mask == 0b111111111111110:
+                    return r.bonus_ace_to_ace
+                if m.naturals >= 13:
+                    return r.bonus_ace_to_king
+            return r.bonus_clean
+        if b == "semiclean":
+            return r.bonus_semiclean
+        return r.bonus_dirty
+
+    def returns(self) -> list[int]:
+        """Per seat: its side's hand total (0 for everybody while the hand is running)."""
+        sc = self.scores()
+        if sc is None:
+            return [0] * self.n
+        return [sc[self.sides[self.side_of(s)]]["total"] for s in range(self.n)]
+
+    # ------------------------------------------------------------------------------------------------------------
+    # output
+    # ------------------------------------------------------------------------------------------------------------
+    def table_json(self) -> dict[str, Any]:
+        """The ``table`` object of RECORDS.md §5 (everything, as a replay sees it)."""
+        return {
+            "turn": None if self.end is not None else self.seats[self.turn],
+            "phase": self.phase,
+            "stock": len(self.stock),
+            "pile": [CARD_STR[c] for c in self.pile],
+            "hands": {self.seats[s]: self.hand_n[s] for s in range(self.n)},
+            "pozzetti_left": self.pozzetti_left(),
+            "pozzetto_taken": {self.sides[s]: self.poz_taken[s] > 0 for s in (0, 1)},
+            "melds": {self.sides[s]: [meld_json(m) for m in self.melds[s]] for s in (0, 1)},
+        }
+
+    def result_json(self) -> dict[str, Any]:
+        """One element of the replay output's ``hands`` list."""
+        return {
+            "end": self.end,
+            "closed_by": self.seats[self.closed_by] if self.closed_by >= 0 else None,
+            "table": self.table_json(),
+            "scores": self.scores(),
+        }
+
+    def to_record(self, dealer: int | None = None) -> dict[str, Any]:
+        """This hand as a one-hand record (RECORDS.md §3)."""
+        from .rules import rules_to_json
+
+        if dealer is None:
+            dealer = (self.first - self.rules.direction) % self.n
+        return {
+            "format": "burraco-record/1",
+            "rules": rules_to_json(self.rules),
+            "dealer": self.seats[dealer],
+            "hands": [{"deal": self.deal.to_json(self.seats), "actions": [str(a) for a in self.actions]}],
+        }
+
+    def __repr__(self) -> str:
+        state = self.end or f"{self.seats[self.turn]} to {self.phase}"
+        return f"<Game {self.rules.name} {state}, stock {len(self.stock)}, {len(self.actions)} actions>"
+
+    def view(self, seat: int) -> Any:
+        """What ``seat`` may know (RULES.md §0.1 "Views"): see :class:`burraco.view.View`."""
+        from .view import make_view
+
+        return make_view(self, seat)
+
+
+def meld_json(m: Meld) -> dict[str, Any]:
+    return {
+        "cards": [CARD_STR[c] for c in m.display_cards()],
+        "kind": "set" if m.kind == SET else "sequence",
+        "wild": m.wild >= 0,
+        "burraco": m.burraco,
+    }
+
+
+def _sub_multisets(cnt: tuple[int, int, int, int], base: int) -> list[tuple[int, ...]]:
+    """Every sub-multiset of the cards of one rank (counts per suit), as sorted tuples."""
+    out: list[tuple[int, ...]] = []
+    for a in range(cnt[0] + 1):
+        for b in range(cnt[1] + 1):
+            for c in range(cnt[2] + 1):
+                for d in range(cnt[3] + 1):
+                    out.append((base,) * a + (base + 13,) * b + (base + 26,) * c + (base + 39,) * d)
+    return out
+
+
+def legal_error(game: Game, action: str | Action) -> ActionError | None:
+    """The error for ``action`` in ``game`` (parse errors included), or None when legal."""
+    try:
+        a = game.parse(action) if isinstance(action, str) else action
+    except ActionError as e:
+        return e
+    return game.check(a)

@@ -1,0 +1,146 @@
+"""Matches: hands in a row with the deal rotating clockwise, to a target (§11) or a fixed number of hands with VP
+(§12).
+
+>>> from burraco import Match, preset
+>>> m = Match(preset("italian-tournament"), seed=5)
+>>> g = m.start_hand()
+>>> m.hand_dealer(0), m.hand_dealer(1)
+(3, 0)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .actions import Action, IllegalActionError
+from .deal import Deal, deal_from_seed
+from .game import Game, seat_names, side_names
+from .rules import Rules, rules_to_json, victory_points
+
+
+class Match:
+    """A sequence of hands between two sides. ``dealer`` deals the first hand (default: the last seat)."""
+
+    def __init__(self, rules: Rules, dealer: int | None = None, seed: int | None = None) -> None:
+        self.rules = rules
+        self.n = rules.players
+        self.seats = seat_names(self.n)
+        self.sides = side_names(self.n)
+        self.dealer = self.n - 1 if dealer is None else dealer
+        self.games: list[Game] = []
+        self.totals = [0, 0]
+        self._rng = random.Random(seed)
+        self._scored = 0  # hands whose score is in the totals
+
+    # ----- hands --------------------------------------------------------------------------------------------------
+    def hand_dealer(self, i: int) -> int:
+        """The seat that deals hand ``i`` (0-based): the deal rotates clockwise (§2.2.5)."""
+        return (self.dealer + i * self.rules.direction) % self.n
+
+    @property
+    def game(self) -> Game:
+        """The current (last started) hand."""
+        return self.games[-1]
+
+    def start_hand(self, deal: Deal | None = None) -> Game:
+        """Deal the next hand (from the match's random source unless a deal is given)."""
+        if self.is_over:
+            raise IllegalActionError("the match is over")
+        if self.games and not self.games[-1].is_over:
+            raise IllegalActionError("the current hand has not ended")
+        dealer = self.hand_dealer(len(self.games))
+        if deal is None:
+            deal = deal_from_seed(self.rules, self._rng)
+            g = Game(self.rules, deal, (dealer + self.rules.direction) % self.n, check=False)
+        else:
+            g = Game.from_deal(self.rules, deal, dealer)
+        self.games.append(g)
+        return g
+
+    def apply(self, action: Action | str) -> None:
+        """Apply an action to the current hand; the totals update when the hand ends."""
+        self.game.apply(action)
+        self._score_finished()
+
+    def _score_finished(self) -> None:
+        while self._scored < len(self.games) and self.games[self._scored].is_over:
+            sc = self.games[self._scored].scores()
+            assert sc is not None
+            for s in (0, 1):
+                self.totals[s] += sc[self.sides[s]]["total"]
+            self._scored += 1
+
+    # ----- the end of the match -------------------------------------------------------------------------------
+    @property
+    def hands_finished(self) -> int:
+        self._score_finished()
+        return self._scored
+
+    @property
+    def is_over(self) -> bool:
+        """True when the match has ended (§11, §12, §0.1 "Match end")."""
+        r = self.rules
+        done = self.hands_finished
+        if done == 0 or (self.games and not self.games[-1].is_over):
+            return False
+        t0, t1 = self.totals
+        if r.hands_per_match is not None and done >= r.hands_per_match:
+            return True
+        if r.target is not None and max(t0, t1) >= r.target:
+            if r.hands_per_match is not None:
+                return True
+            return t0 != t1  # an exact tie at or above the target: another hand (§11.3)
+        return False
+
+    def vp(self) -> tuple[int, int] | None:
+        """Victory Points per side once a match with a VP table has ended."""
+        rows = self.rules.vp_table_rows()
+        if rows is None or not self.is_over or self.rules.hands_per_match is None:
+            return None
+        d = self.totals[0] - self.totals[1]
+        w, lo = victory_points(rows, d)
+        return (w, lo) if d >= 0 else (lo, w)
+
+    def winner(self) -> int | None:
+        """The winning side (0 or 1), or None while running or on a draw."""
+        if not self.is_over:
+            return None
+        vp = self.vp()
+        if vp is not None:
+            if vp[0] == vp[1]:
+                return None
+            return 0 if vp[0] > vp[1] else 1
+        t0, t1 = self.totals
+        if t0 == t1:
+            return None
+        return 0 if t0 > t1 else 1
+
+    # ----- output -------------------------------------------------------------------------------------------------
+    def to_record(self) -> dict[str, Any]:
+        """The match as a record (RECORDS.md §3)."""
+        return {
+            "format": "burraco-record/1",
+            "rules": rules_to_json(self.rules),
+            "dealer": self.seats[self.dealer],
+            "hands": [
+                {"deal": g.deal.to_json(self.seats), "actions": [str(a) for a in g.actions]} for g in self.games
+            ],
+        }
+
+    def summary_json(self) -> dict[str, Any]:
+        """``totals``, ``winner`` and ``vp`` as the replay output writes them."""
+        vp = self.vp()
+        w = self.winner()
+        return {
+            "totals": {self.sides[s]: self.totals[s] for s in (0, 1)},
+            "winner": None if w is None else self.sides[w],
+            "vp": None if vp is None else {self.sides[0]: vp[0], self.sides[1]: vp[1]},
+        }
+
+    def __repr__(self) -> str:
+        return (f"<Match {self.rules.name} hands={len(self.games)} "
+                f"{self.sides[0]} {self.totals[0]} - {self.sides[1]} {self.totals[1]}>")
+
+
+__all__ = ["Match", "seat_names", "side_names"]

@@ -1,0 +1,388 @@
+"""Rule sets as data (RULES.md §14, §17 and the decisions of §0.1).
+
+A :class:`Rules` value is a frozen dataclass; the engine branches on its fields, never on a preset's name.
+:func:`preset` builds one of the named presets of RECORDS.md §3, with overrides::
+
+    >>> r = preset("italian", target=1005)
+    >>> r.target, r.players, r.bonus_clean
+    (1005, 4, 200)
+    >>> preset("brazilian").value_joker
+    20
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from enum import Enum
+from importlib import resources
+from typing import Any
+
+
+class RulesError(ValueError):
+    """An unknown preset, an unknown override key or a value that does not fit the rules."""
+
+
+class PickupRule(str, Enum):
+    """What a player must do in a turn in which he picked up the discard pile (§6.3, §14.1 row 17)."""
+
+    NONE = "none"
+    MUST_OPEN_OR_ATTACH = "must_open_or_attach"
+    MUST_USE_TOP_CARD = "must_use_top_card"
+
+
+class StockEnd(str, Enum):
+    """What happens when the stock runs low (§9.2, §0.1 Brazilian stock end)."""
+
+    END_AFTER_THIRD_LAST = "end_after_third_last"
+    MORTO_BECOMES_STOCK = "morto_becomes_stock"
+
+
+class TimeoutPolicy(str, Enum):
+    """Who plays the final round after a time-out (§9.4.2, C-29)."""
+
+    NONE = "none"
+    ROUND_FROM_CURRENT = "round_from_current"
+    FIBUR_PARTNER_OF_NEXT_DRAWER = "fibur_partner_of_next_drawer"
+
+
+class BurracoNeeded(str, Enum):
+    """The burraco class a side needs on the table to close (§8.1, §14.1 row 25)."""
+
+    ANY = "any"
+    CLEAN = "clean"
+
+
+ALL_SET_RANKS = frozenset({1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13})
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every parameter of a rule set. Defaults are ``IT_FIBUR`` played as a free game to 2005 (``italian``)."""
+
+    name: str = "italian"
+    #: number of players: 2 (1 v 1) or 4 (2 v 2)
+    players: int = 4
+    #: jokers in the deck (two 52-card packs are always used)
+    jokers: int = 4
+    # card values (§1.3, §10.3)
+    value_joker: int = 30
+    value_two: int = 20
+    value_ace: int = 15
+    value_high: int = 10  # K Q J 10 9 8
+    value_low: int = 5  # 7 6 5 4 3
+    hand_size: int = 11
+    pozzetto_size: int = 11
+    #: a three-morto game (§14.6, option B): three pozzetti, the third for the side second to take its first
+    three_morto: bool = False
+    up_card: bool = True
+    #: +1 clockwise (N E S W), -1 counter-clockwise
+    direction: int = 1
+    #: ranks (1 = Ace … 13 = King) of which sets may be made; empty = sequences only
+    allowed_set_ranks: frozenset[int] = ALL_SET_RANKS
+    allow_set_of_twos: bool = False
+    max_wilds: int = 1
+    max_set_size: int = 9
+    two_natural_aces: bool = False
+    max_sequence_len: int = 14
+    forbid_duplicate_set_rank: bool = True
+    forbid_identical_sequences: bool = True
+    discard_pile_open: bool = True
+    pickup_rule: PickupRule = PickupRule.NONE
+    single_card_pile_no_rediscard: bool = True
+    pickup_with_one_card_allowed: bool = True
+    #: an indirect pozzetto not yet played when the hand ends counts as taken (Italian) or not (Brazilian)
+    indirect_pozzetto_counts_if_unplayed: bool = True
+    pozzetto_penalty: int = 100
+    #: 6-player house rule: a side may take its pozzetto only once it has a burraco
+    pozzetto_requires_burraco: bool = False
+    closing_burraco: BurracoNeeded = BurracoNeeded.ANY
+    closing_requires_discard: bool = True
+    closing_discard_may_be_wild: bool = False
+    closing_bonus: int = 100
+    burraco_min_len: int = 7
+    bonus_clean: int = 200
+    #: False = no semipulito class: such a burraco counts as dirty
+    semiclean: bool = True
+    bonus_semiclean: int = 150
+    semipulito_wild_at_end_only: bool = False
+    bonus_dirty: int = 100
+    #: Brazilian honours: a natural 13-card run (canastra de 500) and A…A (canastra real, 1000)
+    extra_honours: bool = False
+    bonus_ace_to_king: int = 500
+    bonus_ace_to_ace: int = 1000
+    #: Brazilian option: a side without a clean canastra scores its melds negative
+    no_canastra_penalty: bool = False
+    #: first-meld minimum in card points (§14.7); 0 = none
+    min_first_meld: int = 0
+    min_meld_required_for_pickup: bool = False
+    stock_end: StockEnd = StockEnd.END_AFTER_THIRD_LAST
+    timeout_policy: TimeoutPolicy = TimeoutPolicy.ROUND_FROM_CURRENT
+    #: free game target; None with a fixed number of hands
+    target: int | None = 2005
+    #: fixed number of hands (the tournament form, with VP and time-outs)
+    hands_per_match: int | None = None
+    #: "auto" = the FIBUR 3-hand / 4-hand table by ``hands_per_match``; a file name in data/vp_tables; or None
+    vp_table: str | None = "auto"
+    #: a hand reaching this many turns ends, scored as stock exhaustion (§0.1)
+    turn_cap: int = 500
+    #: stalemate detection of §9.3.2
+    stalemate: bool = True
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.players not in (2, 4):
+            raise RulesError(f"players must be 2 or 4, not {self.players!r}")
+        if self.three_morto and (self.players != 4 or self.stock_end is not StockEnd.END_AFTER_THIRD_LAST):
+            raise RulesError("three_morto is a house rule for 4-player Italian rule sets only (RULES.md §0.1)")
+        if self.target is None and self.hands_per_match is None:
+            raise RulesError("a match needs a target or a fixed number of hands")
+        if self.hands_per_match is not None and self.hands_per_match < 1:
+            raise RulesError("hands_per_match must be at least 1")
+        if self.max_wilds < 1:
+            raise RulesError("max_wilds must be at least 1")
+        n = 104 + self.jokers - self.players * self.hand_size - self.num_pozzetti * self.pozzetto_size
+        if n - (1 if self.up_card else 0) < 3:
+            raise RulesError("the deck is too small for this deal")
+
+    # ----- derived values -------------------------------------------------------------------------------------
+    @property
+    def num_pozzetti(self) -> int:
+        """Pozzetti dealt: 3 with the three-morto rule, else 2 (one per side)."""
+        return 3 if self.three_morto else 2
+
+    @property
+    def deck_size(self) -> int:
+        return 104 + self.jokers
+
+    @property
+    def stock_size(self) -> int:
+        """Cards in the stock after the deal."""
+        return (
+            self.deck_size
+            - self.players * self.hand_size
+            - self.num_pozzetti * self.pozzetto_size
+            - (1 if self.up_card else 0)
+        )
+
+    @property
+    def has_timeouts(self) -> bool:
+        """Time-outs exist only with a fixed number of hands (§0.1)."""
+        return self.hands_per_match is not None and self.timeout_policy is not TimeoutPolicy.NONE
+
+    def card_values(self) -> tuple[int, ...]:
+        """Point value of each of the 53 card types."""
+        vals = []
+        for c in range(52):
+            r = c % 13 + 1
+            if r == 1:
+                vals.append(self.value_ace)
+            elif r == 2:
+                vals.append(self.value_two)
+            elif r >= 8:
+                vals.append(self.value_high)
+            else:
+                vals.append(self.value_low)
+        vals.append(self.value_joker)
+        return tuple(vals)
+
+    def vp_table_rows(self) -> list[tuple[int, int, int]] | None:
+        """The VP table in force as rows ``(upper bound of the MP difference, winner VP, loser VP)``."""
+        name = self.vp_table
+        if name is None:
+            return None
+        if name == "auto":
+            if self.hands_per_match == 3:
+                name = "fibur_3_hands"
+            elif self.hands_per_match == 4:
+                name = "fibur_4_hands"
+            else:
+                return None
+        return load_vp_table(name)
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some parameters changed (values are checked like record overrides)."""
+        return dataclasses.replace(self, **{k: _coerce(k, v) for k, v in changes.items()})
+
+    def to_json(self) -> dict[str, Any]:
+        """The parameters as a JSON-friendly dict."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            if f.name == "extra":
+                continue
+            v = getattr(self, f.name)
+            if isinstance(v, Enum):
+                v = v.value
+            elif isinstance(v, frozenset):
+                v = sorted(v)
+            out[f.name] = v
+        return out
+
+
+_VP_CACHE: dict[str, list[tuple[int, int, int]]] = {}
+
+
+def load_vp_table(name: str) -> list[tuple[int, int, int]]:
+    """Load a VP table shipped in ``burraco/data/vp_tables/<name>.json`` (RULES.md §12.3)."""
+    if name in _VP_CACHE:
+        return _VP_CACHE[name]
+    try:
+        text = resources.files("burraco").joinpath("data", "vp_tables", f"{name}.json").read_text()
+    except FileNotFoundError as e:
+        raise RulesError(f"unknown VP table {name!r}") from e
+    data = json.loads(text)
+    rows = [(int(r["max_diff"]), int(r["winner"]), int(r["loser"])) for r in data["rows"]]
+    _VP_CACHE[name] = rows
+    return rows
+
+
+def victory_points(rows: list[tuple[int, int, int]], diff: int) -> tuple[int, int]:
+    """(winner VP, loser VP) for an absolute MP difference ``diff`` (first row with ``diff`` ≤ its bound)."""
+    d = abs(diff)
+    for bound, w, lo in rows:
+        if d <= bound:
+            return w, lo
+    return rows[-1][1], rows[-1][2]
+
+
+_ITALIAN = Rules()
+
+_BRAZILIAN = Rules(
+    name="brazilian",
+    value_joker=20,
+    value_two=10,
+    up_card=False,
+    allowed_set_ranks=frozenset(),
+    two_natural_aces=True,
+    closing_burraco=BurracoNeeded.CLEAN,
+    closing_requires_discard=False,
+    indirect_pozzetto_counts_if_unplayed=False,
+    stock_end=StockEnd.MORTO_BECOMES_STOCK,
+    semiclean=False,
+    target=3000,
+)
+
+PRESETS: dict[str, Rules] = {
+    "italian": _ITALIAN,
+    "italian-tournament": dataclasses.replace(
+        _ITALIAN, name="italian-tournament", target=None, hands_per_match=3
+    ),
+    "italian-2p": dataclasses.replace(_ITALIAN, name="italian-2p", players=2),
+    "international": dataclasses.replace(
+        _ITALIAN,
+        name="international",
+        allowed_set_ranks=frozenset({1, 3}),
+        pickup_rule=PickupRule.MUST_OPEN_OR_ATTACH,
+        closing_burraco=BurracoNeeded.CLEAN,
+        semiclean=False,
+    ),
+    "brazilian": _BRAZILIAN,
+    "brazilian-2p": dataclasses.replace(_BRAZILIAN, name="brazilian-2p", players=2),
+    "brazilian-fechado": dataclasses.replace(
+        _BRAZILIAN,
+        name="brazilian-fechado",
+        discard_pile_open=False,
+        pickup_rule=PickupRule.MUST_USE_TOP_CARD,
+        allowed_set_ranks=ALL_SET_RANKS,
+        closing_burraco=BurracoNeeded.ANY,
+    ),
+    "brazilian-stbl": dataclasses.replace(
+        _BRAZILIAN,
+        name="brazilian-stbl",
+        discard_pile_open=False,
+        pickup_rule=PickupRule.MUST_USE_TOP_CARD,
+    ),
+}
+
+#: The override keys named in RECORDS.md §3 (every other field of :class:`Rules` is accepted too).
+CONTRACT_OVERRIDES = (
+    "players",
+    "target",
+    "hands_per_match",
+    "min_first_meld",
+    "three_morto",
+    "semiclean",
+    "extra_honours",
+)
+
+_FIELDS = {f.name: f for f in dataclasses.fields(Rules) if f.name not in ("name", "extra")}
+
+
+def _coerce(key: str, value: Any) -> Any:
+    if key not in _FIELDS:
+        raise RulesError(f"unknown rule override {key!r} (known: {', '.join(sorted(_FIELDS))})")
+    default = getattr(_ITALIAN, key)
+    try:
+        if isinstance(default, Enum):
+            return type(default)(value)
+        if isinstance(default, frozenset):
+            return frozenset(int(v) for v in value)
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise TypeError
+            return value
+        if key in ("target", "hands_per_match", "vp_table"):
+            if value is None:
+                return None
+            return str(value) if key == "vp_table" else _int(value)
+        if isinstance(default, int):
+            return _int(value)
+    except (TypeError, ValueError) as e:
+        raise RulesError(f"rule override {key!r}: {value!r} is not a valid value") from e
+    return value
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError
+    return value
+
+
+def preset(name: str = "italian", **overrides: Any) -> Rules:
+    """A named preset (RECORDS.md §3) with optional overrides of single parameters."""
+    if name not in PRESETS:
+        raise RulesError(f"unknown preset {name!r} (known: {', '.join(PRESETS)})")
+    base = PRESETS[name]
+    if not overrides:
+        return base
+    changes = {k: _coerce(k, v) for k, v in overrides.items()}
+    # a fixed number of hands without an explicit target turns a free game into the tournament form
+    if changes.get("hands_per_match") is not None and "target" not in changes:
+        changes["target"] = None
+    try:
+        return dataclasses.replace(base, **changes)
+    except RulesError:
+        raise
+    except (TypeError, ValueError) as e:
+        raise RulesError(str(e)) from e
+
+
+def rules_from_json(spec: Any) -> Rules:
+    """Rules from a record's ``rules`` value: a preset name or ``{"preset": name, override: value, …}``."""
+    if isinstance(spec, str):
+        return preset(spec)
+    if isinstance(spec, dict):
+        spec = dict(spec)
+        name = spec.pop("preset", "italian")
+        if not isinstance(name, str):
+            raise RulesError("rules.preset must be a preset name")
+        return preset(name, **spec)
+    raise RulesError("rules must be a preset name or an object with a 'preset' and overrides")
+
+
+def rules_to_json(rules: Rules) -> Any:
+    """The shortest record form of ``rules``: the preset name, or the preset plus overrides."""
+    base = PRESETS.get(rules.name, _ITALIAN)
+    diff: dict[str, Any] = {}
+    for key in _FIELDS:
+        v = getattr(rules, key)
+        if v != getattr(base, key):
+            if isinstance(v, Enum):
+                v = v.value
+            elif isinstance(v, frozenset):
+                v = sorted(v)
+            diff[key] = v
+    if not diff:
+        return rules.name
+    return {"preset": rules.name if rules.name in PRESETS else "italian", **diff}

@@ -1,0 +1,251 @@
+"""What one seat may know (RULES.md §0.1 "Views"), and determinization: a full state consistent with a view.
+
+A :class:`View` holds the seat's own hand (without a pozzetto taken with the discard that it may not look at yet),
+every meld, the discard pile (all of it when the rules keep it open, only the top card and the size when closed), the
+size of the stock and of every hand, which pozzetti are left and who took them, the cards each seat was seen to pick
+up from an open pile and still holds, and the public turn state. Nothing else: not the other hands, the stock order
+or an unrevealed pozzetto. Legality never depends on hidden cards, so :meth:`View.legal_actions` is exact.
+
+>>> import random
+>>> from burraco import Game, preset, determinize
+>>> g = Game.new(preset("italian"), seed=3)
+>>> v = g.view(0)
+>>> len(v.hand), v.stock_size, v.hand_sizes
+(11, 41, (11, 11, 11, 11))
+>>> d = determinize(v, random.Random(1))
+>>> d.hand_cards(0) == g.hand_cards(0), d.view(0) == v
+(True, True)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .actions import Action
+from .cards import JOKER, NUM_TYPES
+from .melds import Meld, meld_rules
+from .rules import Rules
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+@dataclass(frozen=True)
+class View:
+    """The information set of one seat. Immutable; compare two views with ``==``."""
+
+    rules: Rules
+    seat: int
+    turn: int  # -1 once the hand is over
+    phase: str
+    hand: tuple[int, ...]  # sorted card types the seat holds and may look at
+    hidden_pozzetto: int  # cards of its own pozzetto it holds but may not look at yet
+    hand_sizes: tuple[int, ...]
+    melds: tuple[tuple[Meld, ...], tuple[Meld, ...]]
+    pile: tuple[int, ...]  # the whole pile (open) or only its top card (closed)
+    pile_size: int
+    stock_size: int
+    pozzetti: tuple[bool, ...]  # which dealt pozzetti are still on the table
+    poz_taken: tuple[int, int]
+    poz_order: tuple[int, ...]
+    poz_by: tuple[int, int]
+    poz_pending: tuple[bool, ...]
+    hidden_seats: tuple[bool, ...]  # seats holding a pozzetto they have not seen yet
+    known: tuple[tuple[int, ...], ...]  # per seat: counts of cards seen picked up and still held
+    # public turn state
+    picked: bool
+    drew: bool
+    lone: int
+    lone_had: int
+    top: int
+    top_used: bool
+    melded: bool
+    opening: bool
+    laid: int
+    must_open: bool
+    last_turn: bool
+    stalemate_run: int
+    turns: int
+    timeout_called: bool
+    timeout_left: int
+    end: str | None
+    closed_by: int
+    first: int
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2 if self.rules.players == 4 else seat
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions of the seat to act (only meaningful when it is this seat's turn)."""
+        if self.turn != self.seat:
+            return []
+        return determinize(self, random.Random(0)).legal_actions()
+
+    def unseen_counts(self) -> list[int]:
+        """Counts of the cards this seat cannot locate (other hands beyond known cards, stock, pozzetti, ...)."""
+        pool = [2] * 52 + [self.rules.jokers]
+        for c in self.hand:
+            pool[c] -= 1
+        for side in self.melds:
+            for m in side:
+                for c in m.cards:
+                    pool[c] -= 1
+        for c in self.pile:
+            pool[c] -= 1
+        for s, kn in enumerate(self.known):
+            if s == self.seat:
+                continue
+            for c in range(NUM_TYPES):
+                pool[c] -= kn[c]
+        return pool
+
+
+def make_view(g: Game, seat: int) -> View:
+    hid = g.hidden[seat]
+    h = g.hands[seat]
+    hand: list[int] = []
+    for c in range(NUM_TYPES):
+        k = h[c] - (hid[c] if hid is not None else 0)
+        if k:
+            hand.extend([c] * k)
+    if g.rules.discard_pile_open:
+        pile = tuple(g.pile)
+    else:
+        pile = (g.pile[-1],) if g.pile else ()
+    known = []
+    for s in range(g.n):
+        if s == seat and hid is not None:
+            known.append(tuple(max(0, min(g.known[s][c], h[c] - hid[c])) for c in range(NUM_TYPES)))
+        else:
+            known.append(tuple(g.known[s]))
+    return View(
+        rules=g.rules,
+        seat=seat,
+        turn=g.current_seat,
+        phase=g.phase,
+        hand=tuple(hand),
+        hidden_pozzetto=sum(hid) if hid is not None else 0,
+        hand_sizes=tuple(g.hand_n),
+        melds=(tuple(g.melds[0]), tuple(g.melds[1])),
+        pile=pile,
+        pile_size=len(g.pile),
+        stock_size=len(g.stock),
+        pozzetti=tuple(p is not None for p in g.pozzetti),
+        poz_taken=(g.poz_taken[0], g.poz_taken[1]),
+        poz_order=tuple(g.poz_order),
+        poz_by=(g.poz_by[0], g.poz_by[1]),
+        poz_pending=tuple(g.poz_pending),
+        hidden_seats=tuple(x is not None for x in g.hidden),
+        known=tuple(known),
+        picked=g.picked,
+        drew=g.drew,
+        lone=g.lone,
+        lone_had=g.lone_had,
+        top=g.top,
+        top_used=g.top_used,
+        melded=g.melded,
+        opening=g.opening,
+        laid=g.laid,
+        must_open=g.must_open,
+        last_turn=g.last_turn,
+        stalemate_run=g.stalemate_run,
+        turns=g.turns,
+        timeout_called=g.timeout_called,
+        timeout_left=g.timeout_left,
+        end=g.end,
+        closed_by=g.closed_by,
+        first=g.first,
+    )
+
+
+def determinize(view: View, rng: random.Random) -> Game:
+    """A full :class:`Game` consistent with ``view``: every card the seat knows stays where it is (its hand, the
+    table, the visible pile, the cards others were seen to pick up); the rest is dealt uniformly at random to the
+    other hands, the stock, the pozzetti left, an unseen own pozzetto and the covered part of a closed pile.
+
+    The result has no deal or action history (it cannot be written as a record); everything else is playable.
+    """
+    from .game import Game, seat_names, side_names
+
+    r = view.rules
+    n = r.players
+    pool_counts = view.unseen_counts()
+    pool: list[int] = []
+    for c in range(NUM_TYPES):
+        k = pool_counts[c]
+        if k < 0:
+            raise ValueError("the view is inconsistent: more copies of a card than the deck holds")
+        if k:
+            pool.extend([c] * k)
+    rng.shuffle(pool)
+    pos = 0
+
+    def take(k: int) -> list[int]:
+        nonlocal pos
+        out = pool[pos : pos + k]
+        pos += k
+        return out
+
+    g = Game.__new__(Game)
+    g.rules = r
+    g.deal = None  # type: ignore[assignment]
+    g.n = n
+    g.seats = seat_names(n)
+    g.sides = side_names(n)
+    g._ctx = meld_rules(r)
+    g._values = r.card_values()
+    hands: list[list[int]] = []
+    hidden: list[list[int] | None] = [None] * n
+    for s in range(n):
+        v = [0] * NUM_TYPES
+        if s == view.seat:
+            for c in view.hand:
+                v[c] += 1
+            if view.hidden_pozzetto:
+                hid = [0] * NUM_TYPES
+                for c in take(view.hidden_pozzetto):
+                    v[c] += 1
+                    hid[c] += 1
+                hidden[s] = hid
+        else:
+            kn = view.known[s]
+            for c in range(NUM_TYPES):
+                v[c] += kn[c]
+            for c in take(view.hand_sizes[s] - sum(kn)):
+                v[c] += 1
+            if view.hidden_seats[s]:
+                hidden[s] = [0] * NUM_TYPES  # its content is unknown to us; only the flag matters here
+        hands.append(v)
+    g.hands = hands
+    g.hand_n = list(view.hand_sizes)
+    if r.discard_pile_open or view.pile_size == 0:
+        g.pile = list(view.pile)
+    else:
+        g.pile = take(view.pile_size - 1) + [view.pile[-1]]
+    g.stock = take(view.stock_size)
+    g.pozzetti = [tuple(take(r.pozzetto_size)) if present else None for present in view.pozzetti]
+    assert pos == len(pool), "determinization left cards over"
+    g.poz_taken = list(view.poz_taken)
+    g.poz_order = list(view.poz_order)
+    g.poz_by = list(view.poz_by)
+    g.hidden = hidden
+    g.poz_pending = list(view.poz_pending)
+    g.melds = [list(view.melds[0]), list(view.melds[1])]
+    g.known = [list(k) for k in view.known]
+    g.turn = view.turn if view.turn >= 0 else view.first
+    g.phase = view.phase
+    g.actions = []
+    for f in ("picked", "drew", "lone", "lone_had", "top", "top_used", "melded", "opening", "laid", "must_open",
+              "last_turn", "stalemate_run", "turns", "timeout_called", "timeout_left", "end", "closed_by",
+              "first"):
+        setattr(g, f, getattr(view, f))
+    return g
+
+
+__all__ = ["View", "make_view", "determinize", "JOKER"]
