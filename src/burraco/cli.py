@@ -31,5 +31,76 @@ def replay(file: Path = typer.Argument(..., help="a game record (RECORDS.md), or
     raise typer.Exit(status)
 
 
+@app.command()
+def simulate(
+    games: int = typer.Option(100, "--games", "-n", help="number of hands to play"),
+    matches: int = typer.Option(0, "--matches", help="play this many whole matches instead of single hands"),
+    rules: str = typer.Option("italian", "--rules", "-r", help="preset name (see `burraco presets`)"),
+    seed: int = typer.Option(0, "--seed", "-s", help="random seed (the same seed gives the same games)"),
+    players: int = typer.Option(0, "--players", help="override the preset's number of players (2 or 4)"),
+    as_json: bool = typer.Option(False, "--json", help="print the figures as one JSON object"),
+) -> None:
+    """Play hands (or matches) between random legal players and report how they ended, scores and speed."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.table import Table
+
+    from .rules import RulesError, preset
+    from .sim import END_KINDS
+    from .sim import simulate as run_sim
+
+    try:
+        r = preset(rules, **({"players": players} if players else {}))
+    except RulesError as e:
+        raise typer.BadParameter(str(e)) from e
+    total = matches or games
+    console = Console(stderr=True)
+    with Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        console=console, transient=True, disable=as_json and not console.is_terminal,
+    ) as prog:
+        task = prog.add_task(f"{r.name}: {'matches' if matches else 'hands'}", total=total)
+        st = run_sim(r, games=games, seed=seed, matches=matches, progress=lambda k: prog.advance(task, k))
+    data = st.to_json()
+    if as_json:
+        print(json.dumps(data))
+        return
+    out = Console()
+    t = Table(title=f"{r.name}: {st.hands} hands" + (f" in {st.matches} matches" if st.matches else ""))
+    t.add_column("how hands ended")
+    t.add_column("hands", justify="right")
+    t.add_column("share", justify="right")
+    for k in END_KINDS:
+        n = st.ends.get(k, 0)
+        t.add_row(k, str(n), f"{100 * n / max(st.hands, 1):.1f}%")
+    out.print(t)
+    for i, side in enumerate(st.sides):
+        out.print(f"mean hand score {side}: [bold]{data['mean_score'][side]:.1f}[/bold]")
+    if st.matches:
+        out.print(f"match wins: {data['match_wins']}  draws: {st.match_draws}  "
+                  f"hands per match: {data['hands_per_match']:.2f}")
+    out.print(f"decisions per hand: {data['decisions_per_hand']:.1f}")
+    out.print(f"throughput: [bold]{st.hands_per_s:.1f}[/bold] hands/s, {st.decisions_per_s:.0f} decisions/s "
+              f"({st.seconds:.2f} s)")
+
+
+@app.command()
+def presets() -> None:
+    """List the rule presets and their main parameters."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from .rules import PRESETS
+
+    t = Table(title="rule presets (RECORDS.md §3)")
+    for col in ("preset", "players", "target", "hands", "sets", "pick-up", "close with", "closing discard"):
+        t.add_column(col)
+    for name, r in PRESETS.items():
+        sets = "none" if not r.allowed_set_ranks else ("A, 3" if r.allowed_set_ranks == frozenset({1, 3}) else "all but 2")
+        t.add_row(name, str(r.players), str(r.target), str(r.hands_per_match or "-"), sets, r.pickup_rule.value,
+                  r.closing_burraco.value + " burraco", "required" if r.closing_requires_discard else "optional")
+    Console().print(t)
+
+
 def main() -> None:
     app()

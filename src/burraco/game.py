@@ -35,6 +35,7 @@ from .actions import (
 )
 from .cards import CARD_STR, JOKER, NUM_TYPES, RANK_NAMES, cards_str
 from .deal import Deal, deal_from_seed
+from .gen import Generator, generator, wild_sig
 from .melds import CLEAN, SEQUENCE, SET, Meld, MeldError, MeldRules, meld_rules
 from .rules import BurracoNeeded, PickupRule, Rules, StockEnd, TimeoutPolicy
 
@@ -74,6 +75,7 @@ class Game:
         self.seats = seat_names(self.n)
         self.sides = side_names(self.n)
         self._ctx: MeldRules = meld_rules(rules)
+        self._gen: Generator = generator(self._ctx)
         self._values = rules.card_values()
         self.hands: list[list[int]] = []
         for h in deal.hands:
@@ -656,13 +658,9 @@ class Game:
         memo[key] = False
         ok = False
         top_only = pending is not None and not self.top_used and not self.opening
-        for a in self._raw_meld_actions(seat):
+        side = self.side_of(seat)
+        for a, m in self._raw_meld_actions(seat):
             if top_only and self.top not in a.cards:
-                continue
-            side = self.side_of(seat)
-            try:
-                m = self._meld_result(side, a)
-            except MeldError:
                 continue
             left = n - len(a.cards)
             if left == 0 and self._pozzetto_for(side) < 0:
@@ -706,12 +704,7 @@ class Game:
         for c in range(NUM_TYPES):
             if h[c] and self._discard_error(seat, c) is None:
                 out.append(Action(name, DISCARD, (c,)))
-        side = self.side_of(seat)
-        for a in self._raw_meld_actions(seat):
-            try:
-                m = self._meld_result(side, a)
-            except MeldError:
-                continue
+        for a, m in self._raw_meld_actions(seat):
             if self._after_meld_error(seat, a, m) is None:
                 out.append(a)
         return out
@@ -720,213 +713,50 @@ class Game:
         """The legal actions as strings."""
         return [str(a) for a in self.legal_actions()]
 
-    def _raw_meld_actions(self, seat: int) -> list[Action]:
-        """Candidate meld and add actions from the hand (validated later): every distinct multiset once."""
+    def _raw_meld_actions(self, seat: int) -> list[tuple[Action, Meld]]:
+        """Every distinct valid new meld and attachment from the hand, with the meld it makes (§4, §5.4, §0.1 C-16).
+
+        Only the rules of melds are checked here; turn-level legality (dead ends, §3.4) is checked by the caller.
+        """
         h = self.hands[seat]
         name = self.seats[seat]
         side = self.side_of(seat)
-        seen: set[tuple[int, ...]] = set()
-        out: list[Action] = []
-        ctx = self._ctx
-        wild_avail = [w for w in WILD_TYPES if h[w]]
-        # ----- new sets
-        has_set = {m.rank for m in self.melds[side] if m.kind == SET} if self.rules.forbid_duplicate_set_rank else set()
-        for rank in ctx.set_ranks:
-            if rank in has_set:
+        gen = self._gen
+        sig = wild_sig(h)
+        out: list[tuple[Action, Meld]] = []
+        melds = self.melds[side]
+        r = self.rules
+        set_ranks = {m.rank for m in melds if m.kind == SET} if r.forbid_duplicate_set_rank else ()
+        seq_keys = {(m.suit, m.mask) for m in melds if m.kind == SEQUENCE} if r.forbid_identical_sequences else ()
+        hb = bytes(h)
+        for rank in self._ctx.set_ranks:
+            if rank in set_ranks:
                 continue
             base = rank - 1
-            cnt = (h[base], h[base + 13], h[base + 26], h[base + 39])
-            tot = cnt[0] + cnt[1] + cnt[2] + cnt[3]
-            if tot < 2 or (tot < 3 and not wild_avail):
+            cnt = hb[base:base + 40:13]
+            if sum(cnt) < 2:
                 continue
-            for nat in _sub_multisets(cnt, base):
-                k = len(nat)
-                if k < 2:
-                    continue
-                if 3 <= k <= ctx.max_set:
-                    if nat not in seen:
-                        seen.add(nat)
-                        out.append(Action(name, MELD, nat))
-                if k + 1 <= ctx.max_set:
-                    for w in wild_avail:
-                        t = tuple(sorted(nat + (w,)))
-                        if t not in seen:
-                            seen.add(t)
-                            out.append(Action(name, MELD, t))
-        # ----- new sequences
+            for t, m in gen.sets(rank, cnt, sig):
+                out.append((Action(name, MELD, t), m))
         for suit in range(4):
-            self._gen_sequences(h, suit, wild_avail, name, seen, out)
-        # ----- attachments
-        for k, m in enumerate(self.melds[side], start=1):
-            seen_k: set[tuple[int, ...]] = set()
+            b0 = suit * 13
+            cs = hb[b0:b0 + 13]
+            if cs.count(0) > 11:
+                continue
+            for t, m in gen.sequences(suit, cs, sig):
+                if seq_keys and (suit, m.mask) in seq_keys:
+                    continue
+                out.append((Action(name, MELD, t), m))
+        for k, m in enumerate(melds, start=1):
             if m.kind == SET:
                 base = m.rank - 1
-                cnt = (h[base], h[base + 13], h[base + 26], h[base + 39])
-                room = ctx.max_set - m.size
-                for nat in _sub_multisets(cnt, base):
-                    if len(nat) > room:
-                        continue
-                    if nat and nat not in seen_k:
-                        seen_k.add(nat)
-                        out.append(Action(name, ADD, nat, k))
-                    if m.wild < 0 and len(nat) + 1 <= room and m.rank != 2:
-                        for w in wild_avail:
-                            t = tuple(sorted(nat + (w,)))
-                            if t not in seen_k:
-                                seen_k.add(t)
-                                out.append(Action(name, ADD, t, k))
+                cnt = hb[base:base + 40:13]
             else:
-                for t in self._gen_seq_adds(h, m, wild_avail):
-                    if t not in seen_k:
-                        seen_k.add(t)
-                        out.append(Action(name, ADD, t, k))
+                b0 = m.suit * 13
+                cnt = hb[b0:b0 + 13]
+            for t, m2 in gen.additions(m, cnt, sig):
+                out.append((Action(name, ADD, t, k), m2))
         return out
-
-    def _gen_sequences(self, h: list[int], suit: int, wild_avail: list[int], name: str,
-                       seen: set[tuple[int, ...]], out: list[Action]) -> None:
-        b0 = suit * 13
-        ace = h[b0]
-        two = h[b0 + 1]
-        avail = [False] * 16
-        for p in range(3, 14):
-            avail[p] = h[b0 + p - 1] > 0
-        avail[1] = avail[14] = ace > 0
-        avail[2] = two > 0
-        if sum(avail[3:14]) + (1 if ace else 0) + (1 if two else 0) < 2:
-            return
-        ctx = self._ctx
-        max_seq = ctx.max_seq
-        for a in range(1, 14):
-            if not avail[a]:
-                continue
-            hole = 0
-            b = a + 1
-            while b <= 14:
-                if avail[b]:
-                    if a == 1 and b == 14 and not (ctx.two_aces and ace >= 2):
-                        break
-                    # naturals a..b except hole
-                    nats = [p for p in range(a, b + 1) if p != hole]
-                    n = len(nats)
-                    if n >= 2:
-                        cards = [b0 + (0 if p == 14 else p - 1) for p in nats]
-                        nat_t = tuple(sorted(cards))
-                        two_used = 1 if 2 in nats else 0
-                        ws = [w for w in wild_avail if not (w == b0 + 1 and two - two_used < 1)]
-                        if hole == 0:
-                            if 3 <= n <= max_seq and nat_t not in seen:
-                                seen.add(nat_t)
-                                out.append(Action(name, MELD, nat_t))
-                            if n + 1 <= max_seq and (a > 1 or b < 14):
-                                for w in ws:
-                                    t = tuple(sorted(cards + [w]))
-                                    if t not in seen:
-                                        seen.add(t)
-                                        out.append(Action(name, MELD, t))
-                        elif n + 1 <= max_seq:
-                            for w in ws:
-                                t = tuple(sorted(cards + [w]))
-                                if t not in seen:
-                                    seen.add(t)
-                                    out.append(Action(name, MELD, t))
-                elif hole == 0 and b < 14:
-                    hole = b
-                else:
-                    break
-                b += 1
-
-    def _gen_seq_adds(self, h: list[int], m: Meld, wild_avail: list[int]) -> list[tuple[int, ...]]:
-        """Candidate multisets to attach to sequence ``m`` (validated by the meld solver afterwards)."""
-        suit = m.suit
-        b0 = suit * 13
-        mask = m.mask
-        lo = (mask & -mask).bit_length() - 1
-        hi = mask.bit_length() - 1
-        ace = h[b0]
-        two_h = h[b0 + 1]
-        w0 = m.wild
-        w0_is_two = w0 == b0 + 1
-
-        def avail(p: int) -> bool:
-            if p == 1 or p == 14:
-                return ace > 0
-            if p == 2:
-                return two_h > 0 or w0_is_two
-            return h[b0 + p - 1] > 0
-
-        # how far the block can extend on each side with at most one missing position
-        lefts = [lo]
-        miss = 0
-        p = lo - 1
-        while p >= 1:
-            if not avail(p):
-                miss += 1
-                if miss > 1:
-                    break
-            lefts.append(p)
-            p -= 1
-        rights = [hi]
-        miss = 0
-        p = hi + 1
-        while p <= 14:
-            if not avail(p):
-                miss += 1
-                if miss > 1:
-                    break
-            rights.append(p)
-            p += 1
-        res: list[tuple[int, ...]] = []
-        has_wild = w0 >= 0
-        new_wilds = wild_avail
-        for a in lefts:
-            for b in rights:
-                span = ((1 << (b + 1)) - (1 << a)) & ~mask
-                free = [q for q in range(a, b + 1) if span >> q & 1]
-                missing = [q for q in free if not avail(q)]
-                if len(missing) > 1:
-                    continue
-                if a == 1 and b == 14 and not (self._ctx.two_aces and (ace >= 2 or (mask & 2 or mask >> 14 & 1))):
-                    continue
-                holes: list[int] = missing if missing else [0] + free
-                for hole in holes:
-                    fill = [q for q in free if q != hole]
-                    cards: list[int] = []
-                    aces_needed = 0
-                    two_from_w0 = False
-                    for q in fill:
-                        if q == 1 or q == 14:
-                            aces_needed += 1
-                            cards.append(b0)
-                        elif q == 2:
-                            if w0_is_two and two_h == 0:
-                                two_from_w0 = True
-                            else:
-                                cards.append(b0 + 1)
-                        else:
-                            cards.append(b0 + q - 1)
-                    if aces_needed > ace:
-                        continue
-                    wild_left = has_wild and not two_from_w0
-                    need_wild = hole != 0
-                    two_used = sum(1 for c in cards if c == b0 + 1)
-                    if need_wild and not wild_left:
-                        for w in new_wilds:
-                            if w == b0 + 1 and two_h - two_used < 1:
-                                continue
-                            res.append(tuple(sorted(cards + [w])))
-                    elif need_wild and wild_left:
-                        if cards:
-                            res.append(tuple(sorted(cards)))
-                    else:
-                        if cards:
-                            res.append(tuple(sorted(cards)))
-                        if not wild_left:
-                            for w in new_wilds:
-                                if w == b0 + 1 and two_h - two_used < 1:
-                                    continue
-                                res.append(tuple(sorted(cards + [w])))
-        # a same-suit 2 in hand as the natural 2 when the block reaches 3 (covered above) or as an extra wild
-        return res
 
     # ------------------------------------------------------------------------------------------------------------
     # scoring
@@ -1048,17 +878,6 @@ def meld_json(m: Meld) -> dict[str, Any]:
         "wild": m.wild >= 0,
         "burraco": m.burraco,
     }
-
-
-def _sub_multisets(cnt: tuple[int, int, int, int], base: int) -> list[tuple[int, ...]]:
-    """Every sub-multiset of the cards of one rank (counts per suit), as sorted tuples."""
-    out: list[tuple[int, ...]] = []
-    for a in range(cnt[0] + 1):
-        for b in range(cnt[1] + 1):
-            for c in range(cnt[2] + 1):
-                for d in range(cnt[3] + 1):
-                    out.append((base,) * a + (base + 13,) * b + (base + 26,) * c + (base + 39,) * d)
-    return out
 
 
 def legal_error(game: Game, action: str | Action) -> ActionError | None:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from .actions import Action
 from .cards import JOKER, NUM_TYPES
+from .gen import generator
 from .melds import Meld, meld_rules
 from .rules import Rules
 
@@ -199,6 +200,7 @@ def determinize(view: View, rng: random.Random) -> Game:
     g.seats = seat_names(n)
     g.sides = side_names(n)
     g._ctx = meld_rules(r)
+    g._gen = generator(g._ctx)
     g._values = r.card_values()
     hands: list[list[int]] = []
     hidden: list[list[int] | None] = [None] * n
