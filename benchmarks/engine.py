@@ -20,24 +20,43 @@ What it measures (one run, pinned to one CPU core):
   figure does not include building the view.
 
 The random player (identical for every figure):
-    For game number ``i`` a per-game seed ``s_i`` is drawn from
-    ``random.Random(seed)`` (``getrandbits(63)``).  The burraco hand is dealt
-    with ``Game.new(preset("italian"), seed=s_i)`` and the player is
-    ``rng = random.Random(s_i)``; at every decision it plays
+    Game number ``i`` (of either kind) gets the seed ``s_i``, the ``i``-th
+    ``random.Random(seed).getrandbits(63)``.  The burraco hand is dealt with
+    ``Game.new(preset("italian"), seed=s_i)`` (default dealer) and the player
+    is ``rng = random.Random(s_i)``; at every decision it plays
     ``rng.choice(game.legal_actions())`` -- a uniform choice over the legal
     actions, in the order the engine lists them.  For gin_rummy the same
     ``rng`` picks ``rng.choice(state.legal_actions())`` at decision nodes and
     ``rng.choices(outcomes, weights=probabilities)`` at chance nodes.
 
 Method:
-    1. a couple of warm-up games (not counted);
-    2. a clean throughput loop with no per-call timing at all;
-    3. a second pass that replays exactly the same games (same seeds, same
-       actions) and times each call with ``time.perf_counter_ns``.  Clone and
-       legal_actions are timed on every decision state, determinization (and
-       the view it needs) on every ``--determinize-every``-th state (default
-       5) with a separate ``random.Random(seed + 1)`` so the replay is not
-       perturbed.
+    1. ``--warmup`` games of each kind (default 2, not counted).  The engine's
+       caches keep warming over the first few hundred distinct hands (first
+       200 hands ~95-105 hands/s, the next 200 ~120 on the first engine
+       version); ``--warmup 400`` gives the steady-state figure;
+    2. clean throughput loops with no per-call timing at all: ``--hands``
+       burraco hands, then ``--gin-games`` gin games, repeated ``--repeat``
+       times (default 1) in alternation so that a noisy neighbour slows both;
+       each throughput figure is the median over the repeats (per-repeat
+       figures in ``*_repeats``);
+    3. a second pass, by the same player, over as many hands (and gin games)
+       again, timing each call with ``time.perf_counter_ns``: legal_actions,
+       apply and clone on every decision state, view and determinization on
+       every ``--determinize-every``-th state (default 5; determinize gets its
+       own ``random.Random(seed + 1)``).  Reported: p50, p99, mean and max.
+
+    Every game is a new one (seed blocks never overlap).  The engine caches
+    meld validity, so replaying the very hands of step 2 would time the calls
+    with warm caches: measured on the first engine version, a replayed hand ran
+    about twice as fast as a new one and the mean legal_actions() cost halved
+    (p50 barely moved -- the misses sit beyond p99).  ``--same-hands`` times
+    the hands of the first throughput loop again, for comparison.
+
+    The process is pinned with ``os.sched_setaffinity`` to the first CPU it may
+    use (``--cpu`` to choose another).  Throughput is wall time; the JSON also
+    carries ``*_cpu_share`` (the lowest process-CPU-time / wall-time of the
+    throughput loops) and ``loadavg_1m``: a share well below 1.0 means the core
+    was shared with something else and the figure is pessimistic.
 
 Reproduce:
     pip install -e .[bench]          # burraco + open-spiel (+ rich for the table)
@@ -45,6 +64,8 @@ Reproduce:
     python benchmarks/engine.py --json               # one JSON object on stdout
     python benchmarks/engine.py --hands 200 --gin-games 200 --seed 0 --json
     python benchmarks/engine.py --no-gin             # without OpenSpiel
+    python benchmarks/engine.py --repeat 5 --json    # steadier figures on a shared machine
+    python benchmarks/engine.py --warmup 400 --json  # steady state, engine caches warm
 
 Notes go to stderr so that ``--json`` output stays a single JSON object.
 """
@@ -58,6 +79,7 @@ import json
 import os
 import platform
 import random
+import statistics
 import sys
 import time
 from collections.abc import Sequence
@@ -75,7 +97,6 @@ from burraco import Game, determinize, preset
 
 PRESET = "italian"
 GIN_GAME = "gin_rummy"
-WARMUP_GAMES = 2
 
 
 # --------------------------------------------------------------------------- helpers
@@ -86,12 +107,12 @@ def note(msg: str) -> None:
     print(f"[bench] {msg}", file=sys.stderr, flush=True)
 
 
-def pin_to_one_core() -> int | None:
-    """Pin this process to the first CPU it may run on; return that CPU (or None)."""
+def pin_to_one_core(requested: int | None = None) -> int | None:
+    """Pin this process to one CPU (default: the first it may run on); return that CPU (or None)."""
     if not hasattr(os, "sched_setaffinity"):
         return None
     try:
-        cpu = min(os.sched_getaffinity(0))
+        cpu = min(os.sched_getaffinity(0)) if requested is None else requested
         os.sched_setaffinity(0, {cpu})
     except OSError as exc:
         note(f"could not pin to one core: {exc}")
@@ -105,6 +126,14 @@ def game_seeds(seed: int, n: int) -> list[int]:
     return [master.getrandbits(63) for _ in range(n)]
 
 
+def seed_blocks(seed: int, n: int, repeat: int, warmup: int) -> tuple[list[int], list[list[int]], list[int]]:
+    """Split the seed stream into (warm-up, ``repeat`` throughput blocks of n, timing block of n)."""
+    seeds = game_seeds(seed, warmup + (repeat + 1) * n)
+    warm, rest = seeds[:warmup], seeds[warmup:]
+    blocks = [rest[i * n : (i + 1) * n] for i in range(repeat + 1)]
+    return warm, blocks[:repeat], blocks[repeat]
+
+
 def percentile(sorted_values: Sequence[float], q: float) -> float | None:
     """Linear-interpolated percentile (numpy's default) of already sorted data."""
     if not sorted_values:
@@ -113,6 +142,16 @@ def percentile(sorted_values: Sequence[float], q: float) -> float | None:
     lo = int(pos)
     hi = min(lo + 1, len(sorted_values) - 1)
     return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
+
+
+@dataclass
+class Loop:
+    """Result of one clean throughput loop."""
+
+    wall_s: float  # time.perf_counter; the figure that throughput is computed from
+    cpu_s: float  # time.process_time; well below wall_s means the core was shared
+    decisions: int
+    chance: int = 0
 
 
 @dataclass
@@ -131,6 +170,8 @@ class Samples:
             for q in (50, 99):
                 p = percentile(data, q)
                 out[f"{prefix}{name}_us_p{q}"] = None if p is None else round(p, 3)
+            out[f"{prefix}{name}_us_mean"] = round(statistics.fmean(data), 3) if data else None
+            out[f"{prefix}{name}_us_max"] = round(data[-1], 3) if data else None
             out[f"{prefix}{name}_samples"] = len(data)
         return out
 
@@ -158,14 +199,14 @@ def play_burraco_hand(rules: Any, hand_seed: int, max_decisions: int) -> int:
     return n
 
 
-def burraco_throughput(rules: Any, seeds: Sequence[int], max_decisions: int) -> tuple[float, int]:
-    """Clean loop: return (elapsed seconds, total decisions)."""
+def burraco_throughput(rules: Any, seeds: Sequence[int], max_decisions: int) -> Loop:
+    """Clean loop over whole hands, no per-call timing."""
     gc.collect()
     decisions = 0
-    t0 = time.perf_counter()
+    c0, t0 = time.process_time(), time.perf_counter()
     for s in seeds:
         decisions += play_burraco_hand(rules, s, max_decisions)
-    return time.perf_counter() - t0, decisions
+    return Loop(time.perf_counter() - t0, time.process_time() - c0, decisions)
 
 
 def burraco_latencies(
@@ -256,16 +297,16 @@ def play_gin_game(game: Any, game_seed: int, max_decisions: int) -> tuple[int, i
     return decisions, chance
 
 
-def gin_throughput(game: Any, seeds: Sequence[int], max_decisions: int) -> tuple[float, int, int]:
-    """Clean loop: return (elapsed seconds, total decisions, total chance steps)."""
+def gin_throughput(game: Any, seeds: Sequence[int], max_decisions: int) -> Loop:
+    """Clean loop over whole games, no per-call timing."""
     gc.collect()
     decisions = chance = 0
-    t0 = time.perf_counter()
+    c0, t0 = time.process_time(), time.perf_counter()
     for s in seeds:
         d, c = play_gin_game(game, s, max_decisions)
         decisions += d
         chance += c
-    return time.perf_counter() - t0, decisions, chance
+    return Loop(time.perf_counter() - t0, time.process_time() - c0, decisions, chance)
 
 
 def gin_latencies(game: Any, seeds: Sequence[int], max_decisions: int) -> Samples:
@@ -302,7 +343,7 @@ def gin_latencies(game: Any, seeds: Sequence[int], max_decisions: int) -> Sample
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    cpu = pin_to_one_core()
+    cpu = pin_to_one_core(args.cpu)
     rules = preset(PRESET)
     result: dict[str, Any] = {
         "hands_per_s": None,
@@ -319,68 +360,88 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "open_spiel_version": None,
     }
 
-    # Seeds for warm-up, burraco and gin are disjoint slices of one stream.
-    seeds = game_seeds(args.seed, 2 * WARMUP_GAMES + args.hands + args.gin_games)
-    warm_b, warm_g = seeds[:WARMUP_GAMES], seeds[WARMUP_GAMES : 2 * WARMUP_GAMES]
-    hand_seeds = seeds[2 * WARMUP_GAMES : 2 * WARMUP_GAMES + args.hands]
-    gin_seeds = seeds[2 * WARMUP_GAMES + args.hands :]
+    # Every game is played once only (the engine caches meld validity, so
+    # replaying a hand would be faster than playing a new one): per kind, the
+    # seed stream is cut into warm-up, one block per repeat, and the timing block.
+    b_warm, b_blocks, b_timing = seed_blocks(args.seed, args.hands, args.repeat, args.warmup)
+    g_warm, g_blocks, g_timing = seed_blocks(args.seed, args.gin_games, args.repeat, args.warmup)
 
-    # burraco ---------------------------------------------------------------
-    note(f"burraco: {args.hands} random {PRESET!r} hands (throughput pass)")
-    for s in warm_b:
-        play_burraco_hand(rules, s, args.max_decisions)
-    elapsed, decisions = burraco_throughput(rules, hand_seeds, args.max_decisions)
-    result["hands_per_s"] = round(args.hands / elapsed, 3) if args.hands else None
-    result["decisions_per_hand"] = round(decisions / args.hands, 2) if args.hands else None
-    result["decisions_per_s"] = round(decisions / elapsed, 1) if args.hands else None
-    result["burraco_seconds"] = round(elapsed, 3)
-
-    note("burraco: per-call timing pass")
-    samples, decisions2 = burraco_latencies(
-        rules, hand_seeds, args.seed + 1, args.determinize_every, args.max_decisions
-    )
-    if decisions2 != decisions:
-        note(
-            f"WARNING: timing pass made {decisions2} decisions, throughput pass {decisions} (non-determinism?)"
-        )
-    result.update(samples.summary())
-
-    # gin_rummy -------------------------------------------------------------
+    # OpenSpiel is loaded up front so that the two throughput loops can alternate.
+    game: Any = None
     gin_note: str | None = None
     if args.no_gin:
         gin_note = "skipped (--no-gin)"
     else:
-        pyspiel, os_version, gin_note = load_pyspiel()
-        result["open_spiel_version"] = os_version
-        if pyspiel is not None and args.gin_games > 0:
-            note(f"gin_rummy: {args.gin_games} random games via pyspiel (throughput pass)")
-            game = pyspiel.load_game(GIN_GAME)
-            for s in warm_g:
-                play_gin_game(game, s, args.max_decisions)
-            g_elapsed, g_dec, g_chance = gin_throughput(game, gin_seeds, args.max_decisions)
-            result["gin_games_per_s"] = round(args.gin_games / g_elapsed, 3)
-            result["gin_decisions_per_game"] = round(g_dec / args.gin_games, 2)
-            result["gin_chance_steps_per_game"] = round(g_chance / args.gin_games, 2)
-            result["gin_seconds"] = round(g_elapsed, 3)
-            note("gin_rummy: per-call timing pass")
-            result.update(gin_latencies(game, gin_seeds, args.max_decisions).summary(prefix="gin_"))
+        pyspiel, result["open_spiel_version"], gin_note = load_pyspiel()
+        if pyspiel is not None:
+            if args.gin_games > 0:
+                game = pyspiel.load_game(GIN_GAME)
+            else:
+                gin_note = "skipped (--gin-games 0)"
     if gin_note is not None:
         note(f"gin_rummy: {gin_note}; gin figures and ratio are null")
     result["gin_note"] = gin_note
 
-    if result["hands_per_s"] and result["gin_games_per_s"]:
+    # Throughput: clean loops, burraco and gin alternating `--repeat` times so
+    # that a noisy neighbour hits both; each figure is the median over repeats.
+    for s in b_warm:
+        play_burraco_hand(rules, s, args.max_decisions)
+    if game is not None:
+        for s in g_warm:
+            play_gin_game(game, s, args.max_decisions)
+    b_loops: list[Loop] = []
+    g_loops: list[Loop] = []
+    for r in range(args.repeat):
+        tag = f" (repeat {r + 1}/{args.repeat})" if args.repeat > 1 else ""
+        note(f"burraco: {args.hands} random {PRESET!r} hands, throughput{tag}")
+        b_loops.append(burraco_throughput(rules, b_blocks[r], args.max_decisions))
+        if game is not None:
+            note(f"gin_rummy: {args.gin_games} random games via pyspiel, throughput{tag}")
+            g_loops.append(gin_throughput(game, g_blocks[r], args.max_decisions))
+
+    b_rates = [args.hands / lp.wall_s for lp in b_loops]
+    result["hands_per_s"] = round(statistics.median(b_rates), 3)
+    decisions_per_hand = sum(lp.decisions for lp in b_loops) / (args.hands * args.repeat)
+    result["decisions_per_hand"] = round(decisions_per_hand, 2)
+    result["decisions_per_s"] = round(decisions_per_hand * result["hands_per_s"], 1)
+    result["burraco_cpu_share"] = round(min(lp.cpu_s / lp.wall_s for lp in b_loops), 3)
+    if args.repeat > 1:
+        result["hands_per_s_repeats"] = [round(x, 3) for x in b_rates]
+    if g_loops:
+        g_rates = [args.gin_games / lp.wall_s for lp in g_loops]
+        result["gin_games_per_s"] = round(statistics.median(g_rates), 3)
+        n_gin = args.gin_games * args.repeat
+        result["gin_decisions_per_game"] = round(sum(lp.decisions for lp in g_loops) / n_gin, 2)
+        result["gin_chance_steps_per_game"] = round(sum(lp.chance for lp in g_loops) / n_gin, 2)
+        result["gin_cpu_share"] = round(min(lp.cpu_s / lp.wall_s for lp in g_loops), 3)
+        if args.repeat > 1:
+            result["gin_games_per_s_repeats"] = [round(x, 3) for x in g_rates]
         result["ratio"] = round(result["hands_per_s"] / result["gin_games_per_s"], 4)
+
+    # Per-call timing: a second pass over as many hands again, by the same player.
+    timing_b = b_blocks[0] if args.same_hands else b_timing
+    timing_g = g_blocks[0] if args.same_hands else g_timing
+    note(f"burraco: per-call timing pass ({'same' if args.same_hands else 'new'} hands)")
+    samples, _ = burraco_latencies(rules, timing_b, args.seed + 1, args.determinize_every, args.max_decisions)
+    result.update(samples.summary())
+    if game is not None:
+        note("gin_rummy: per-call timing pass")
+        result.update(gin_latencies(game, timing_g, args.max_decisions).summary(prefix="gin_"))
 
     # context ---------------------------------------------------------------
     result.update(
         {
             "preset": PRESET,
-            "players": 4,
+            "players": getattr(rules, "players", None),
             "hands": args.hands,
-            "gin_games": args.gin_games if result["gin_games_per_s"] is not None else 0,
+            "gin_games": args.gin_games if game is not None else 0,
+            "repeat": args.repeat,
+            "warmup": args.warmup,
             "seed": args.seed,
             "determinize_every": args.determinize_every,
+            "timing_on_same_hands": args.same_hands,
             "pinned_cpu": cpu,
+            "loadavg_1m": round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None,
             "python": platform.python_version(),
             "python_implementation": platform.python_implementation(),
             "platform": platform.platform(),
@@ -413,6 +474,8 @@ def print_table(r: dict[str, Any]) -> None:
         ("ratio (hands/s / gin games/s)", r["ratio"]),
         ("burraco decisions/hand", r.get("decisions_per_hand")),
         ("gin decisions/game", r.get("gin_decisions_per_game")),
+        ("burraco CPU share of wall", r.get("burraco_cpu_share")),
+        ("gin CPU share of wall", r.get("gin_cpu_share")),
     ]
     ops = ["legal_actions", "apply", "clone", "view", "determinize"]
     latency = [
@@ -420,6 +483,7 @@ def print_table(r: dict[str, Any]) -> None:
             op,
             r.get(f"{op}_us_p50"),
             r.get(f"{op}_us_p99"),
+            r.get(f"{op}_us_mean"),
             r.get(f"{op}_samples"),
             r.get(f"gin_{op}_us_p50"),
             r.get(f"gin_{op}_us_p99"),
@@ -437,7 +501,10 @@ def print_table(r: dict[str, Any]) -> None:
         print(ctx)
         for name, v in throughput:
             print(f"{name:32} {_fmt(v):>14}")
-        print(f"{'call (us)':14} {'p50':>10} {'p99':>10} {'n':>8} {'gin p50':>10} {'gin p99':>10}")
+        print(
+            f"{'call (us)':14} "
+            + " ".join(f"{h:>10}" for h in ("p50", "p99", "mean", "n", "gin p50", "gin p99"))
+        )
         for row in latency:
             print(f"{row[0]:14} " + " ".join(f"{_fmt(v):>10}" for v in row[1:]))
         if r.get("gin_note"):
@@ -451,7 +518,7 @@ def print_table(r: dict[str, Any]) -> None:
     for name, v in throughput:
         t1.add_row(name, _fmt(v))
     t2 = Table(title="Per-call cost, microseconds")
-    for col in ("call", "p50", "p99", "samples", "gin p50", "gin p99"):
+    for col in ("call", "p50", "p99", "mean", "samples", "gin p50", "gin p99"):
         t2.add_column(col, justify="left" if col == "call" else "right")
     for row in latency:
         t2.add_row(row[0], *(_fmt(v) for v in row[1:]))
@@ -476,14 +543,48 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help="time view+determinize on every K-th visited state (default 5)",
     )
     p.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        metavar="R",
+        help="run the throughput loops R times, alternating burraco and gin; report medians (default 1)",
+    )
+    p.add_argument(
+        "--warmup",
+        type=int,
+        default=2,
+        metavar="W",
+        help="uncounted warm-up games of each kind before the throughput loops (default 2)",
+    )
+    p.add_argument(
+        "--same-hands",
+        action="store_true",
+        help="time the calls on the hands of the (first) throughput loop again instead of on new hands; "
+        "the engine's caches are then warm, which flatters the figures",
+    )
+    p.add_argument(
+        "--cpu",
+        type=int,
+        default=None,
+        help="CPU to pin to (default: the first one this process may use)",
+    )
+    p.add_argument(
         "--max-decisions",
         type=int,
         default=100_000,
         help="abort if one random game exceeds this many decisions (default 100000)",
     )
     args = p.parse_args(argv)
-    if args.hands < 1 or args.gin_games < 0 or args.determinize_every < 1:
-        p.error("--hands must be >= 1, --gin-games >= 0, --determinize-every >= 1")
+    if (
+        args.hands < 1
+        or args.gin_games < 0
+        or args.determinize_every < 1
+        or args.repeat < 1
+        or args.warmup < 0
+    ):
+        p.error(
+            "--hands must be >= 1, --gin-games >= 0, --determinize-every >= 1, --repeat >= 1, --warmup >= 0"
+        )
     return args
 
 

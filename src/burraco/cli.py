@@ -8,7 +8,9 @@ from pathlib import Path
 
 import typer
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="Burraco: rules engine, records and simulation.")
+app = typer.Typer(
+    add_completion=False, no_args_is_help=True, help="Burraco: rules engine, records and simulation."
+)
 
 
 @app.callback()
@@ -17,7 +19,9 @@ def _root() -> None:
 
 
 @app.command()
-def replay(file: Path = typer.Argument(..., help="a game record (RECORDS.md), or - for standard input")) -> None:
+def replay(
+    file: Path = typer.Argument(..., help="a game record (RECORDS.md), or - for standard input"),
+) -> None:
     """Replay a record through the engine and print the result as JSON (exit 0 ok, 1 illegal action, 2 bad record)."""
     from .record import replay_text
 
@@ -56,8 +60,13 @@ def simulate(
     total = matches or games
     console = Console(stderr=True)
     with Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=console, transient=True, disable=as_json and not console.is_terminal,
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=as_json and not console.is_terminal,
     ) as prog:
         task = prog.add_task(f"{r.name}: {'matches' if matches else 'hands'}", total=total)
         st = run_sim(r, games=games, seed=seed, matches=matches, progress=lambda k: prog.advance(task, k))
@@ -74,14 +83,18 @@ def simulate(
         n = st.ends.get(k, 0)
         t.add_row(k, str(n), f"{100 * n / max(st.hands, 1):.1f}%")
     out.print(t)
-    for i, side in enumerate(st.sides):
+    for side in st.sides:
         out.print(f"mean hand score {side}: [bold]{data['mean_score'][side]:.1f}[/bold]")
     if st.matches:
-        out.print(f"match wins: {data['match_wins']}  draws: {st.match_draws}  "
-                  f"hands per match: {data['hands_per_match']:.2f}")
+        out.print(
+            f"match wins: {data['match_wins']}  draws: {st.match_draws}  "
+            f"hands per match: {data['hands_per_match']:.2f}"
+        )
     out.print(f"decisions per hand: {data['decisions_per_hand']:.1f}")
-    out.print(f"throughput: [bold]{st.hands_per_s:.1f}[/bold] hands/s, {st.decisions_per_s:.0f} decisions/s "
-              f"({st.seconds:.2f} s)")
+    out.print(
+        f"throughput: [bold]{st.hands_per_s:.1f}[/bold] hands/s, {st.decisions_per_s:.0f} decisions/s "
+        f"({st.seconds:.2f} s)"
+    )
 
 
 @app.command()
@@ -96,9 +109,21 @@ def presets() -> None:
     for col in ("preset", "players", "target", "hands", "sets", "pick-up", "close with", "closing discard"):
         t.add_column(col)
     for name, r in PRESETS.items():
-        sets = "none" if not r.allowed_set_ranks else ("A, 3" if r.allowed_set_ranks == frozenset({1, 3}) else "all but 2")
-        t.add_row(name, str(r.players), str(r.target), str(r.hands_per_match or "-"), sets, r.pickup_rule.value,
-                  r.closing_burraco.value + " burraco", "required" if r.closing_requires_discard else "optional")
+        sets = (
+            "none"
+            if not r.allowed_set_ranks
+            else ("A, 3" if r.allowed_set_ranks == frozenset({1, 3}) else "all but 2")
+        )
+        t.add_row(
+            name,
+            str(r.players),
+            str(r.target),
+            str(r.hands_per_match or "-"),
+            sets,
+            r.pickup_rule.value,
+            r.closing_burraco.value + " burraco",
+            "required" if r.closing_requires_discard else "optional",
+        )
     Console().print(t)
 
 

@@ -89,7 +89,9 @@ class Deal:
                 raise DealError("deal.hands must map seats to cards")
             unknown = set(hands_d) - set(seats)
             if unknown:
-                raise DealError(f"deal.hands names unknown seats {sorted(unknown)} (seats are {' '.join(seats)})")
+                raise DealError(
+                    f"deal.hands names unknown seats {sorted(unknown)} (seats are {' '.join(seats)})"
+                )
             hands = tuple(tuple(parse_cards(_s(hands_d.get(s, "")))) for s in seats)
             pozz = data.get("pozzetti", [])
             if not isinstance(pozz, list):

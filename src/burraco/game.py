@@ -90,7 +90,9 @@ class Game:
         self.poz_taken: list[int] = [0, 0]  # pozzetti taken per side
         self.poz_order: list[int] = []  # sides in the order they took their first pozzetto
         self.poz_by: list[int] = [-1, -1]  # seat that took the side's (first) pozzetto
-        self.hidden: list[list[int] | None] = [None] * self.n  # a pozzetto taken with the discard, not yet seen
+        self.hidden: list[list[int] | None] = [
+            None
+        ] * self.n  # a pozzetto taken with the discard, not yet seen
         self.poz_pending: list[bool] = [False] * self.n  # …and whose owner's next turn has not started
         self.melds: list[list[Meld]] = [[], []]
         self.known: list[list[int]] = [[0] * NUM_TYPES for _ in range(self.n)]  # seen picked up, still held
@@ -117,6 +119,8 @@ class Game:
         self.end: str | None = None
         self.closed_by = -1
         self.first = first
+        # the last legal_actions() result, keyed by the number of actions applied (apply trusts it)
+        self._legal: tuple[int, set[Action]] | None = None
 
     @classmethod
     def new(cls, rules: Rules, seed: int | random.Random | None = None, dealer: int | None = None) -> Game:
@@ -227,9 +231,11 @@ class Game:
     def apply(self, action: Action | str) -> None:
         """Apply a legal action, or raise :class:`ActionError` (``invalid`` or ``illegal``) leaving the state as is."""
         a = self.parse(action) if isinstance(action, str) else action
-        err = self.check(a)
-        if err is not None:
-            raise err
+        known = self._legal
+        if not (known is not None and known[0] == len(self.actions) and a in known[1]):
+            err = self.check(a)
+            if err is not None:
+                raise err
         self._apply(a)
 
     def is_legal(self, action: Action | str) -> bool:
@@ -247,7 +253,9 @@ class Game:
             return IllegalActionError(f"{text}: the hand is over ({self.end})", text)
         if a.verb == TIMEOUT:
             if not self.rules.has_timeouts:
-                return IllegalActionError("timeout: these rules have no time-outs (only a fixed number of hands has)")
+                return IllegalActionError(
+                    "timeout: these rules have no time-outs (only a fixed number of hands has)"
+                )
             if self.timeout_called:
                 return IllegalActionError("timeout: time-out was already called in this hand (§0.1 C-29)")
             return None
@@ -267,10 +275,13 @@ class Game:
                     return InvalidActionError(f"{text}: {a.seat} holds {have} of {CARD_STR[c]}", text)
             if a.verb == ADD and not 1 <= a.meld <= len(self.melds[side]):
                 return InvalidActionError(
-                    f"{text}: side {self.sides[side]} has no meld {a.meld} (it has {len(self.melds[side])})", text
+                    f"{text}: side {self.sides[side]} has no meld {a.meld} (it has {len(self.melds[side])})",
+                    text,
                 )
         if seat != self.turn:
-            return IllegalActionError(f"{text}: it is {self.seats[self.turn]}'s turn, not {a.seat}'s (§3.1)", text)
+            return IllegalActionError(
+                f"{text}: it is {self.seats[self.turn]}'s turn, not {a.seat}'s (§3.1)", text
+            )
         if a.verb in (DRAW, PICK):
             if self.phase != DRAW_PHASE:
                 return IllegalActionError(f"{text}: {a.seat} has already taken a card this turn (§3.2)", text)
@@ -279,7 +290,9 @@ class Game:
             msg = self._pick_error(seat)
             return None if msg is None else IllegalActionError(f"{text}: {msg}", text)
         if self.phase != PLAY_PHASE:
-            return IllegalActionError(f"{text}: {a.seat} must first draw from the stock or pick up the pile (§3.2)", text)
+            return IllegalActionError(
+                f"{text}: {a.seat} must first draw from the stock or pick up the pile (§3.2)", text
+            )
         if a.verb == DISCARD:
             msg = self._discard_error(seat, a.cards[0])
             return None if msg is None else IllegalActionError(f"{text}: {msg}", text)
@@ -452,7 +465,7 @@ class Game:
         # the partner's pozzetto taken with the discard becomes visible after this discard (§0.1 C-22)
         if self.n == 4:
             p = self.partner(seat)
-            if self.hidden[p] is not None and not (p == seat):
+            if self.hidden[p] is not None and p != seat:
                 self.hidden[p] = None
         # stalemate bookkeeping (§9.3.2)
         if self.lone >= 0 and not self.melded and not self.drew:
@@ -580,7 +593,7 @@ class Game:
             return f"the closing discard may not be a wild ({CARD_STR[c]}) (§6.6, §8.1.3)"
         return None
 
-    def _after_meld_error(self, seat: int, a: Action, m: Meld) -> str | None:
+    def _after_meld_error(self, seat: int, a: Action, m: Meld | None) -> str | None:
         """Why the player could not complete his turn after this meld/add (no dead ends, §0.1), or None."""
         left = self.hand_n[seat] - len(a.cards)
         r = self.rules
@@ -592,6 +605,8 @@ class Game:
             pts = sum(self._values[c] for c in a.cards)
             if self.laid + pts >= r.min_first_meld:
                 return None
+        if m is None:
+            m = self._meld_result(side, a)
         g = self.clone()
         if left == 0 and g._pozzetto_for(side) < 0:
             # going out by melding: a Brazilian batida, never in rules that need a closing discard
@@ -650,8 +665,13 @@ class Game:
         for c in range(NUM_TYPES):
             if h[c] and self._discard_error(seat, c) is None:
                 return True
-        key = (tuple(h), tuple(m.cards for m in self.melds[self.side_of(seat)]), self.laid, self.top_used,
-               self.melded)
+        key = (
+            tuple(h),
+            tuple(m.cards for m in self.melds[self.side_of(seat)]),
+            self.laid,
+            self.top_used,
+            self.melded,
+        )
         got = memo.get(key)
         if got is not None:
             return got
@@ -662,13 +682,20 @@ class Game:
         for a, m in self._raw_meld_actions(seat):
             if top_only and self.top not in a.cards:
                 continue
+            if m is None:
+                m = self._meld_result(side, a)
             left = n - len(a.cards)
             if left == 0 and self._pozzetto_for(side) < 0:
                 if self.rules.closing_requires_discard:
                     continue
                 g = self.clone()
                 g._lay(seat, side, a, m)
-                if g.end is not None and g._has_burraco(side) and g.poz_taken[side] and g._pending_at_end() is None:
+                if (
+                    g.end is not None
+                    and g._has_burraco(side)
+                    and g.poz_taken[side]
+                    and g._pending_at_end() is None
+                ):
                     ok = True
                     break
                 continue
@@ -698,22 +725,32 @@ class Game:
             out = [Action(name, DRAW)]
             if self.pile and self._pick_error(seat) is None:
                 out.append(Action(name, PICK))
+            self._legal = (len(self.actions), set(out))
             return out
-        out = []
         h = self.hands[seat]
-        for c in range(NUM_TYPES):
-            if h[c] and self._discard_error(seat, c) is None:
-                out.append(Action(name, DISCARD, (c,)))
+        n = self.hand_n[seat]
+        if n >= 3 and self.lone < 0 and self._pending() is None:
+            # no condition pending: every distinct card may be discarded (§3.4 keeps >= 2 cards after it)
+            out = [Action(name, DISCARD, (c,)) for c in range(NUM_TYPES) if h[c]]
+        else:
+            out = [Action(name, DISCARD, (c,)) for c in range(NUM_TYPES) if h[c] and self._discard_error(seat, c) is None]
+        r = self.rules
+        simple = (
+            r.pickup_rule is PickupRule.NONE and r.min_first_meld == 0
+        )
         for a, m in self._raw_meld_actions(seat):
-            if self._after_meld_error(seat, a, m) is None:
+            if simple and n - len(a.cards) >= 2:
                 out.append(a)
+            elif self._after_meld_error(seat, a, m) is None:
+                out.append(a)
+        self._legal = (len(self.actions), set(out))
         return out
 
     def legal_actions_str(self) -> list[str]:
         """The legal actions as strings."""
         return [str(a) for a in self.legal_actions()]
 
-    def _raw_meld_actions(self, seat: int) -> list[tuple[Action, Meld]]:
+    def _raw_meld_actions(self, seat: int) -> list[tuple[Action, Meld | None]]:
         """Every distinct valid new meld and attachment from the hand, with the meld it makes (§4, §5.4, §0.1 C-16).
 
         Only the rules of melds are checked here; turn-level legality (dead ends, §3.4) is checked by the caller.
@@ -723,39 +760,43 @@ class Game:
         side = self.side_of(seat)
         gen = self._gen
         sig = wild_sig(h)
-        out: list[tuple[Action, Meld]] = []
+        out: list[tuple[Action, Meld | None]] = []
         melds = self.melds[side]
         r = self.rules
         set_ranks = {m.rank for m in melds if m.kind == SET} if r.forbid_duplicate_set_rank else ()
-        seq_keys = {(m.suit, m.mask) for m in melds if m.kind == SEQUENCE} if r.forbid_identical_sequences else ()
+        seq_keys = (
+            {(m.suit, m.mask) for m in melds if m.kind == SEQUENCE} if r.forbid_identical_sequences else ()
+        )
         hb = bytes(h)
+        need = 2 if sig else 3
+        tn = tuple.__new__
         for rank in self._ctx.set_ranks:
             if rank in set_ranks:
                 continue
             base = rank - 1
-            cnt = hb[base:base + 40:13]
-            if sum(cnt) < 2:
+            cnt = hb[base : base + 40 : 13]
+            if sum(cnt) < need:
                 continue
             for t, m in gen.sets(rank, cnt, sig):
-                out.append((Action(name, MELD, t), m))
+                out.append((tn(Action, (name, MELD, t, 0)), m))
         for suit in range(4):
             b0 = suit * 13
-            cs = hb[b0:b0 + 13]
+            cs = hb[b0 : b0 + 13]
             if cs.count(0) > 11:
                 continue
             for t, m in gen.sequences(suit, cs, sig):
                 if seq_keys and (suit, m.mask) in seq_keys:
                     continue
-                out.append((Action(name, MELD, t), m))
+                out.append((tn(Action, (name, MELD, t, 0)), m))
         for k, m in enumerate(melds, start=1):
             if m.kind == SET:
                 base = m.rank - 1
-                cnt = hb[base:base + 40:13]
+                cnt = hb[base : base + 40 : 13]
             else:
                 b0 = m.suit * 13
-                cnt = hb[b0:b0 + 13]
-            for t, m2 in gen.additions(m, cnt, sig):
-                out.append((Action(name, ADD, t, k), m2))
+                cnt = hb[b0 : b0 + 13]
+            for t in gen.additions(m, cnt, sig):
+                out.append((tn(Action, (name, ADD, t, k)), None))
         return out
 
     # ------------------------------------------------------------------------------------------------------------
@@ -781,8 +822,11 @@ class Game:
                 clean = True
         if r.no_canastra_penalty and not clean:
             melds = -melds
-        closing = r.closing_bonus if self.end == "closed" and self.closed_by >= 0 and \
-            self.side_of(self.closed_by) == side else 0
+        closing = (
+            r.closing_bonus
+            if self.end == "closed" and self.closed_by >= 0 and self.side_of(self.closed_by) == side
+            else 0
+        )
         hand = 0
         uncounted = False
         for s in range(self.n):
@@ -796,8 +840,14 @@ class Game:
         taken = self.poz_taken[side] > 0 and not uncounted
         pozz = 0 if taken else -r.pozzetto_penalty
         total = melds + bonuses + closing + hand + pozz
-        return {"melds": melds, "bonuses": bonuses, "closing": closing, "hand": hand, "pozzetto": pozz,
-                "total": total}
+        return {
+            "melds": melds,
+            "bonuses": bonuses,
+            "closing": closing,
+            "hand": hand,
+            "pozzetto": pozz,
+            "total": total,
+        }
 
     def _bonus(self, m: Meld) -> int:
         r = self.rules

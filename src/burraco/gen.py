@@ -31,9 +31,9 @@ class Generator:
 
     def __init__(self, ctx: MeldRules) -> None:
         self.ctx = ctx
-        self._seq: dict[tuple[int, bytes, int], Cands] = {}
+        self._seq: dict[tuple[int, int, int], Cands] = {}
         self._set: dict[tuple[int, bytes, int], Cands] = {}
-        self._add: dict[tuple[int, tuple[int, ...], int, int, bytes, int], Cands] = {}
+        self._add: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
 
     def _trim(self) -> None:
         for d in (self._seq, self._set, self._add):
@@ -43,11 +43,17 @@ class Generator:
     # ----- new sequences ------------------------------------------------------------------------------------------
     def sequences(self, suit: int, cs: bytes, sig: int) -> Cands:
         """Every valid new sequence in ``suit`` from the suit's counts ``cs`` (A, 2, 3 … K) and wilds ``sig``."""
-        key = (suit, cs, sig)
+        # a second copy of 3…K changes nothing (a sequence holds each position once): normalise it away
+        n = int.from_bytes(cs, "big")
+        norm = (n & _HEAD) | ((n | (n >> 1)) & _LOW1)
+        filt = _ISOLATED.get(norm)
+        if filt is None:
+            filt = _ISOLATED[norm] = _drop_isolated(norm)
+        key = (suit, filt, sig & ~(2 << suit))
         got = self._seq.get(key)
         if got is None:
             self._trim()
-            got = self._seq[key] = self._sequences(suit, cs, sig)
+            got = self._seq[key] = self._sequences(suit, key[1].to_bytes(13, "big"), key[2])
         return got
 
     def _sequences(self, suit: int, cs: bytes, sig: int) -> Cands:
@@ -136,14 +142,64 @@ class Generator:
         return out
 
     # ----- attachments --------------------------------------------------------------------------------------------
-    def additions(self, m: Meld, counts: bytes, sig: int) -> Cands:
+    def additions(self, m: Meld, counts: bytes, sig: int) -> list[tuple[int, ...]]:
         """Every valid attachment to ``m`` from a hand with ``counts`` (the suit's 13 counts for a sequence, the
-        rank's 4 counts for a set) and wilds ``sig``."""
-        key = (m.kind, m.cards, m.mask, m.wild, counts, sig)
+        rank's 4 counts for a set) and wilds ``sig``, as sorted tuples of the cards added.
+
+        The cache key keeps only what validity depends on: for a set its rank, size and whether it has a wild; for a
+        sequence its natural positions and whether its wild is the suit's own 2, with the counts of positions the
+        meld already occupies dropped. The resulting meld is built on demand (:meth:`MeldRules.attach`).
+        """
+        if m.kind == SET:
+            key: tuple[int, ...] = (0, m.rank, m.size, m.wild >= 0, int.from_bytes(counts, "big"), sig)
+        else:
+            # only the positions the meld can reach matter: the block may extend past at most one missing card
+            mask = m.mask
+            w = m.wild
+            suit = m.suit
+            w0_two = w == suit * 13 + 1
+            ace = counts[0]
+            two = counts[1]
+            bits = 0
+            miss = 0
+            p = ((mask & -mask).bit_length() - 1) - 1
+            while p >= 1:
+                if (ace if p == 1 else (two or w0_two) if p == 2 else counts[p - 1]) > 0:
+                    bits |= 1 << p
+                else:
+                    miss += 1
+                    if miss > 1:
+                        break
+                p -= 1
+            miss = 0
+            p = mask.bit_length()
+            while p <= 14:
+                if (ace if p == 14 else counts[p - 1]) > 0:
+                    bits |= 1 << p
+                elif not (mask >> p & 1):
+                    miss += 1
+                    if miss > 1:
+                        break
+                p += 1
+            # an internal gap (a locked wild's place) may be filled too
+            lo = (mask & -mask).bit_length() - 1
+            for q in range(lo + 1, mask.bit_length() - 1):
+                if not (mask >> q & 1) and (ace if q == 1 else two if q == 2 else counts[q - 1]) > 0:
+                    bits |= 1 << q
+            wc = 0 if w < 0 else (1 if w0_two else 2)
+            key = (1, suit, mask, wc, bits, ace, two, sig)
+            if key not in self._add:
+                syn = bytearray(13)
+                syn[0] = ace
+                syn[1] = two
+                for q in range(3, 14):
+                    if bits >> q & 1:
+                        syn[q - 1] = 1
+                counts = bytes(syn)
         got = self._add.get(key)
         if got is None:
             self._trim()
-            got = self._add[key] = self._additions(m, counts, sig)
+            got = self._add[key] = [t for t, _ in self._additions(m, counts, sig)]
         return got
 
     def _additions(self, m: Meld, counts: bytes, sig: int) -> Cands:
@@ -219,7 +275,9 @@ class Generator:
                 holes = missing if missing else [0, *free]
                 for hole in holes:
                     fill = [q for q in free if q != hole]
-                    w0_options = [True, False] if (2 in fill and w0_is_two and two_h) else [2 in fill and w0_is_two]
+                    w0_options = (
+                        [True, False] if (2 in fill and w0_is_two and two_h) else [2 in fill and w0_is_two]
+                    )
                     for two_from_w0 in w0_options:
                         cards: list[int] = []
                         aces = 0
@@ -243,6 +301,34 @@ class Generator:
                                     continue
                                 emit(tuple(sorted([*cards, w])))
         return out
+
+
+_HEAD = 0xFFFF << (8 * 11)  # the ace and the 2 keep their counts
+_LOW1 = sum(1 << (8 * (12 - i)) for i in range(2, 13))
+
+
+_ISOLATED: dict[int, int] = {}
+
+
+def _drop_isolated(norm: int) -> int:
+    """Drop naturals 3…K (and the ace) with no other natural within two places: they cannot be in a sequence.
+    The 2's count always stays (it may be a wild)."""
+    b = norm.to_bytes(13, "big")
+    have = [False] * 17
+    for p in range(2, 14):
+        have[p] = b[p - 1] > 0
+    have[1] = have[14] = b[0] > 0
+    out = bytearray(b)
+
+    def near(p: int) -> bool:
+        return any(have[q] for q in (p - 2, p - 1, p + 1, p + 2) if 1 <= q <= 14 and q != p)
+
+    for p in range(3, 14):
+        if have[p] and not near(p):
+            out[p - 1] = 0
+    if have[1] and not near(1) and not near(14):
+        out[0] = 0
+    return int.from_bytes(out, "big")
 
 
 def _sub_multisets(cnt: bytes, base: int) -> list[tuple[int, ...]]:

@@ -124,7 +124,8 @@ class Match:
             "rules": rules_to_json(self.rules),
             "dealer": self.seats[self.dealer],
             "hands": [
-                {"deal": g.deal.to_json(self.seats), "actions": [str(a) for a in g.actions]} for g in self.games
+                {"deal": g.deal.to_json(self.seats), "actions": [str(a) for a in g.actions]}
+                for g in self.games
             ],
         }
 
@@ -139,8 +140,10 @@ class Match:
         }
 
     def __repr__(self) -> str:
-        return (f"<Match {self.rules.name} hands={len(self.games)} "
-                f"{self.sides[0]} {self.totals[0]} - {self.sides[1]} {self.totals[1]}>")
+        return (
+            f"<Match {self.rules.name} hands={len(self.games)} "
+            f"{self.sides[0]} {self.totals[0]} - {self.sides[1]} {self.totals[1]}>"
+        )
 
 
 __all__ = ["Match", "seat_names", "side_names"]

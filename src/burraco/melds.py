@@ -14,12 +14,13 @@ from __future__ import annotations
 from typing import Final
 
 from .cards import CARD_STR, JOKER, RANK_NAMES, SUIT_NAMES, SUIT_SINGULAR, cards_str
+from .rules import Rules
 
 
 def _msg_text(cards: tuple[int, ...] | list[int]) -> str:
     """Cards for a message, in rank order (jokers last): ``5h 6h 7c``."""
     return cards_str(sorted(cards, key=lambda c: (99, 0) if c == JOKER else (c % 13, c // 13)))
-from .rules import Rules
+
 
 SET: Final = 0
 SEQUENCE: Final = 1
@@ -115,8 +116,17 @@ class Meld:
         return f"{what}: {cards_str(self.display_cards())}{b}"
 
 
-def _new(kind: int, cards: tuple[int, ...], suit: int, rank: int, mask: int, wild: int, wild_pos: int,
-         naturals: int, ctx: MeldRules) -> Meld:
+def _new(
+    kind: int,
+    cards: tuple[int, ...],
+    suit: int,
+    rank: int,
+    mask: int,
+    wild: int,
+    wild_pos: int,
+    naturals: int,
+    ctx: MeldRules,
+) -> Meld:
     m = Meld.__new__(Meld)
     m.kind = kind
     m.cards = cards
@@ -135,8 +145,18 @@ class MeldRules:
     """The meld-related parameters of a :class:`Rules`, with caches of validated melds."""
 
     __slots__ = (
-        "rules", "max_wilds", "max_set", "max_seq", "two_aces", "set_ranks", "set_of_twos", "min_len",
-        "semiclean", "at_end_only", "_new_cache", "_add_cache",
+        "rules",
+        "max_wilds",
+        "max_set",
+        "max_seq",
+        "two_aces",
+        "set_ranks",
+        "set_of_twos",
+        "min_len",
+        "semiclean",
+        "at_end_only",
+        "_new_cache",
+        "_add_cache",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -199,8 +219,12 @@ class MeldRules:
             if len(twos) >= 2 and self.set_of_twos:
                 return self._make_set(cards, twos, text)
             if len(twos) == len(cards):
-                raise MeldError(f"{text} is not a meld: a set of 2s is not allowed (every 2 in a set is a wild)")
-            raise MeldError(f"{text} is not a meld: it holds only wilds (a meld needs at least two natural cards)")
+                raise MeldError(
+                    f"{text} is not a meld: a set of 2s is not allowed (every 2 in a set is a wild)"
+                )
+            raise MeldError(
+                f"{text} is not a meld: it holds only wilds (a meld needs at least two natural cards)"
+            )
         # naturals of one rank make a set (a sequence cannot hold two naturals of one rank, but for A…A,
         # which needs 14 naturals); otherwise it must be a sequence
         first = others[0] % 13
@@ -244,8 +268,16 @@ class MeldRules:
         return self._seq(cards, suit, 0, -1, list(cards), text, new=True)
 
     # ----- the sequence solver --------------------------------------------------------------------------------
-    def _seq(self, cards: tuple[int, ...], suit: int, fixed: int, old_wild: int, added: list[int], text: str,
-             new: bool) -> Meld:  # noqa: C901 - one solver, kept in one place
+    def _seq(
+        self,
+        cards: tuple[int, ...],
+        suit: int,
+        fixed: int,
+        old_wild: int,
+        added: list[int],
+        text: str,
+        new: bool,
+    ) -> Meld:  # noqa: C901 - one solver, kept in one place
         """Interpret a sequence: ``fixed`` natural positions stay; ``added`` cards (plus ``old_wild``) are placed.
 
         Tries every same-suit 2 as the natural 2 first, then as a wild; returns the first valid interpretation,
@@ -265,7 +297,9 @@ class MeldRules:
             elif c % 13 == 1:
                 wilds.append(c)
             elif c // 13 != suit:
-                raise MeldError(f"{text} is not a meld: {CARD_STR[c]} is not a {SUIT_SINGULAR[suit]} and not a wild")
+                raise MeldError(
+                    f"{text} is not a meld: {CARD_STR[c]} is not a {SUIT_SINGULAR[suit]} and not a wild"
+                )
             elif c == ace:
                 aces += 1
             else:
@@ -296,7 +330,10 @@ class MeldRules:
         for nat2 in nat2_opts:
             w = len(wilds) + twos_s - nat2
             if w > self.max_wilds:
-                reason = reason or f"it holds {w} wilds; a meld may hold one (a 2 of the suit is natural only in its own place)"
+                reason = (
+                    reason
+                    or f"it holds {w} wilds; a meld may hold one (a 2 of the suit is natural only in its own place)"
+                )
                 continue
             for ap in ace_opts:
                 if positions & ap:
@@ -371,9 +408,13 @@ class MeldRules:
                 if c == JOKER or (c % 13 == 1 and not twos_natural):
                     wilds += 1
                 elif c % 13 + 1 != meld.rank:
-                    raise MeldError(f"{text}: {CARD_STR[c]} is not a {RANK_NAMES[meld.rank - 1]} and not a wild")
+                    raise MeldError(
+                        f"{text}: {CARD_STR[c]} is not a {RANK_NAMES[meld.rank - 1]} and not a wild"
+                    )
             if wilds > self.max_wilds:
-                raise MeldError(f"{text}: the set would hold {wilds} wilds; a meld may hold one (a wild never replaces a wild)")
+                raise MeldError(
+                    f"{text}: the set would hold {wilds} wilds; a meld may hold one (a wild never replaces a wild)"
+                )
             if len(cards) > self.max_set:
                 raise MeldError(f"{text}: a set holds at most {self.max_set} cards")
             w = meld.wild

@@ -123,7 +123,14 @@ def replay(record: Any) -> dict[str, Any]:
 
 
 def _refused(hand: int, index: int, action: str, kind: str, message: str) -> dict[str, Any]:
-    return {"ok": False, "hand": hand, "action_index": index, "action": action, "error": kind, "message": message}
+    return {
+        "ok": False,
+        "hand": hand,
+        "action_index": index,
+        "action": action,
+        "error": kind,
+        "message": message,
+    }
 
 
 def replay_text(text: str) -> tuple[dict[str, Any], int]:

@@ -135,7 +135,9 @@ class Rules:
         if self.players not in (2, 4):
             raise RulesError(f"players must be 2 or 4, not {self.players!r}")
         if self.three_morto and (self.players != 4 or self.stock_end is not StockEnd.END_AFTER_THIRD_LAST):
-            raise RulesError("three_morto is a house rule for 4-player Italian rule sets only (RULES.md §0.1)")
+            raise RulesError(
+                "three_morto is a house rule for 4-player Italian rule sets only (RULES.md §0.1)"
+            )
         if self.target is None and self.hands_per_match is None:
             raise RulesError("a match needs a target or a fixed number of hands")
         if self.hands_per_match is not None and self.hands_per_match < 1:

@@ -243,9 +243,27 @@ def determinize(view: View, rng: random.Random) -> Game:
     g.turn = view.turn if view.turn >= 0 else view.first
     g.phase = view.phase
     g.actions = []
-    for f in ("picked", "drew", "lone", "lone_had", "top", "top_used", "melded", "opening", "laid", "must_open",
-              "last_turn", "stalemate_run", "turns", "timeout_called", "timeout_left", "end", "closed_by",
-              "first"):
+    g._legal = None
+    for f in (
+        "picked",
+        "drew",
+        "lone",
+        "lone_had",
+        "top",
+        "top_used",
+        "melded",
+        "opening",
+        "laid",
+        "must_open",
+        "last_turn",
+        "stalemate_run",
+        "turns",
+        "timeout_called",
+        "timeout_left",
+        "end",
+        "closed_by",
+        "first",
+    ):
         setattr(g, f, getattr(view, f))
     return g
 
