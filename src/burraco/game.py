@@ -51,6 +51,11 @@ END_PHASE = "end"
 WILD_TYPES = (JOKER, 1, 14, 27, 40)  # the joker and the four 2s
 
 
+_Z4 = bytes(4)
+_Z13 = bytes(13)
+_DISCARDS = {s: [Action(s, DISCARD, (c,)) for c in range(NUM_TYPES)] for s in SEATS_4}
+
+
 def seat_names(players: int) -> tuple[str, ...]:
     return SEATS_4 if players == 4 else SEATS_2
 
@@ -77,9 +82,10 @@ class Game:
         self._ctx: MeldRules = meld_rules(rules)
         self._gen: Generator = generator(self._ctx)
         self._values = rules.card_values()
-        self.hands: list[list[int]] = []
+        # counts per card type (a bytearray: cheap to copy, and bytes(h) is a ready-made cache key)
+        self.hands: list[bytearray] = []
         for h in deal.hands:
-            v = [0] * NUM_TYPES
+            v = bytearray(NUM_TYPES)
             for c in h:
                 v[c] += 1
             self.hands.append(v)
@@ -120,7 +126,8 @@ class Game:
         self.closed_by = -1
         self.first = first
         # the last legal_actions() result, keyed by the number of actions applied (apply trusts it)
-        self._legal: tuple[int, set[Action]] | None = None
+        self._legal: tuple[int, list[Action]] | None = None
+        self._meldkeys: list[tuple[frozenset[int], frozenset[tuple[int, int]]] | None] = [None, None]
 
     @classmethod
     def new(cls, rules: Rules, seed: int | random.Random | None = None, dealer: int | None = None) -> Game:
@@ -154,6 +161,7 @@ class Game:
         d["melds"] = [self.melds[0][:], self.melds[1][:]]
         d["known"] = [k[:] for k in self.known]
         d["actions"] = self.actions[:]
+        d["_meldkeys"] = self._meldkeys[:]
         return g
 
     # ------------------------------------------------------------------------------------------------------------
@@ -232,7 +240,7 @@ class Game:
         """Apply a legal action, or raise :class:`ActionError` (``invalid`` or ``illegal``) leaving the state as is."""
         a = self.parse(action) if isinstance(action, str) else action
         known = self._legal
-        if not (known is not None and known[0] == len(self.actions) and a in known[1]):
+        if known is None or known[0] != len(self.actions) or a not in known[1]:
             err = self.check(a)
             if err is not None:
                 raise err
@@ -407,6 +415,7 @@ class Game:
                 kn[c] = h[c]
             pts += vals[c]
         self.hand_n[seat] -= len(a.cards)
+        self._meldkeys[side] = None
         if a.verb == MELD:
             if not self.melds[side] and self.rules.min_first_meld > 0:
                 self.opening = True
@@ -666,7 +675,7 @@ class Game:
             if h[c] and self._discard_error(seat, c) is None:
                 return True
         key = (
-            tuple(h),
+            bytes(h),
             tuple(m.cards for m in self.melds[self.side_of(seat)]),
             self.laid,
             self.top_used,
@@ -725,25 +734,32 @@ class Game:
             out = [Action(name, DRAW)]
             if self.pile and self._pick_error(seat) is None:
                 out.append(Action(name, PICK))
-            self._legal = (len(self.actions), set(out))
+            self._legal = (len(self.actions), out)
             return out
         h = self.hands[seat]
         n = self.hand_n[seat]
-        if n >= 3 and self.lone < 0 and self._pending() is None:
-            # no condition pending: every distinct card may be discarded (§3.4 keeps >= 2 cards after it)
-            out = [Action(name, DISCARD, (c,)) for c in range(NUM_TYPES) if h[c]]
+        if n >= 3 and self._pending() is None:
+            # no condition pending: every distinct card may be discarded (§3.4 keeps >= 2 cards after it), but for
+            # the card taken from a one-card pile without a twin held before (§6.4)
+            da = _DISCARDS[name]
+            out = [da[c] for c, k in enumerate(h) if k]
+            lone = self.lone
+            if lone >= 0 and self.lone_had == 0 and h[lone] and self.rules.single_card_pile_no_rediscard:
+                out.remove(da[lone])
         else:
-            out = [Action(name, DISCARD, (c,)) for c in range(NUM_TYPES) if h[c] and self._discard_error(seat, c) is None]
+            out = [
+                Action(name, DISCARD, (c,))
+                for c in range(NUM_TYPES)
+                if h[c] and self._discard_error(seat, c) is None
+            ]
         r = self.rules
-        simple = (
-            r.pickup_rule is PickupRule.NONE and r.min_first_meld == 0
-        )
+        simple = r.pickup_rule is PickupRule.NONE and r.min_first_meld == 0
         for a, m in self._raw_meld_actions(seat):
             if simple and n - len(a.cards) >= 2:
                 out.append(a)
             elif self._after_meld_error(seat, a, m) is None:
                 out.append(a)
-        self._legal = (len(self.actions), set(out))
+        self._legal = (len(self.actions), out)
         return out
 
     def legal_actions_str(self) -> list[str]:
@@ -763,38 +779,55 @@ class Game:
         out: list[tuple[Action, Meld | None]] = []
         melds = self.melds[side]
         r = self.rules
-        set_ranks = {m.rank for m in melds if m.kind == SET} if r.forbid_duplicate_set_rank else ()
-        seq_keys = (
-            {(m.suit, m.mask) for m in melds if m.kind == SEQUENCE} if r.forbid_identical_sequences else ()
-        )
+        mk = self._meldkeys[side]
+        if mk is None:
+            mk = self._meldkeys[side] = (
+                frozenset(m.rank for m in melds if m.kind == SET)
+                if r.forbid_duplicate_set_rank
+                else frozenset(),
+                frozenset((m.suit, m.mask) for m in melds if m.kind == SEQUENCE)
+                if r.forbid_identical_sequences
+                else frozenset(),
+            )
+        set_ranks, seq_keys = mk
         hb = bytes(h)
         need = 2 if sig else 3
         tn = tuple.__new__
-        for rank in self._ctx.set_ranks:
+        fb = int.from_bytes
+        # cards per rank, summed lane by lane over the four suits (each total fits in a byte)
+        tots = (
+            fb(hb[0:13], "big") + fb(hb[13:26], "big") + fb(hb[26:39], "big") + fb(hb[39:52], "big")
+        ).to_bytes(13, "big")
+        for rank in gen.set_candidates(tots, need):
             if rank in set_ranks:
                 continue
             base = rank - 1
             cnt = hb[base : base + 40 : 13]
-            if sum(cnt) < need:
-                continue
             for t, m in gen.sets(rank, cnt, sig):
                 out.append((tn(Action, (name, MELD, t, 0)), m))
+        max_zeros = 11 if sig else 10  # a sequence needs 2 naturals and a wild, or 3 naturals
         for suit in range(4):
             b0 = suit * 13
             cs = hb[b0 : b0 + 13]
-            if cs.count(0) > 11:
+            if cs.count(0) > max_zeros:
                 continue
-            for t, m in gen.sequences(suit, cs, sig):
-                if seq_keys and (suit, m.mask) in seq_keys:
+            for t, smask in gen.sequences(suit, cs, sig):
+                if seq_keys and (suit, smask) in seq_keys:
                     continue
-                out.append((tn(Action, (name, MELD, t, 0)), m))
-        for k, m in enumerate(melds, start=1):
+                out.append((tn(Action, (name, MELD, t, 0)), None))
+        k = 0
+        for m in melds:
+            k += 1
             if m.kind == SET:
                 base = m.rank - 1
                 cnt = hb[base : base + 40 : 13]
+                if not sig and cnt == _Z4:
+                    continue
             else:
                 b0 = m.suit * 13
                 cnt = hb[b0 : b0 + 13]
+                if not sig and cnt == _Z13:
+                    continue
             for t in gen.additions(m, cnt, sig):
                 out.append((tn(Action, (name, ADD, t, k)), None))
         return out

@@ -15,7 +15,7 @@ WILDS = (JOKER, 1, 14, 27, 40)  # joker, 2h, 2d, 2c, 2s
 Cands = list[tuple[tuple[int, ...], Meld]]
 
 
-def wild_sig(h: list[int]) -> int:
+def wild_sig(h: bytes | bytearray | list[int]) -> int:
     """Which wild card types a hand holds, as 5 bits (joker, 2h, 2d, 2c, 2s)."""
     return (h[52] > 0) | (h[1] > 0) << 1 | (h[14] > 0) << 2 | (h[27] > 0) << 3 | (h[40] > 0) << 4
 
@@ -27,53 +27,67 @@ def _wild_list(sig: int) -> list[int]:
 class Generator:
     """Cached candidate generation for one rule set."""
 
-    __slots__ = ("ctx", "_seq", "_set", "_add")
+    __slots__ = ("ctx", "_seq", "_seq0", "_set", "_add", "_add1", "_ranks")
 
     def __init__(self, ctx: MeldRules) -> None:
         self.ctx = ctx
-        self._seq: dict[tuple[int, int, int], Cands] = {}
+        self._seq: dict[tuple[int, bool], list[tuple[tuple[int, ...], int]]] = {}
+        self._seq0: dict[tuple[bytes, int, int], list[tuple[tuple[int, ...], int]]] = {}
         self._set: dict[tuple[int, bytes, int], Cands] = {}
-        self._add: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+        self._add: dict[tuple[object, ...], list[tuple[int, ...]]] = {}
+        self._ranks: dict[bytes, list[int]] = {}
+        self._add1: dict[tuple[Meld, bytes, int], list[tuple[int, ...]]] = {}
 
     def _trim(self) -> None:
-        for d in (self._seq, self._set, self._add):
+        for d in (self._seq, self._set, self._add, self._add1):
             if len(d) > 300_000:
                 d.clear()
 
     # ----- new sequences ------------------------------------------------------------------------------------------
-    def sequences(self, suit: int, cs: bytes, sig: int) -> Cands:
-        """Every valid new sequence in ``suit`` from the suit's counts ``cs`` (A, 2, 3 … K) and wilds ``sig``."""
-        # a second copy of 3…K changes nothing (a sequence holds each position once): normalise it away
+    def sequences(self, suit: int, cs: bytes, sig: int) -> list[tuple[tuple[int, ...], int]]:
+        """Every valid new sequence in ``suit`` from the suit's counts ``cs`` (A, 2, 3 … K) and wilds ``sig``, as
+        (sorted cards, natural-positions mask)."""
+        k0 = (cs, sig, suit)
+        got0 = self._seq0.get(k0)
+        if got0 is not None:
+            return got0
+        if len(self._seq0) > 300_000:
+            self._seq0.clear()
+        # a second copy of 3…K changes nothing (a sequence holds each position once): normalise it away; the
+        # result is computed once for hearts with a placeholder for "a wild other than the suit's own 2"
         n = int.from_bytes(cs, "big")
         norm = (n & _HEAD) | ((n | (n >> 1)) & _LOW1)
         filt = _ISOLATED.get(norm)
         if filt is None:
             filt = _ISOLATED[norm] = _drop_isolated(norm)
-        key = (suit, filt, sig & ~(2 << suit))
-        got = self._seq.get(key)
-        if got is None:
+        own = 2 << suit
+        any_other = bool(sig & ~own)
+        key = (filt, any_other)
+        canon = self._seq.get(key)
+        if canon is None:
             self._trim()
-            got = self._seq[key] = self._sequences(suit, key[1].to_bytes(13, "big"), key[2])
-        return got
+            canon = self._seq[key] = self._sequences(filt.to_bytes(13, "big"), any_other)
+        got0 = self._seq0[k0] = _expand(canon, suit, _others(sig, own))
+        return got0
 
-    def _sequences(self, suit: int, cs: bytes, sig: int) -> Cands:
+    def _sequences(self, cs: bytes, any_other: bool) -> list[tuple[tuple[int, ...], int]]:
+        """New sequences in hearts (suit 0) with ``PH`` standing for any wild but the 2 of hearts."""
         ctx = self.ctx
-        b0 = suit * 13
         avail = [False] * 16
         for p in range(2, 14):
             avail[p] = cs[p - 1] > 0
         avail[1] = avail[14] = cs[0] > 0
-        wilds = _wild_list(sig)
-        two = b0 + 1
-        out: Cands = []
+        two = 1
+        out: list[tuple[tuple[int, ...], int]] = []
         seen: set[tuple[int, ...]] = set()
 
         def emit(t: tuple[int, ...]) -> None:
             if t in seen:
                 return
             seen.add(t)
+            probe = tuple(sorted(JOKER if c == PH else c for c in t))
             try:
-                out.append((t, ctx.make(t)))
+                out.append((t, ctx.make(probe).mask))
             except MeldError:
                 pass
 
@@ -97,10 +111,10 @@ class Generator:
                     n = len(nats)
                     if n < 2:
                         continue
-                    cards = [b0 + (0 if p == 14 else p - 1) for p in nats]
+                    cards = [0 if p == 14 else p - 1 for p in nats]
                     two_used = 1 if 2 in nats else 0
-                    ws = [w for w in wilds if not (w == two and cs[1] - two_used < 1)]
-                    if two not in wilds and cs[1] - two_used >= 1:
+                    ws = [PH] if any_other else []
+                    if cs[1] - two_used >= 1:
                         ws.append(two)
                     if hole == 0:
                         if n >= 3:
@@ -114,6 +128,15 @@ class Generator:
         return out
 
     # ----- new sets -----------------------------------------------------------------------------------------------
+    def set_candidates(self, tots: bytes, need: int) -> list[int]:
+        """The ranks allowed for sets of which the hand holds at least ``need`` cards (``tots``: cards per rank)."""
+        pattern = tots.translate(_AT_LEAST[need])
+        got = self._ranks.get(pattern)
+        if got is None:
+            allowed = self.ctx.set_ranks
+            got = self._ranks[pattern] = [r for r in range(1, 14) if pattern[r - 1] and r in allowed]
+        return got
+
     def sets(self, rank: int, cnt: bytes, sig: int) -> Cands:
         """Every valid new set of ``rank`` from its counts per suit ``cnt`` and wilds ``sig``."""
         key = (rank, cnt, sig)
@@ -150,6 +173,12 @@ class Generator:
         sequence its natural positions and whether its wild is the suit's own 2, with the counts of positions the
         meld already occupies dropped. The resulting meld is built on demand (:meth:`MeldRules.attach`).
         """
+        k1 = (m, counts, sig)
+        got1 = self._add1.get(k1)
+        if got1 is not None:
+            return got1
+        if len(self._add1) > 300_000:
+            self._add1.clear()
         if m.kind == SET:
             key: tuple[int, ...] = (0, m.rank, m.size, m.wild >= 0, int.from_bytes(counts, "big"), sig)
         else:
@@ -187,19 +216,26 @@ class Generator:
                 if not (mask >> q & 1) and (ace if q == 1 else two if q == 2 else counts[q - 1]) > 0:
                     bits |= 1 << q
             wc = 0 if w < 0 else (1 if w0_two else 2)
-            key = (1, suit, mask, wc, bits, ace, two, sig)
-            if key not in self._add:
+            own = 2 << suit
+            key = (1, mask, wc, bits, ace, two, bool(sig & ~own))
+            canon = self._add.get(key)
+            if canon is None:
+                self._trim()
                 syn = bytearray(13)
                 syn[0] = ace
                 syn[1] = two
                 for q in range(3, 14):
                     if bits >> q & 1:
                         syn[q - 1] = 1
-                counts = bytes(syn)
+                w0 = -1 if wc == 0 else (1 if wc == 1 else JOKER)
+                canon = self._add[key] = self._seq_additions(mask, w0, bytes(syn), bool(sig & ~own))
+            got1 = self._add1[k1] = [t for t, _ in _expand([(t, 0) for t in canon], suit, _others(sig, own))]
+            return got1
         got = self._add.get(key)
         if got is None:
             self._trim()
             got = self._add[key] = [t for t, _ in self._additions(m, counts, sig)]
+        self._add1[k1] = got
         return got
 
     def _additions(self, m: Meld, counts: bytes, sig: int) -> Cands:
@@ -227,22 +263,36 @@ class Generator:
                     for w in wilds:
                         emit(tuple(sorted((*nat, w))))
             return out
-        suit = m.suit
-        b0 = suit * 13
-        mask = m.mask
+        raise AssertionError("sequences use _seq_additions")
+
+    def _seq_additions(self, mask: int, w0: int, counts: bytes, any_other: bool) -> list[tuple[int, ...]]:
+        """Attachments to a sequence of hearts (natural positions ``mask``, wild ``w0`` or -1), by enumerating the
+        valid final layouts directly (§5.4, §0.1), with ``PH`` standing for any wild but the 2 of hearts.
+
+        A final layout is a block of positions containing the meld's naturals (which keep their places), every other
+        position filled by an added natural except at most one filled by the one wild (the meld's own, which may
+        move, or one added from the hand), or a free wild beside the block. The multisets found are exactly those the
+        meld solver accepts (tests check both ways).
+        """
+        ctx = self.ctx
+        b0 = 0
+        two = 1
         lo = (mask & -mask).bit_length() - 1
         hi = mask.bit_length() - 1
         ace = counts[0]
         two_h = counts[1]
-        w0 = m.wild
-        two = b0 + 1
-        w0_is_two = w0 == two
+        w0_two = w0 == two
+        has_w0 = w0 >= 0
+        foreign = [PH] if any_other else []
+        two_aces = ctx.two_aces
+        max_seq = ctx.max_seq
+        nat_count = mask.bit_count()
 
         def avail(p: int) -> bool:
             if p == 1 or p == 14:
                 return ace > 0
             if p == 2:
-                return two_h > 0 or w0_is_two
+                return two_h > 0 or w0_two
             return counts[p - 1] > 0
 
         lefts = [lo]
@@ -261,46 +311,86 @@ class Generator:
                 if miss > 1:
                     break
             rights.append(p)
-        has_wild = w0 >= 0
-        all_wilds = list(wilds)
-        if two not in all_wilds and two_h:
-            all_wilds.append(two)
+        out: set[tuple[int, ...]] = set()
         for a in lefts:
             for b in rights:
-                span = ((1 << (b + 1)) - (1 << a)) & ~mask
-                free = [q for q in range(a, b + 1) if span >> q & 1]
-                missing = [q for q in free if not avail(q)]
+                empty = [q for q in range(a, b + 1) if not mask >> q & 1]
+                missing = [q for q in empty if not avail(q)]
                 if len(missing) > 1:
                     continue
-                holes = missing if missing else [0, *free]
-                for hole in holes:
-                    fill = [q for q in free if q != hole]
-                    w0_options = (
-                        [True, False] if (2 in fill and w0_is_two and two_h) else [2 in fill and w0_is_two]
+                wps = missing if missing else [0, *empty]
+                for wp in wps:
+                    nat_pos = [q for q in empty if q != wp]
+                    # natural aces in the final meld
+                    fin_aces = (1 if (mask & 2 or 1 in nat_pos) else 0) + (
+                        1 if (mask >> 14 & 1 or 14 in nat_pos) else 0
                     )
-                    for two_from_w0 in w0_options:
-                        cards: list[int] = []
-                        aces = 0
-                        for q in fill:
-                            if q == 1 or q == 14:
-                                aces += 1
-                                cards.append(b0)
-                            elif q == 2:
-                                if not two_from_w0:
-                                    cards.append(two)
-                            else:
-                                cards.append(b0 + q - 1)
-                        if aces > ace:
+                    if fin_aces > 1 and not two_aces:
+                        continue
+                    aces_needed = (1 in nat_pos) + (14 in nat_pos)
+                    if aces_needed > ace:
+                        continue
+                    base_cards = [b0 + (0 if q == 14 else q - 1) for q in nat_pos if q != 2]
+                    need2 = 2 in nat_pos
+                    # how position 2 is filled (if needed) and what happens to the meld's own wild
+                    options: list[
+                        tuple[bool, bool]
+                    ] = []  # (2 comes from the hand, the meld's wild stays wild)
+                    if need2:
+                        if two_h > 0:
+                            options.append((True, has_w0))
+                        if w0_two:
+                            options.append((False, False))
+                    else:
+                        options.append((False, has_w0))
+                    for two_from_hand, w0_stays in options:
+                        cards = base_cards + [two] if two_from_hand else base_cards
+                        size = nat_count + len(nat_pos)
+                        if w0_stays:
+                            # the meld's wild is the one wild: in the gap wp, or free beside the block
+                            if size + 1 > max_seq or (wp == 0 and a == 1 and b == 14):
+                                continue
+                            if cards:
+                                out.add(tuple(sorted(cards)))
                             continue
-                        wild_left = has_wild and not two_from_w0
-                        two_used = cards.count(two)
-                        emit(tuple(sorted(cards)))
-                        if not wild_left or hole == 0:
-                            for w in all_wilds:
-                                if w == two and two_h - two_used < 1:
-                                    continue
-                                emit(tuple(sorted([*cards, w])))
-        return out
+                        # no wild left from the meld: a hole needs a new wild; without one, a wild is optional
+                        if wp == 0 and cards and size <= max_seq:
+                            out.add(tuple(sorted(cards)))
+                        if size + 1 > max_seq or (wp == 0 and a == 1 and b == 14):
+                            continue
+                        news = list(foreign)
+                        if two_h - (1 if two_from_hand else 0) >= 1:
+                            news.append(two)
+                        for w in news:
+                            out.add(tuple(sorted([*cards, w])))
+        return list(out)
+
+
+_AT_LEAST = {k: bytes(1 if v >= k else 0 for v in range(256)) for k in (2, 3)}
+PH = -1  # placeholder in canonical results: any wild but the suit's own 2
+
+
+def _others(sig: int, own: int) -> list[int]:
+    """The wild cards of ``sig`` other than the suit's own 2 (bit ``own``)."""
+    return [WILDS[i] for i in range(5) if sig >> i & 1 and (1 << i) != own]
+
+
+def _expand(
+    canon: list[tuple[tuple[int, ...], int]], suit: int, others: list[int]
+) -> list[tuple[tuple[int, ...], int]]:
+    """Move canonical hearts results to ``suit`` and the placeholder to each of the hand's other wilds."""
+    sh = 13 * suit
+    out: list[tuple[tuple[int, ...], int]] = []
+    for t, mask in canon:
+        if t[0] == PH:
+            nat = [c + sh for c in t[1:]]
+            for w in others:
+                out.append((tuple(sorted([*nat, w])), mask))
+        elif sh:
+            out.append((tuple([c + sh for c in t]), mask))
+        else:
+            out.append((t, mask))
+    return out
 
 
 _HEAD = 0xFFFF << (8 * 11)  # the ace and the 2 keep their counts

@@ -11,10 +11,31 @@ Validation follows §4.5: a same-suit 2 is natural whenever it can be, then wild
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from .cards import CARD_STR, JOKER, RANK_NAMES, SUIT_NAMES, SUIT_SINGULAR, cards_str
 from .rules import Rules
+
+
+class _Lazy:
+    """Message text built only when an error is actually raised (validation runs in the engine's inner loop)."""
+
+    __slots__ = ("fn", "args")
+
+    def __init__(self, fn: Callable[..., str], *args: object) -> None:
+        self.fn = fn
+        self.args = args
+
+    def __str__(self) -> str:
+        return self.fn(*self.args)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
+def _attach_text(added: tuple[int, ...], meld: Meld) -> str:
+    return f"{_msg_text(added)} cannot be added to {cards_str(meld.display_cards())}"
 
 
 def _msg_text(cards: tuple[int, ...] | list[int]) -> str:
@@ -210,7 +231,7 @@ class MeldRules:
         return got
 
     def _make(self, cards: tuple[int, ...]) -> Meld:
-        text = _msg_text(cards)
+        text = _Lazy(_msg_text, cards)
         if len(cards) < 3:
             raise MeldError(f"{text} is not a meld: a meld needs at least 3 cards")
         others = [c for c in cards if c != JOKER and c % 13 != 1]
@@ -232,7 +253,7 @@ class MeldRules:
             return self._make_set(cards, others, text)
         return self._make_seq(cards, others, text)
 
-    def _make_set(self, cards: tuple[int, ...], others: list[int], text: str) -> Meld:
+    def _make_set(self, cards: tuple[int, ...], others: list[int], text: object) -> Meld:
         rank = others[0] % 13 + 1
         if not self.set_ranks:
             raise MeldError(f"{text} is not a meld: these rules allow sequences only, no sets")
@@ -254,7 +275,7 @@ class MeldRules:
             raise MeldError(f"{text} is not a meld: a set holds at most {self.max_set} cards")
         return _new(SET, cards, -1, rank, 0, wilds[0] if wilds else -1, 0, len(cards) - len(wilds), self)
 
-    def _make_seq(self, cards: tuple[int, ...], others: list[int], text: str) -> Meld:
+    def _make_seq(self, cards: tuple[int, ...], others: list[int], text: object) -> Meld:
         suit = others[0] // 13
         for c in others:
             if c // 13 != suit:
@@ -275,7 +296,7 @@ class MeldRules:
         fixed: int,
         old_wild: int,
         added: list[int],
-        text: str,
+        text: object,
         new: bool,
     ) -> Meld:  # noqa: C901 - one solver, kept in one place
         """Interpret a sequence: ``fixed`` natural positions stay; ``added`` cards (plus ``old_wild``) are placed.
@@ -400,7 +421,7 @@ class MeldRules:
 
     def _attach(self, meld: Meld, added: tuple[int, ...]) -> Meld:
         cards = tuple(sorted(meld.cards + added))
-        text = f"{_msg_text(added)} cannot be added to {cards_str(meld.display_cards())}"
+        text = _Lazy(_attach_text, added, meld)
         if meld.kind == SET:
             wilds = 0 if meld.wild < 0 else 1
             twos_natural = meld.rank == 2

@@ -202,10 +202,10 @@ def determinize(view: View, rng: random.Random) -> Game:
     g._ctx = meld_rules(r)
     g._gen = generator(g._ctx)
     g._values = r.card_values()
-    hands: list[list[int]] = []
+    hands: list[bytearray] = []
     hidden: list[list[int] | None] = [None] * n
     for s in range(n):
-        v = [0] * NUM_TYPES
+        v = bytearray(NUM_TYPES)
         if s == view.seat:
             for c in view.hand:
                 v[c] += 1
@@ -244,6 +244,7 @@ def determinize(view: View, rng: random.Random) -> Game:
     g.phase = view.phase
     g.actions = []
     g._legal = None
+    g._meldkeys = [None, None]
     for f in (
         "picked",
         "drew",
