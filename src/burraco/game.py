@@ -101,7 +101,10 @@ class Game:
         ] * self.n  # a pozzetto taken with the discard, not yet seen
         self.poz_pending: list[bool] = [False] * self.n  # …and whose owner's next turn has not started
         self.melds: list[list[Meld]] = [[], []]
-        self.known: list[list[int]] = [[0] * NUM_TYPES for _ in range(self.n)]  # seen picked up, still held
+        self.known: list[bytearray] = [
+            bytearray(NUM_TYPES) for _ in range(self.n)
+        ]  # seen picked up, still held
+        self.table = bytearray(NUM_TYPES)  # counts of the cards in all melds
         self.turn = first
         self.phase = DRAW_PHASE
         self.actions: list[Action] = []
@@ -160,6 +163,7 @@ class Game:
         d["poz_pending"] = self.poz_pending[:]
         d["melds"] = [self.melds[0][:], self.melds[1][:]]
         d["known"] = [k[:] for k in self.known]
+        d["table"] = self.table[:]
         d["actions"] = self.actions[:]
         d["_meldkeys"] = self._meldkeys[:]
         return g
@@ -407,9 +411,11 @@ class Game:
     def _lay(self, seat: int, side: int, a: Action, m: Meld) -> None:
         h = self.hands[seat]
         kn = self.known[seat]
+        tb = self.table
         pts = 0
         vals = self._values
         for c in a.cards:
+            tb[c] += 1
             h[c] -= 1
             if kn[c] > h[c]:
                 kn[c] = h[c]

@@ -67,7 +67,7 @@ class Generator:
         if canon is None:
             self._trim()
             canon = self._seq[key] = self._sequences(filt.to_bytes(13, "big"), any_other)
-        got0 = self._seq0[k0] = _expand(canon, suit, _others(sig, own))
+        got0 = self._seq0[k0] = _expand(canon, suit, _others(sig, own)) if canon else []
         return got0
 
     def _sequences(self, cs: bytes, any_other: bool) -> list[tuple[tuple[int, ...], int]]:
@@ -229,6 +229,9 @@ class Generator:
                         syn[q - 1] = 1
                 w0 = -1 if wc == 0 else (1 if wc == 1 else JOKER)
                 canon = self._add[key] = self._seq_additions(mask, w0, bytes(syn), bool(sig & ~own))
+            if not canon:
+                got1 = self._add1[k1] = []
+                return got1
             got1 = self._add1[k1] = [t for t, _ in _expand([(t, 0) for t in canon], suit, _others(sig, own))]
             return got1
         got = self._add.get(key)

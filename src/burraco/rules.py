@@ -175,6 +175,12 @@ class Rules:
 
     def card_values(self) -> tuple[int, ...]:
         """Point value of each of the 53 card types."""
+        got = _VALUES.get(self)
+        if got is None:
+            got = _VALUES[self] = self._card_values()
+        return got
+
+    def _card_values(self) -> tuple[int, ...]:
         vals = []
         for c in range(52):
             r = c % 13 + 1
@@ -222,6 +228,7 @@ class Rules:
         return out
 
 
+_VALUES: dict[Rules, tuple[int, ...]] = {}
 _VP_CACHE: dict[str, list[tuple[int, int, int]]] = {}
 
 
