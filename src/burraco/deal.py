@@ -46,7 +46,7 @@ class Deal:
         if len(self.stock) != rules.stock_size:
             raise DealError(f"the stock has {len(self.stock)} cards, not {rules.stock_size}")
         used = Counter(self.all_cards())
-        want = Counter({c: 2 for c in range(52)})
+        want = Counter({c: rules.decks for c in range(52)})
         if rules.jokers:
             want[JOKER] = rules.jokers
         if used != want:
@@ -121,7 +121,7 @@ def _s(v: object) -> str:
 
 
 def _deck(rules: Rules) -> list[int]:
-    return [c for c in range(52) for _ in range(2)] + [JOKER] * rules.jokers
+    return [c for c in range(52) for _ in range(rules.decks)] + [JOKER] * rules.jokers
 
 
 def deal_from_seed(rules: Rules, seed: int | random.Random) -> Deal:
@@ -188,12 +188,12 @@ def deal_physical(rules: Rules, seed: int | random.Random, dealer: int) -> Deal:
 
 
 # rank order for the dealer draw (§1.4): Joker > 2 > A > K > … > 3; suits hearts > diamonds > clubs > spades
-def _draw_strength(c: int) -> tuple[int, int]:
+def _draw_strength(c: int, suit_order: str = "hdcs") -> tuple[int, int]:
     if c == JOKER:
         return (100, 0)
     r = c % 13 + 1
     rank_score = {2: 99, 1: 98}.get(r, r)
-    return (rank_score, 3 - c // 13)
+    return (rank_score, 3 - suit_order.index("hdcs"[c // 13]))
 
 
 def draw_for_dealer(rules: Rules, seed: int | random.Random) -> tuple[int, list[tuple[int, int]]]:
@@ -211,8 +211,8 @@ def draw_for_dealer(rules: Rules, seed: int | random.Random) -> tuple[int, list[
             got[s] = deck[pos]
             draws.append((s, deck[pos]))
             pos += 1
-        best = max(_draw_strength(c) for c in got.values())
-        top = [s for s, c in got.items() if _draw_strength(c) == best]
+        best = max(_draw_strength(c, rules.suit_order) for c in got.values())
+        top = [s for s, c in got.items() if _draw_strength(c, rules.suit_order) == best]
         if len(top) == 1:
             served = top[0]
             break

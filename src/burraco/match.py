@@ -14,7 +14,7 @@ import random
 from typing import Any
 
 from .actions import Action, IllegalActionError
-from .deal import Deal, deal_from_seed
+from .deal import Deal, deal_from_seed, deal_physical, draw_for_dealer
 from .game import Game, seat_names, side_names
 from .rules import Rules, rules_to_json, victory_points
 
@@ -22,15 +22,30 @@ from .rules import Rules, rules_to_json, victory_points
 class Match:
     """A sequence of hands between two sides. ``dealer`` deals the first hand (default: the last seat)."""
 
-    def __init__(self, rules: Rules, dealer: int | None = None, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        dealer: int | None = None,
+        seed: int | None = None,
+        *,
+        draw_dealer: bool = False,
+        physical_deal: bool = False,
+    ) -> None:
+        """``draw_dealer``: choose the first dealer by the draw of §2.2 (unless ``dealer`` is given);
+        ``physical_deal``: deal every hand by the cut-and-deal procedure of §2.3 instead of a uniform shuffle
+        (the same distribution; the order of the stock follows the physical procedure)."""
         self.rules = rules
         self.n = rules.players
         self.seats = seat_names(self.n)
         self.sides = side_names(self.n)
+        self._rng = random.Random(seed)
+        self.dealer_draw: list[tuple[int, int]] = []
+        if dealer is None and draw_dealer:
+            dealer, self.dealer_draw = draw_for_dealer(rules, self._rng)
         self.dealer = self.n - 1 if dealer is None else dealer
+        self.physical_deal = physical_deal
         self.games: list[Game] = []
         self.totals = [0, 0]
-        self._rng = random.Random(seed)
         self._scored = 0  # hands whose score is in the totals
 
     # ----- hands --------------------------------------------------------------------------------------------------
@@ -51,7 +66,10 @@ class Match:
             raise IllegalActionError("the current hand has not ended")
         dealer = self.hand_dealer(len(self.games))
         if deal is None:
-            deal = deal_from_seed(self.rules, self._rng)
+            if self.physical_deal:
+                deal = deal_physical(self.rules, self._rng, dealer)
+            else:
+                deal = deal_from_seed(self.rules, self._rng)
             g = Game(self.rules, deal, (dealer + self.rules.direction) % self.n, check=False)
         else:
             g = Game.from_deal(self.rules, deal, dealer)

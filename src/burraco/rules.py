@@ -64,8 +64,12 @@ class Rules:
     name: str = "italian"
     #: number of players: 2 (1 v 1) or 4 (2 v 2)
     players: int = 4
-    #: jokers in the deck (two 52-card packs are always used)
+    #: 52-card packs in the deck (2; 3 is for the 5- and 6-player games of §14.4)
+    decks: int = 2
+    #: jokers in the deck (4; 0 for the Brazilian no-joker option, C-43)
     jokers: int = 4
+    #: suit order for the dealer draw, highest first (§1.4; pagat uses bridge order "shdc", C-2)
+    suit_order: str = "hdcs"
     # card values (§1.3, §10.3)
     value_joker: int = 30
     value_two: int = 20
@@ -129,9 +133,19 @@ class Rules:
     turn_cap: int = 500
     #: stalemate detection of §9.3.2
     stalemate: bool = True
+    #: SEED2's replaced joker taken back into the hand (C-18): not supported, the project keeps wilds in their meld
+    wild_may_return_to_hand: bool = False
+    #: the first player may discard his first stock card and draw another (§14.1 row 36, C-45): not supported yet
+    first_player_redraw: bool = False
     extra: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        if self.wild_may_return_to_hand:
+            raise RulesError(
+                "wild_may_return_to_hand is not supported: a melded wild never returns to a hand (RULES.md §5.1, C-18)"
+            )
+        if self.first_player_redraw:
+            raise RulesError("first_player_redraw (§14.1 row 36) is not supported yet")
         if self.players not in (2, 4):
             raise RulesError(f"players must be 2 or 4, not {self.players!r}")
         if self.three_morto and (self.players != 4 or self.stock_end is not StockEnd.END_AFTER_THIRD_LAST):
@@ -144,7 +158,11 @@ class Rules:
             raise RulesError("hands_per_match must be at least 1")
         if self.max_wilds < 1:
             raise RulesError("max_wilds must be at least 1")
-        n = 104 + self.jokers - self.players * self.hand_size - self.num_pozzetti * self.pozzetto_size
+        if not 1 <= self.decks <= 3 or not 0 <= self.jokers <= 12:
+            raise RulesError("decks must be 1 to 3 and jokers 0 to 12")
+        if sorted(self.suit_order) != sorted("hdcs"):
+            raise RulesError("suit_order must name the four suits h d c s once each")
+        n = self.deck_size - self.players * self.hand_size - self.num_pozzetti * self.pozzetto_size
         if n - (1 if self.up_card else 0) < 3:
             raise RulesError("the deck is too small for this deal")
 
@@ -156,7 +174,11 @@ class Rules:
 
     @property
     def deck_size(self) -> int:
-        return 104 + self.jokers
+        return 52 * self.decks + self.jokers
+
+    def deck_counts(self) -> bytes:
+        """Copies of each of the 53 card types in the deck."""
+        return bytes([self.decks] * 52 + [self.jokers])
 
     @property
     def stock_size(self) -> int:

@@ -96,7 +96,6 @@ class View:
         return list(self.unseen)
 
 
-_DECK_INT = {j: int.from_bytes(bytes([2] * 52 + [j]), "big") for j in range(0, 9)}
 
 
 def hand_counts(cards: tuple[int, ...] | list[int]) -> bytearray:
@@ -153,7 +152,7 @@ def make_view(g: Game, seat: int) -> View:
     for c in pile:
         pile_counts[c] += 1
     u = (
-        _DECK_INT[g.rules.jokers]
+        fb(g.rules.deck_counts(), "big")
         - fb(bytes(hand_counts(hand)), "big")
         - fb(g.table, "big")
         - fb(pile_counts, "big")
