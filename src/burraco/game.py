@@ -694,11 +694,10 @@ class Game:
         ok = False
         top_only = pending is not None and not self.top_used and not self.opening
         side = self.side_of(seat)
-        for a, m in self._raw_meld_actions(seat):
+        for a in self._raw_meld_actions(seat):
             if top_only and self.top not in a.cards:
                 continue
-            if m is None:
-                m = self._meld_result(side, a)
+            m = self._meld_result(side, a)
             left = n - len(a.cards)
             if left == 0 and self._pozzetto_for(side) < 0:
                 if self.rules.closing_requires_discard:
@@ -760,11 +759,13 @@ class Game:
             ]
         r = self.rules
         simple = r.pickup_rule is PickupRule.NONE and r.min_first_meld == 0
-        for a, m in self._raw_meld_actions(seat):
-            if simple and n - len(a.cards) >= 2:
-                out.append(a)
-            elif self._after_meld_error(seat, a, m) is None:
-                out.append(a)
+        raw = self._raw_meld_actions(seat)
+        if simple and n >= 2 + 14:  # no meld can leave fewer than 2 cards: all are legal
+            out += raw
+        else:
+            for a in raw:
+                if (simple and n - len(a[2]) >= 2) or self._after_meld_error(seat, a, None) is None:
+                    out.append(a)
         self._legal = (len(self.actions), out)
         return out
 
@@ -772,8 +773,8 @@ class Game:
         """The legal actions as strings."""
         return [str(a) for a in self.legal_actions()]
 
-    def _raw_meld_actions(self, seat: int) -> list[tuple[Action, Meld | None]]:
-        """Every distinct valid new meld and attachment from the hand, with the meld it makes (§4, §5.4, §0.1 C-16).
+    def _raw_meld_actions(self, seat: int) -> list[Action]:
+        """Every distinct valid new meld and attachment from the hand (§4, §5.4, §0.1 C-16).
 
         Only the rules of melds are checked here; turn-level legality (dead ends, §3.4) is checked by the caller.
         """
@@ -781,12 +782,12 @@ class Game:
         name = self.seats[seat]
         side = self.side_of(seat)
         gen = self._gen
-        sig = wild_sig(h)
-        out: list[tuple[Action, Meld | None]] = []
+        hb = bytes(h)
+        sig = wild_sig(hb)
         melds = self.melds[side]
-        r = self.rules
         mk = self._meldkeys[side]
         if mk is None:
+            r = self.rules
             mk = self._meldkeys[side] = (
                 frozenset(m.rank for m in melds if m.kind == SET)
                 if r.forbid_duplicate_set_rank
@@ -796,31 +797,32 @@ class Game:
                 else frozenset(),
             )
         set_ranks, seq_keys = mk
-        hb = bytes(h)
-        need = 2 if sig else 3
         tn = tuple.__new__
+        out: list[Action] = []
         fb = int.from_bytes
         # cards per rank, summed lane by lane over the four suits (each total fits in a byte)
         tots = (
             fb(hb[0:13], "big") + fb(hb[13:26], "big") + fb(hb[26:39], "big") + fb(hb[39:52], "big")
         ).to_bytes(13, "big")
-        for rank in gen.set_candidates(tots, need):
+        for rank in gen.set_candidates(tots, 2 if sig else 3):
             if rank in set_ranks:
                 continue
             base = rank - 1
-            cnt = hb[base : base + 40 : 13]
-            for t, m in gen.sets(rank, cnt, sig):
-                out.append((tn(Action, (name, MELD, t, 0)), m))
+            out += [tn(Action, (name, MELD, t, 0)) for t in gen.sets(rank, hb[base : base + 40 : 13], sig)]
         max_zeros = 11 if sig else 10  # a sequence needs 2 naturals and a wild, or 3 naturals
-        for suit in range(4):
+        for suit in (0, 1, 2, 3):
             b0 = suit * 13
             cs = hb[b0 : b0 + 13]
             if cs.count(0) > max_zeros:
                 continue
-            for t, smask in gen.sequences(suit, cs, sig):
-                if seq_keys and (suit, smask) in seq_keys:
-                    continue
-                out.append((tn(Action, (name, MELD, t, 0)), None))
+            if seq_keys:
+                out += [
+                    tn(Action, (name, MELD, t, 0))
+                    for t, smask in gen.sequences(suit, cs, sig)
+                    if (suit, smask) not in seq_keys
+                ]
+            else:
+                out += [tn(Action, (name, MELD, t, 0)) for t, _ in gen.sequences(suit, cs, sig)]
         k = 0
         for m in melds:
             k += 1
@@ -834,8 +836,9 @@ class Game:
                 cnt = hb[b0 : b0 + 13]
                 if not sig and cnt == _Z13:
                     continue
-            for t in gen.additions(m, cnt, sig):
-                out.append((tn(Action, (name, ADD, t, k)), None))
+            adds = gen.additions(m, cnt, sig)
+            if adds:
+                out += [tn(Action, (name, ADD, t, k)) for t in adds]
         return out
 
     # ------------------------------------------------------------------------------------------------------------

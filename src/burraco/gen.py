@@ -27,15 +27,16 @@ def _wild_list(sig: int) -> list[int]:
 class Generator:
     """Cached candidate generation for one rule set."""
 
-    __slots__ = ("ctx", "_seq", "_seq0", "_set", "_add", "_add1", "_ranks")
+    __slots__ = ("ctx", "_seq", "_seq0", "_set", "_add", "_add1", "_ranks", "_shapes")
 
     def __init__(self, ctx: MeldRules) -> None:
         self.ctx = ctx
         self._seq: dict[tuple[int, bool], list[tuple[tuple[int, ...], int]]] = {}
         self._seq0: dict[tuple[bytes, int, int], list[tuple[tuple[int, ...], int]]] = {}
-        self._set: dict[tuple[int, bytes, int], Cands] = {}
+        self._set: dict[tuple[int, bytes, int], list[tuple[int, ...]]] = {}
         self._add: dict[tuple[object, ...], list[tuple[int, ...]]] = {}
         self._ranks: dict[bytes, list[int]] = {}
+        self._shapes: dict[tuple[bytes, bool, int, bool], list[tuple[bytes, bool]]] = {}
         self._add1: dict[tuple[Meld, bytes, int], list[tuple[int, ...]]] = {}
 
     def _trim(self) -> None:
@@ -137,16 +138,50 @@ class Generator:
             got = self._ranks[pattern] = [r for r in range(1, 14) if pattern[r - 1] and r in allowed]
         return got
 
-    def sets(self, rank: int, cnt: bytes, sig: int) -> Cands:
-        """Every valid new set of ``rank`` from its counts per suit ``cnt`` and wilds ``sig``."""
+    def sets(self, rank: int, cnt: bytes, sig: int) -> list[tuple[int, ...]]:
+        """Every valid new set of ``rank`` from its counts per suit ``cnt`` and wilds ``sig`` (§4.3)."""
         key = (rank, cnt, sig)
         got = self._set.get(key)
         if got is None:
             self._trim()
-            got = self._set[key] = self._sets(rank, cnt, sig)
+            if rank == 2:  # a set of 2s (only where the rules allow one): let the solver decide
+                got = [t for t, _ in self._sets_solver(rank, cnt, sig)]
+            else:
+                got = _expand_sets(self._set_shapes(cnt, False, 0, bool(sig)), rank - 1, _wild_list(sig))
+            self._set[key] = got
         return got
 
-    def _sets(self, rank: int, cnt: bytes, sig: int) -> Cands:
+    def _set_shapes(self, cnt: bytes, has_wild: bool, size: int, any_wild: bool) -> list[tuple[bytes, bool]]:
+        """Shapes of a new set (``size`` 0) or of cards added to a set of ``size`` cards: naturals per suit and
+        whether a wild comes too. A set holds naturals of one rank and at most one wild, 3 to ``max_set`` cards."""
+        key = (cnt, has_wild, size, any_wild)
+        got = self._shapes.get(key)
+        if got is not None:
+            return got
+        ctx = self.ctx
+        out: list[tuple[bytes, bool]] = []
+        for a in range(cnt[0] + 1):
+            for b in range(cnt[1] + 1):
+                for c in range(cnt[2] + 1):
+                    for d in range(cnt[3] + 1):
+                        k = a + b + c + d
+                        shape = bytes((a, b, c, d))
+                        if size == 0:  # a new set: at least two naturals
+                            if k < 2:
+                                continue
+                            if 3 <= k <= ctx.max_set:
+                                out.append((shape, False))
+                            if any_wild and ctx.max_wilds >= 1 and k + 1 <= ctx.max_set:
+                                out.append((shape, True))
+                        else:
+                            if k and size + k <= ctx.max_set:
+                                out.append((shape, False))
+                            if any_wild and not has_wild and size + k + 1 <= ctx.max_set:
+                                out.append((shape, True))
+        self._shapes[key] = out
+        return out
+
+    def _sets_solver(self, rank: int, cnt: bytes, sig: int) -> Cands:
         ctx = self.ctx
         base = rank - 1
         out: Cands = []
@@ -179,8 +214,12 @@ class Generator:
             return got1
         if len(self._add1) > 300_000:
             self._add1.clear()
+        if m.kind == SET and m.rank != 2:
+            shapes = self._set_shapes(counts, m.wild >= 0, m.size, bool(sig))
+            got1 = self._add1[k1] = _expand_sets(shapes, m.rank - 1, _wild_list(sig)) if shapes else []
+            return got1
         if m.kind == SET:
-            key: tuple[int, ...] = (0, m.rank, m.size, m.wild >= 0, int.from_bytes(counts, "big"), sig)
+            key: tuple[object, ...] = (0, m.rank, m.size, m.wild >= 0, int.from_bytes(counts, "big"), sig)
         else:
             # only the positions the meld can reach matter: the block may extend past at most one missing card
             mask = m.mask
@@ -422,6 +461,19 @@ def _drop_isolated(norm: int) -> int:
     if have[1] and not near(1) and not near(14):
         out[0] = 0
     return int.from_bytes(out, "big")
+
+
+def _expand_sets(shapes: list[tuple[bytes, bool]], base: int, wilds: list[int]) -> list[tuple[int, ...]]:
+    """Cards of each set shape for the rank whose hearts card is ``base``, a wild shape once per wild type held."""
+    out: list[tuple[int, ...]] = []
+    for shape, wild in shapes:
+        nat = (base,) * shape[0] + (base + 13,) * shape[1] + (base + 26,) * shape[2] + (base + 39,) * shape[3]
+        if wild:
+            for w in wilds:
+                out.append(tuple(sorted((*nat, w))))
+        else:
+            out.append(nat)
+    return out
 
 
 def _sub_multisets(cnt: bytes, base: int) -> list[tuple[int, ...]]:

@@ -96,8 +96,6 @@ class View:
         return list(self.unseen)
 
 
-
-
 def hand_counts(cards: tuple[int, ...] | list[int]) -> bytearray:
     v = bytearray(NUM_TYPES)
     for c in cards:
