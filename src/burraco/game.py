@@ -417,8 +417,8 @@ class Game:
         for c in a.cards:
             tb[c] += 1
             h[c] -= 1
-            if kn[c] > h[c]:
-                kn[c] = h[c]
+            if kn[c]:  # one publicly known copy is accounted for (observers cannot tell which copy was used)
+                kn[c] -= 1
             pts += vals[c]
         self.hand_n[seat] -= len(a.cards)
         self._meldkeys[side] = None
@@ -466,8 +466,8 @@ class Game:
         h[c] -= 1
         self.hand_n[seat] -= 1
         kn = self.known[seat]
-        if kn[c] > h[c]:
-            kn[c] = h[c]
+        if kn[c]:
+            kn[c] -= 1
         self.pile.append(c)
         side = self.side_of(seat)
         closed = False
@@ -561,7 +561,13 @@ class Game:
         if not cond:
             return None
         g = self.clone()
-        g._pick(seat)
+        if not r.discard_pile_open and len(g.pile) > 1:
+            # legality never depends on cards the seat cannot see (§0.1): judge with the visible top card only
+            g.pile = [g.pile[-1]]
+            g._pick(seat)
+            g.lone = -1
+        else:
+            g._pick(seat)
         if g._completable({}):
             return None
         if r.pickup_rule is PickupRule.MUST_USE_TOP_CARD:

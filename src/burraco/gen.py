@@ -405,7 +405,7 @@ class Generator:
                             news.append(two)
                         for w in news:
                             out.add(tuple(sorted([*cards, w])))
-        return list(out)
+        return sorted(out)
 
 
 _AT_LEAST = {k: bytes(1 if v >= k else 0 for v in range(256)) for k in (2, 3)}

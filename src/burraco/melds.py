@@ -70,7 +70,19 @@ def _pos_card(pos: int, suit: int) -> int:
 class Meld:
     """One meld on the table (immutable). Build with :func:`make_meld` / :func:`attach`."""
 
-    __slots__ = ("kind", "cards", "suit", "rank", "mask", "wild", "wild_pos", "size", "burraco", "naturals")
+    __slots__ = (
+        "kind",
+        "cards",
+        "suit",
+        "rank",
+        "mask",
+        "wild",
+        "wild_pos",
+        "size",
+        "burraco",
+        "naturals",
+        "_hash",
+    )
 
     kind: int
     cards: tuple[int, ...]
@@ -82,9 +94,28 @@ class Meld:
     size: int
     burraco: str | None
     naturals: int  # number of natural cards
+    _hash: int
 
     def __repr__(self) -> str:
         return f"Meld({KIND_NAMES[self.kind]}: {cards_str(self.display_cards())})"
+
+    def __eq__(self, other: object) -> bool:
+        """Two melds are equal when they hold the same cards in the same roles (naturals' places, the wild)."""
+        if self is other:
+            return True
+        if not isinstance(other, Meld):
+            return NotImplemented
+        return (
+            self._hash == other._hash
+            and self.kind == other.kind
+            and self.cards == other.cards
+            and self.mask == other.mask
+            and self.wild == other.wild
+            and self.burraco == other.burraco
+        )
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @property
     def has_wild(self) -> bool:
@@ -159,6 +190,7 @@ def _new(
     m.size = len(cards)
     m.naturals = naturals
     m.burraco = ctx.classify(m)
+    m._hash = hash((kind, cards, mask, wild))
     return m
 
 
@@ -304,6 +336,7 @@ class MeldRules:
         Tries every same-suit 2 as the natural 2 first, then as a wild; returns the first valid interpretation,
         so a natural 2 is preferred and wilds are minimised (§4.4.6).
         """
+        nm = " is not a meld" if new else ""
         two = suit * 13 + 1
         ace = suit * 13
         positions = fixed
@@ -318,16 +351,14 @@ class MeldRules:
             elif c % 13 == 1:
                 wilds.append(c)
             elif c // 13 != suit:
-                raise MeldError(
-                    f"{text} is not a meld: {CARD_STR[c]} is not a {SUIT_SINGULAR[suit]} and not a wild"
-                )
+                raise MeldError(f"{text}{nm}: {CARD_STR[c]} is not a {SUIT_SINGULAR[suit]} and not a wild")
             elif c == ace:
                 aces += 1
             else:
                 p = c % 13 + 1
                 if positions >> p & 1:
                     if new:
-                        raise MeldError(f"{text} is not a meld: {CARD_STR[c]} appears twice in a sequence")
+                        raise MeldError(f"{text}{nm}: {CARD_STR[c]} appears twice in a sequence")
                     raise MeldError(f"{text}: the meld already has a {CARD_STR[c]}")
                 positions |= 1 << p
         if old_wild == two:
@@ -341,10 +372,10 @@ class MeldRules:
             ace_opts = [1 << 1, 1 << 14]
         elif aces == 2:
             if not self.two_aces:
-                raise MeldError(f"{text} is not a meld: a sequence holds only one natural ace in these rules")
+                raise MeldError(f"{text}{nm}: a sequence holds only one natural ace in these rules")
             ace_opts = [(1 << 1) | (1 << 14)]
         else:
-            raise MeldError(f"{text} is not a meld: too many aces for one sequence")
+            raise MeldError(f"{text}{nm}: too many aces for one sequence")
         # natural-2 options: one same-suit 2 natural (if position 2 is free), then none
         nat2_opts = [1, 0] if twos_s and not (positions >> 2 & 1) else [0]
         reason = ""

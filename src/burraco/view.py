@@ -183,7 +183,7 @@ def make_view(g: Game, seat: int) -> View:
         picked=g.picked,
         drew=g.drew,
         lone=g.lone,
-        lone_had=g.lone_had,
+        lone_had=g.lone_had if seat == g.turn else 0,  # whether he held a twin is his own secret
         top=g.top,
         top_used=g.top_used,
         melded=g.melded,
@@ -298,6 +298,9 @@ def determinize(view: View, rng: random.Random) -> Game:
         "first",
     ):
         setattr(g, f, getattr(view, f))
+    if view.seat != g.turn and g.lone >= 0 and g.end is None:
+        # the picker's twin is unknown to this seat: let him discard the card (a sample never strands him)
+        g.lone_had = g.hands[g.turn][g.lone]
     return g
 
 
