@@ -18,6 +18,7 @@ leaves this module only through :meth:`Game.view`.
 from __future__ import annotations
 
 import random
+from itertools import compress
 from typing import Any
 
 from .actions import (
@@ -53,6 +54,8 @@ WILD_TYPES = (JOKER, 1, 14, 27, 40)  # the joker and the four 2s
 
 _Z4 = bytes(4)
 _Z13 = bytes(13)
+_DRAWS = {s: Action(s, DRAW) for s in SEATS_4}
+_PICKS = {s: Action(s, PICK) for s in SEATS_4}
 _DISCARDS = {s: [Action(s, DISCARD, (c,)) for c in range(NUM_TYPES)] for s in SEATS_4}
 
 
@@ -742,9 +745,9 @@ class Game:
         seat = self.turn
         name = self.seats[seat]
         if self.phase == DRAW_PHASE:
-            out = [Action(name, DRAW)]
+            out = [_DRAWS[name]]
             if self.pile and self._pick_error(seat) is None:
-                out.append(Action(name, PICK))
+                out.append(_PICKS[name])
             self._legal = (len(self.actions), out)
             return out
         h = self.hands[seat]
@@ -753,7 +756,7 @@ class Game:
             # no condition pending: every distinct card may be discarded (§3.4 keeps >= 2 cards after it), but for
             # the card taken from a one-card pile without a twin held before (§6.4)
             da = _DISCARDS[name]
-            out = [da[c] for c, k in enumerate(h) if k]
+            out = list(compress(da, h))
             lone = self.lone
             if lone >= 0 and self.lone_had == 0 and h[lone] and self.rules.single_card_pile_no_rediscard:
                 out.remove(da[lone])

@@ -256,6 +256,8 @@ class Generator:
                     bits |= 1 << q
             wc = 0 if w < 0 else (1 if w0_two else 2)
             own = 2 << suit
+            if not self.ctx.two_aces and ace > 1:
+                ace = 1  # one natural ace per sequence: a second copy changes nothing
             key = (1, mask, wc, bits, ace, two, bool(sig & ~own))
             canon = self._add.get(key)
             if canon is None:
@@ -326,6 +328,7 @@ class Generator:
         w0_two = w0 == two
         has_w0 = w0 >= 0
         foreign = [PH] if any_other else []
+        wild_source = has_w0 or any_other or two_h > 0
         two_aces = ctx.two_aces
         max_seq = ctx.max_seq
         nat_count = mask.bit_count()
@@ -360,7 +363,12 @@ class Generator:
                 missing = [q for q in empty if not avail(q)]
                 if len(missing) > 1:
                     continue
-                wps = missing if missing else [0, *empty]
+                if not wild_source:
+                    if missing:
+                        continue
+                    wps = [0]
+                else:
+                    wps = missing if missing else [0, *empty]
                 for wp in wps:
                     nat_pos = [q for q in empty if q != wp]
                     # natural aces in the final meld
