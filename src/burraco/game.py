@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from itertools import compress
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .actions import (
     ADD,
@@ -39,6 +39,9 @@ from .deal import Deal, deal_from_seed
 from .gen import Generator, generator, wild_sig
 from .melds import CLEAN, SEQUENCE, SET, Meld, MeldError, MeldRules, meld_rules
 from .rules import BurracoNeeded, PickupRule, Rules, StockEnd, TimeoutPolicy
+
+if TYPE_CHECKING:
+    from .view import View
 
 SEATS_4 = ("N", "E", "S", "W")
 SEATS_2 = ("N", "S")
@@ -965,7 +968,7 @@ class Game:
         state = self.end or f"{self.seats[self.turn]} to {self.phase}"
         return f"<Game {self.rules.name} {state}, stock {len(self.stock)}, {len(self.actions)} actions>"
 
-    def view(self, seat: int) -> Any:
+    def view(self, seat: int) -> View:
         """What ``seat`` may know (RULES.md §0.1 "Views"): see :class:`burraco.view.View`."""
         from .view import make_view
 

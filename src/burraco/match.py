@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -17,6 +18,7 @@ from .actions import Action, IllegalActionError
 from .deal import Deal, deal_from_seed, deal_physical, draw_for_dealer
 from .game import Game, seat_names, side_names
 from .rules import Rules, rules_to_json, victory_points
+from .view import View
 
 
 class Match:
@@ -133,6 +135,18 @@ class Match:
         if t0 == t1:
             return None
         return 0 if t0 > t1 else 1
+
+    def view(self, seat: int) -> View:
+        """The current hand's view for ``seat`` with the match totals (RULES.md §0.1: a view holds the scores)."""
+        self._score_finished()
+        done = [g for g in self.games[: self._scored] if g is not self.games[-1]]
+        totals = [0, 0]
+        for g in done:
+            sc = g.scores()
+            assert sc is not None
+            for s in (0, 1):
+                totals[s] += sc[self.sides[s]]["total"]
+        return dataclasses.replace(self.game.view(seat), match_totals=(totals[0], totals[1]))
 
     # ----- output -------------------------------------------------------------------------------------------------
     def to_record(self) -> dict[str, Any]:

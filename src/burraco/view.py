@@ -77,6 +77,8 @@ class View:
     end: str | None
     closed_by: int
     first: int
+    #: the match totals per side before this hand, when the view comes from a :class:`~burraco.match.Match`
+    match_totals: tuple[int, int] | None = None
 
     @property
     def players(self) -> int:
