@@ -1,0 +1,132 @@
+"""The cached generators of new melds and attachments (burraco.gen) against the meld solver (burraco.melds), both ways.
+
+The generators enumerate candidates directly (sequence attachments never go through the solver), so these tests
+are what guarantees that `legal_actions()` lists exactly the melds and attachments the rules allow (RULES.md §4, §5.4,
+§0.1 "Attachments")."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+
+import pytest
+
+from burraco import Game, preset
+from burraco.gen import generator, wild_sig
+from burraco.melds import SEQUENCE, SET, Meld, MeldError, meld_rules
+
+
+def _sub_multisets(cards: list[int]) -> list[tuple[int, ...]]:
+    cnt = sorted(Counter(cards).items())
+    out = []
+    for combo in itertools.product(*[range(k + 1) for _, k in cnt]):
+        t = tuple(sorted(c for (c, _), j in zip(cnt, combo, strict=True) for _ in range(j)))
+        if t:
+            out.append(t)
+    return out
+
+
+def _melds_from_play(rules_name: str, games: int) -> list[Meld]:
+    r = preset(rules_name)
+    found: dict[Meld, None] = {}
+    for seed in range(games):
+        g = Game.new(r, seed=seed)
+        rng = random.Random(seed)
+        while not g.is_over:
+            for side in g.melds:
+                for m in side:
+                    found[m] = None
+            legal = g.legal_actions()
+            g.apply(legal[rng.randrange(len(legal))])
+    return list(found)
+
+
+def _hand_counts(cards: list[int]) -> bytes:
+    h = bytearray(53)
+    for c in cards:
+        h[c] += 1
+    return bytes(h)
+
+
+@pytest.mark.parametrize("rules_name", ["italian", "brazilian", "brazilian-fechado"])
+def test_5_4_attachments_generated_equal_solver(rules_name: str) -> None:
+    """Every attachment the solver accepts is generated, and nothing else (sequences and sets)."""
+    r = preset(rules_name)
+    ctx = meld_rules(r)
+    gen = generator(ctx)
+    melds = _melds_from_play(rules_name, 40)
+    assert melds
+    rng = random.Random(7)
+    for _ in range(600):
+        m = rng.choice(melds)
+        if m.kind == SEQUENCE:
+            pool = [m.suit * 13 + i for i in range(13)] * 2
+            counts_of = lambda hb, m=m: hb[m.suit * 13 : m.suit * 13 + 13]  # noqa: E731
+        else:
+            pool = [m.rank - 1 + 13 * s for s in range(4)] * 2
+            counts_of = lambda hb, m=m: hb[m.rank - 1 : m.rank - 1 + 40 : 13]  # noqa: E731
+        pool += [52, 52, 1, 14, 27, 40]
+        hand = rng.sample(pool, rng.randint(1, 8))
+        hb = _hand_counts(hand)
+        got = set(gen.additions(m, counts_of(hb), wild_sig(hb)))
+        want = set()
+        for t in _sub_multisets(hand):
+            try:
+                ctx.attach(m, t)
+                want.add(t)
+            except MeldError:
+                pass
+        assert got == want, (m, sorted(hand), got - want, want - got)
+
+
+@pytest.mark.parametrize("rules_name", ["italian", "brazilian", "international"])
+def test_4_5_new_sequences_generated_equal_solver(rules_name: str) -> None:
+    """Every new sequence the solver accepts (RULES.md §4.5) is generated, and nothing else."""
+    r = preset(rules_name)
+    ctx = meld_rules(r)
+    gen = generator(ctx)
+    rng = random.Random(11)
+    for _ in range(800):
+        suit = rng.randrange(4)
+        pool = [suit * 13 + i for i in range(13)] * 2 + [52, 52, 1, 14, 27, 40]
+        hand = rng.sample(pool, rng.randint(2, 9))
+        hb = _hand_counts(hand)
+        got = {t for t, _ in gen.sequences(suit, hb[suit * 13 : suit * 13 + 13], wild_sig(hb))}
+        want = set()
+        for t in _sub_multisets(hand):
+            if len(t) < 3:
+                continue
+            try:
+                m = ctx.make(t)
+            except MeldError:
+                continue
+            if m.kind == SEQUENCE and m.suit == suit:
+                want.add(t)
+        assert got == want, (sorted(hand), got - want, want - got)
+
+
+@pytest.mark.parametrize("rules_name", ["italian", "international", "brazilian-fechado"])
+def test_4_3_new_sets_generated_equal_solver(rules_name: str) -> None:
+    """Every new set the solver accepts (RULES.md §4.3) is generated, and nothing else."""
+    r = preset(rules_name)
+    ctx = meld_rules(r)
+    gen = generator(ctx)
+    rng = random.Random(5)
+    for _ in range(300):
+        rank = rng.choice(sorted(ctx.set_ranks))
+        pool = [rank - 1 + 13 * s for s in range(4)] * 2 + [52, 52, 1, 14, 27, 40]
+        hand = rng.sample(pool, rng.randint(2, 10))
+        hb = _hand_counts(hand)
+        got = set(gen.sets(rank, hb[rank - 1 : rank - 1 + 40 : 13], wild_sig(hb)))
+        want = set()
+        for t in _sub_multisets(hand):
+            if len(t) < 3:
+                continue
+            try:
+                m = ctx.make(t)
+            except MeldError:
+                continue
+            if m.kind == SET and m.rank == rank:
+                want.add(t)
+        assert got == want, (sorted(hand), got - want, want - got)
