@@ -42,6 +42,9 @@ def simulate(
     rules: str = typer.Option("italian", "--rules", "-r", help="preset name (see `burraco presets`)"),
     seed: int = typer.Option(0, "--seed", "-s", help="random seed (the same seed gives the same games)"),
     players: int = typer.Option(0, "--players", help="override the preset's number of players (2 or 4)"),
+    max_hands: int = typer.Option(
+        100, "--max-hands", help="stop a match still running after this many hands"
+    ),
     as_json: bool = typer.Option(False, "--json", help="print the figures as one JSON object"),
 ) -> None:
     """Play hands (or matches) between random legal players and report how they ended, scores and speed."""
@@ -69,7 +72,14 @@ def simulate(
         disable=as_json and not console.is_terminal,
     ) as prog:
         task = prog.add_task(f"{r.name}: {'matches' if matches else 'hands'}", total=total)
-        st = run_sim(r, games=games, seed=seed, matches=matches, progress=lambda k: prog.advance(task, k))
+        st = run_sim(
+            r,
+            games=games,
+            seed=seed,
+            matches=matches,
+            progress=lambda k: prog.advance(task, k),
+            max_hands=max_hands,
+        )
     data = st.to_json()
     if as_json:
         print(json.dumps(data))
@@ -87,7 +97,7 @@ def simulate(
         out.print(f"mean hand score {side}: [bold]{data['mean_score'][side]:.1f}[/bold]")
     if st.matches:
         out.print(
-            f"match wins: {data['match_wins']}  draws: {st.match_draws}  "
+            f"match wins: {data['match_wins']}  draws: {st.match_draws}  unfinished: {st.match_unfinished}  "
             f"hands per match: {data['hands_per_match']:.2f}"
         )
     out.print(f"decisions per hand: {data['decisions_per_hand']:.1f}")

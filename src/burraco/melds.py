@@ -311,7 +311,8 @@ class MeldRules:
         suit = others[0] // 13
         for c in others:
             if c // 13 != suit:
-                if len({o % 13 for o in others}) == 1:
+                ranks = [o % 13 for o in others]
+                if len(set(ranks)) < len(ranks):  # two cards of one rank in other suits: neither kind fits
                     raise MeldError(
                         f"{text} is not a meld: a set needs cards of one rank and a sequence cards of one suit"
                     )

@@ -158,6 +158,18 @@ class Rules:
             raise RulesError("hands_per_match must be at least 1")
         if self.max_wilds < 1:
             raise RulesError("max_wilds must be at least 1")
+        if self.direction not in (1, -1):
+            raise RulesError("direction must be 1 (clockwise) or -1 (counter-clockwise)")
+        if self.turn_cap < 1 or self.hand_size < 1 or self.pozzetto_size < 1:
+            raise RulesError("turn_cap, hand_size and pozzetto_size must be at least 1")
+        if self.target is not None and self.target <= 0:
+            raise RulesError("target must be a positive score")
+        if self.burraco_min_len < 3 or self.max_set_size < 3 or self.max_sequence_len < 3:
+            raise RulesError("burraco_min_len, max_set_size and max_sequence_len must be at least 3")
+        if min(self.value_joker, self.value_two, self.value_ace, self.value_high, self.value_low) < 0:
+            raise RulesError("card values may not be negative")
+        if self.vp_table not in (None, "auto"):
+            load_vp_table(self.vp_table)
         if not 1 <= self.decks <= 3 or not 0 <= self.jokers <= 12:
             raise RulesError("decks must be 1 to 3 and jokers 0 to 12")
         if sorted(self.suit_order) != sorted("hdcs"):
@@ -353,6 +365,10 @@ def _coerce(key: str, value: Any) -> Any:
             if not isinstance(value, bool):
                 raise TypeError
             return value
+        if isinstance(default, str):
+            if not isinstance(value, str):
+                raise TypeError
+            return value
         if key in ("target", "hands_per_match", "vp_table"):
             if value is None:
                 return None
@@ -370,7 +386,7 @@ def _int(value: Any) -> int:
     return value
 
 
-def preset(name: str = "italian", **overrides: Any) -> Rules:
+def preset(name: str = "italian", /, **overrides: Any) -> Rules:
     """A named preset (RECORDS.md §3) with optional overrides of single parameters."""
     if name not in PRESETS:
         raise RulesError(f"unknown preset {name!r} (known: {', '.join(PRESETS)})")

@@ -38,6 +38,7 @@ class SimStats:
     side_totals: list[int] = field(default_factory=lambda: [0, 0])
     match_wins: list[int] = field(default_factory=lambda: [0, 0])
     match_draws: int = 0
+    match_unfinished: int = 0
     sides: tuple[str, str] = ("NS", "EW")
 
     @property
@@ -65,6 +66,7 @@ class SimStats:
             out["matches"] = self.matches
             out["match_wins"] = {self.sides[i]: self.match_wins[i] for i in (0, 1)}
             out["match_draws"] = self.match_draws
+            out["match_unfinished"] = self.match_unfinished
             out["hands_per_match"] = self.hands / self.matches
         return out
 
@@ -87,8 +89,12 @@ def simulate(
     seed: int = 0,
     matches: int = 0,
     progress: Callable[[int], None] | None = None,
+    max_hands: int = 100,
 ) -> SimStats:
-    """Play ``games`` hands (or ``matches`` whole matches) between random players, deterministically per seed."""
+    """Play ``games`` hands (or ``matches`` whole matches) between random players, deterministically per seed.
+
+    Random players often score below zero, so a match to a target may never end: a match still running after
+    ``max_hands`` hands is stopped and counted as unfinished."""
     from .game import side_names
 
     st = SimStats(rules=rules.name, players=rules.players, sides=side_names(rules.players))  # type: ignore[arg-type]
@@ -97,13 +103,15 @@ def simulate(
         for i in range(matches):
             m = Match(rules, seed=seed * 1_000_003 + i)
             rng = random.Random(seed * 7_919 + i)
-            while not m.is_over:
+            while not m.is_over and len(m.games) < max_hands:
                 g = m.start_hand()
                 st.decisions += play_hand(g, rng)
                 _count(st, g)
             st.matches += 1
             w = m.winner()
-            if w is None:
+            if not m.is_over:
+                st.match_unfinished += 1
+            elif w is None:
                 st.match_draws += 1
             else:
                 st.match_wins[w] += 1
