@@ -16,7 +16,7 @@ from typing import NamedTuple
 from .cards import CARD_STR, CardError, parse_card
 
 SEAT_LETTERS = ("N", "E", "S", "W")
-VERBS = ("draw", "pick", "meld", "add", "discard", "timeout")
+VERBS = ("draw", "pick", "meld", "add", "discard", "timeout", "redraw", "swap")
 
 DRAW = "draw"
 PICK = "pick"
@@ -24,6 +24,11 @@ MELD = "meld"
 ADD = "add"
 DISCARD = "discard"
 TIMEOUT = "timeout"
+#: house rule ``first_player_redraw`` (§14.1 row 36): the first player puts his first stock card on the pile and
+#: draws again
+REDRAW = "redraw"
+#: house rule ``wild_may_return_to_hand`` (C-18, SEED2): a natural card replaces a sequence's wild, which goes to hand
+SWAP = "swap"
 
 
 class ActionError(ValueError):
@@ -61,8 +66,8 @@ class Action(NamedTuple):
     def __str__(self) -> str:
         if self.verb == TIMEOUT:
             return "timeout"
-        if self.verb == ADD:
-            return f"{self.seat} add {self.meld} " + " ".join(CARD_STR[c] for c in self.cards)
+        if self.verb == ADD or self.verb == SWAP:
+            return f"{self.seat} {self.verb} {self.meld} " + " ".join(CARD_STR[c] for c in self.cards)
         if self.cards:
             return f"{self.seat} {self.verb} " + " ".join(CARD_STR[c] for c in self.cards)
         return f"{self.seat} {self.verb}"
@@ -108,11 +113,13 @@ def parse_action(text: str, seats: tuple[str, ...] = SEAT_LETTERS) -> Action:
         raise InvalidActionError(f"{text!r}: unknown seat {seat!r} (seats are {' '.join(seats)})", text)
     if verb not in VERBS or verb == TIMEOUT:
         raise InvalidActionError(
-            f"{text!r}: unknown verb {verb!r} (verbs are draw, pick, meld, add, discard)", text
+            f"{text!r}: unknown verb {verb!r} (verbs are draw, pick, meld, add, discard; redraw and swap with "
+            "their house rules)",
+            text,
         )
     args = toks[2:]
     try:
-        if verb in (DRAW, PICK):
+        if verb in (DRAW, PICK, REDRAW):
             if args:
                 raise InvalidActionError(f"{text!r}: '{verb}' takes no arguments", text)
             return Action(seat, verb)
@@ -124,12 +131,14 @@ def parse_action(text: str, seats: tuple[str, ...] = SEAT_LETTERS) -> Action:
             if not args:
                 raise InvalidActionError(f"{text!r}: 'meld' needs the cards to meld", text)
             return Action(seat, MELD, tuple(sorted(parse_card(a) for a in args)))
-        # add
+        # add / swap
         if len(args) < 2 or not args[0].isdigit():
-            raise InvalidActionError(f"{text!r}: write '{seat} add <meld number> <cards>'", text)
+            raise InvalidActionError(f"{text!r}: write '{seat} {verb} <meld number> <cards>'", text)
         k = int(args[0])
         if k < 1:
             raise InvalidActionError(f"{text!r}: melds are numbered from 1", text)
-        return Action(seat, ADD, tuple(sorted(parse_card(a) for a in args[1:])), k)
+        if verb == SWAP and len(args) != 2:
+            raise InvalidActionError(f"{text!r}: 'swap' names one meld and one card", text)
+        return Action(seat, verb, tuple(sorted(parse_card(a) for a in args[1:])), k)
     except CardError as e:
         raise InvalidActionError(f"{text!r}: {e}", text) from e

@@ -27,6 +27,8 @@ from .actions import (
     DRAW,
     MELD,
     PICK,
+    REDRAW,
+    SWAP,
     TIMEOUT,
     Action,
     ActionError,
@@ -125,6 +127,8 @@ class Game:
         self.opening = False  # this turn is the side's first opening under a first-meld minimum
         self.laid = 0  # card points laid this turn (first-meld minimum)
         self.must_open = False  # a pick-up that requires the first meld minimum this turn
+        self.drawn = -1  # the card drawn from the stock this turn
+        self.redrawn = False  # the first player's redraw was used (house rule)
         # hand-level flags
         self.last_turn = False
         self.stalemate_run = 0
@@ -283,7 +287,7 @@ class Game:
         side = self.side_of(seat)
         h = self.hands[seat]
         # cards held / meld numbers (invalid)
-        if a.verb in (MELD, ADD, DISCARD):
+        if a.verb in (MELD, ADD, DISCARD, SWAP):
             need: dict[int, int] = {}
             for c in a.cards:
                 need[c] = need.get(c, 0) + 1
@@ -291,7 +295,7 @@ class Game:
                 if h[c] < k:
                     have = "none" if h[c] == 0 else f"only {h[c]}"
                     return InvalidActionError(f"{text}: {a.seat} holds {have} of {CARD_STR[c]}", text)
-            if a.verb == ADD and not 1 <= a.meld <= len(self.melds[side]):
+            if a.verb in (ADD, SWAP) and not 1 <= a.meld <= len(self.melds[side]):
                 return InvalidActionError(
                     f"{text}: side {self.sides[side]} has no meld {a.meld} (it has {len(self.melds[side])})",
                     text,
@@ -313,6 +317,12 @@ class Game:
             )
         if a.verb == DISCARD:
             msg = self._discard_error(seat, a.cards[0])
+            return None if msg is None else IllegalActionError(f"{text}: {msg}", text)
+        if a.verb == REDRAW:
+            msg = self._redraw_error(seat)
+            return None if msg is None else IllegalActionError(f"{text}: {msg}", text)
+        if a.verb == SWAP:
+            msg = self._swap_error(seat, side, a)
             return None if msg is None else IllegalActionError(f"{text}: {msg}", text)
         if not a.cards:
             return InvalidActionError(f"{text}: no cards named", text)
@@ -361,6 +371,10 @@ class Game:
             self._pick(seat)
         elif v == DISCARD:
             self._discard(seat, a.cards[0])
+        elif v == REDRAW:
+            self._redraw(seat)
+        elif v == SWAP:
+            self._swap(seat, self.side_of(seat), a)
         else:
             side = self.side_of(seat)
             m = self._meld_result(side, a)
@@ -375,6 +389,7 @@ class Game:
         self.hand_n[seat] += 1
         self.phase = PLAY_PHASE
         self.drew = True
+        self.drawn = c
         if self.rules.stock_end is StockEnd.END_AFTER_THIRD_LAST and len(self.stock) <= 2:
             self.last_turn = True
 
@@ -412,6 +427,107 @@ class Game:
         if self.rules.min_meld_required_for_pickup and self.rules.min_first_meld > 0 and not self.melds[side]:
             self.must_open = True
             self.opening = True
+
+    # ----- house rules: redraw and swap --------------------------------------------------------------------------
+    def _redraw_error(self, seat: int) -> str | None:
+        if not self.rules.first_player_redraw:
+            return "these rules have no redraw (house rule first_player_redraw, §14.1 row 36)"
+        if self.redrawn or self.turns > 0 or seat != self.first or not self.drew or self.melded:
+            return "only the first player, right after his first draw from the stock, may redraw, once"
+        if not self.stock and self.pozzetti_left() == 0:
+            return "the stock is empty"
+        if self.last_turn:
+            return "the stock is down to its last cards"
+        return None
+
+    def _redraw(self, seat: int) -> None:
+        c = self.drawn
+        self.hands[seat][c] -= 1
+        self.hand_n[seat] -= 1
+        self.pile.append(c)
+        self.redrawn = True
+        self._draw(seat)
+
+    def _swap_target(self, m: Meld, c: int) -> int:
+        """The position where natural ``c`` would replace ``m``'s wild, or 0 if it cannot."""
+        if m.kind != SEQUENCE or m.wild < 0 or c == JOKER or c // 13 != m.suit:
+            return 0
+        r = c % 13 + 1
+        spots = [m.wild_pos] if m.wild_pos else []
+        if not m.wild_pos:  # a free wild stands for either end
+            lo, hi = m.span()
+            spots = [p for p in (lo - 1, hi + 1) if 1 <= p <= 14]
+        for p in spots:
+            if p == r or (r == 1 and p == 14):
+                if p == 1 or p == 14:
+                    other = 14 if p == 1 else 1
+                    if m.mask >> other & 1 and not self._ctx.two_aces:
+                        continue
+                return p
+        return 0
+
+    def _swap_error(self, seat: int, side: int, a: Action) -> str | None:
+        if not self.rules.wild_may_return_to_hand:
+            return (
+                "these rules keep a melded wild in its meld (§5.1; house rule wild_may_return_to_hand, C-18)"
+            )
+        m = self.melds[side][a.meld - 1]
+        if len(a.cards) != 1:
+            return "a swap gives one natural card"
+        if m.kind != SEQUENCE or m.wild < 0:
+            return f"meld {a.meld} has no wild to take back (only a sequence's wild can be swapped)"
+        if not self._swap_target(m, a.cards[0]):
+            return f"{CARD_STR[a.cards[0]]} is not the card the wild of meld {a.meld} stands for"
+        g = self.clone()
+        g._swap(seat, side, a)
+        if not g._completable({}):
+            return "after it the turn could not be completed (§3.4: keep a card to discard; no wild as closing discard)"
+        return None
+
+    def _swap(self, seat: int, side: int, a: Action) -> None:
+        m = self.melds[side][a.meld - 1]
+        c = a.cards[0]
+        p = self._swap_target(m, c)
+        cards = list(m.cards)
+        cards.remove(m.wild)
+        cards.append(c)
+        new = self._ctx.place(m.suit, m.mask | (1 << p), tuple(sorted(cards)))
+        h = self.hands[seat]
+        h[c] -= 1
+        h[m.wild] += 1
+        kn = self.known[seat]
+        if kn[c]:
+            kn[c] -= 1
+        kn[m.wild] += 1  # everybody saw the wild go to his hand
+        self.table[c] += 1
+        self.table[m.wild] -= 1
+        self.melds[side][a.meld - 1] = new
+        self._meldkeys[side] = None
+        self.melded = True
+        if self.opening:
+            self.laid += self._values[c] - self._values[m.wild]
+        if self.top >= 0 and not self.top_used and self.top == c:
+            self.top_used = True
+
+    def _house_actions(self, seat: int, name: str) -> list[Action]:
+        """Legal redraw / swap actions under their house rules."""
+        out: list[Action] = []
+        r = self.rules
+        if r.first_player_redraw and self._redraw_error(seat) is None:
+            out.append(Action(name, REDRAW))
+        if r.wild_may_return_to_hand:
+            h = self.hands[seat]
+            side = self.side_of(seat)
+            for k, m in enumerate(self.melds[side], start=1):
+                if m.kind != SEQUENCE or m.wild < 0:
+                    continue
+                b0 = m.suit * 13
+                for c in range(b0, b0 + 13):
+                    if h[c] and self._swap_target(m, c):
+                        a = Action(name, SWAP, (c,), k)
+                        if self._swap_error(seat, side, a) is None:
+                            out.append(a)
+        return out
 
     # ----- melds ------------------------------------------------------------------------------------------------
     def _lay(self, seat: int, side: int, a: Action, m: Meld) -> None:
@@ -771,6 +887,8 @@ class Game:
             ]
         r = self.rules
         simple = r.pickup_rule is PickupRule.NONE and r.min_first_meld == 0
+        if r.first_player_redraw or r.wild_may_return_to_hand:
+            out += self._house_actions(seat, name)
         raw = self._raw_meld_actions(seat)
         if simple and n >= 2 + 14:  # no meld can leave fewer than 2 cards: all are legal
             out += raw

@@ -434,6 +434,10 @@ class MeldRules:
                 return _new(SEQUENCE, cards, suit, 0, mask, wild, wild_pos, n, self)
         raise MeldError(f"{text} is not a meld: {reason}" if new else f"{text}: {reason}")
 
+    def place(self, suit: int, mask: int, cards: tuple[int, ...]) -> Meld:
+        """A clean sequence with natural positions ``mask`` (after a swap took its wild back)."""
+        return _new(SEQUENCE, cards, suit, 0, mask, -1, 0, mask.bit_count(), self)
+
     # ----- attachments ----------------------------------------------------------------------------------------
     def attach(self, meld: Meld, added: tuple[int, ...]) -> Meld:
         """The meld after attaching ``added`` (sorted) from a hand, or :class:`MeldError` (§5.4, §0.1)."""

@@ -133,19 +133,15 @@ class Rules:
     turn_cap: int = 500
     #: stalemate detection of §9.3.2
     stalemate: bool = True
-    #: SEED2's replaced joker taken back into the hand (C-18): not supported, the project keeps wilds in their meld
+    #: house rule (C-18, SEED2): a player may give a sequence the natural card its wild stands for and take the wild
+    #: into his hand (action ``swap``); off in every preset (§5.1: wilds never leave their meld)
     wild_may_return_to_hand: bool = False
-    #: the first player may discard his first stock card and draw another (§14.1 row 36, C-45): not supported yet
+    #: house rule (§14.1 row 36, C-45): the first player may put his first stock card face up on the pile and draw
+    #: another, once (action ``redraw``)
     first_player_redraw: bool = False
     extra: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        if self.wild_may_return_to_hand:
-            raise RulesError(
-                "wild_may_return_to_hand is not supported: a melded wild never returns to a hand (RULES.md §5.1, C-18)"
-            )
-        if self.first_player_redraw:
-            raise RulesError("first_player_redraw (§14.1 row 36) is not supported yet")
         if self.players not in (2, 4):
             raise RulesError(f"players must be 2 or 4, not {self.players!r}")
         if self.three_morto and (self.players != 4 or self.stock_end is not StockEnd.END_AFTER_THIRD_LAST):

@@ -77,6 +77,8 @@ class View:
     end: str | None
     closed_by: int
     first: int
+    redrawn: bool = False  # the first player's redraw was used (house rule)
+    drawn: int = -1  # the card this seat drew from the stock this turn (its own view only)
     #: the match totals per side before this hand, when the view comes from a :class:`~burraco.match.Match`
     match_totals: tuple[int, int] | None = None
 
@@ -200,6 +202,8 @@ def make_view(g: Game, seat: int) -> View:
         end=g.end,
         closed_by=g.closed_by,
         first=g.first,
+        redrawn=g.redrawn,
+        drawn=g.drawn if seat == g.turn else -1,
     )
 
 
@@ -300,6 +304,12 @@ def determinize(view: View, rng: random.Random) -> Game:
         "first",
     ):
         setattr(g, f, getattr(view, f))
+    g.redrawn = view.redrawn
+    g.drawn = view.drawn
+    if view.seat != g.turn and g.drew and g.end is None:
+        # which card he drew is unknown to this seat: any card of his sampled hand may stand for it
+        hand = g.hands[g.turn]
+        g.drawn = next((c for c in range(NUM_TYPES) if hand[c]), -1)
     if view.seat != g.turn and g.lone >= 0 and g.end is None:
         # the picker's twin is unknown to this seat: let him discard the card (a sample never strands him)
         g.lone_had = g.hands[g.turn][g.lone]
