@@ -262,6 +262,15 @@ _VALUES: dict[Rules, tuple[int, ...]] = {}
 _VP_CACHE: dict[str, list[tuple[int, int, int]]] = {}
 
 
+def register_vp_table(name: str, rows: list[tuple[int, int, int]]) -> None:
+    """Make a VP table available under ``name`` (rows: upper bound of the MP difference, winner VP, loser VP;
+    ascending bounds, the last one standing for "and above"). Tournament organisers load their own this way."""
+    clean = [(int(b), int(w), int(lo)) for b, w, lo in rows]
+    if not clean or any(b2 <= b1 for (b1, _, _), (b2, _, _) in zip(clean, clean[1:], strict=False)):
+        raise RulesError("a VP table needs rows with strictly ascending bounds")
+    _VP_CACHE[name] = clean
+
+
 def load_vp_table(name: str) -> list[tuple[int, int, int]]:
     """Load a VP table shipped in ``burraco/data/vp_tables/<name>.json`` (RULES.md §12.3)."""
     if name in _VP_CACHE:
