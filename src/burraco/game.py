@@ -638,6 +638,7 @@ class Game:
         self.opening = False
         self.laid = 0
         self.must_open = False
+        self.drawn = -1
         self.poz_pending[self.turn] = False
         if self.n == 2:
             self.hidden[self.turn] = None

@@ -276,7 +276,8 @@ class MeldRules:
                     f"{text} is not a meld: a set of 2s is not allowed (every 2 in a set is a wild)"
                 )
             raise MeldError(
-                f"{text} is not a meld: it holds only wilds (a meld needs at least two natural cards)"
+                f"{text} is not a meld: it holds {len(cards) - 1 if any(c != JOKER for c in cards) else len(cards)}"
+                " wilds and at most one natural 2 (a meld holds one wild and at least two natural cards)"
             )
         # naturals of one rank make a set (a sequence cannot hold two naturals of one rank, but for A…A,
         # which needs 14 naturals); otherwise it must be a sequence
@@ -404,8 +405,9 @@ class MeldRules:
                 gaps = hi - lo + 1 - n
                 if gaps > w:
                     reason = (
-                        f"the cards leave {gaps} gaps and there {'is' if w == 1 else 'are'} {w} "
-                        f"wild{'s' if w != 1 else ''} to fill them"
+                        f"the cards leave {gaps} gap{'s' if gaps != 1 else ''} and there "
+                        f"{'is' if w == 1 else 'are'} {w} wild{'s' if w != 1 else ''} to fill "
+                        f"{'them' if gaps != 1 else 'it'}"
                     )
                     continue
                 if gaps == 0 and w == 1 and lo == 1 and hi == 14:

@@ -1,0 +1,229 @@
+"""The command line: ``burraco replay`` (RECORDS.md §5 exit codes and JSON), ``burraco simulate``, ``burraco
+presets``, and the public conformance runner driven through ``python -m burraco replay``."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import burraco
+from burraco import Game, preset
+from helpers import build_deal
+
+CONFORMANCE = Path(__file__).resolve().parents[2] / "shared" / "conformance" / "conformance.py"
+REPLAY = [sys.executable, "-m", "burraco", "replay"]
+
+
+def run(args: list[str], stdin: str | None = None, timeout: int = 120) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, COLUMNS="200")  # rich wraps tables to the terminal width
+    return subprocess.run(args, input=stdin, capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def good_record() -> dict:
+    g = Game.from_deal(
+        preset("italian"),
+        build_deal(
+            "italian",
+            hands={"N": "3h 4h 5h 6h 7h 8h 9h Kc Kd Ks JK"},
+            stock_top="Th",
+            pozzetti=["Ac Ad As 4c 5c 6c 7c Qd Qs Qh 9s"],
+        ),
+        3,
+    )
+    for a in [
+        "N draw",
+        "N meld 3h 4h 5h 6h 7h 8h 9h Th",
+        "N meld Kc Kd Ks JK",
+        "N meld Ac Ad As",
+        "N meld 4c 5c 6c 7c",
+        "N meld Qd Qs Qh",
+        "N discard 9s",
+    ]:
+        g.apply(a)
+    assert g.end == "closed"
+    return g.to_record()
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    d = tmp_path_factory.mktemp("records")
+    out = {}
+    rec = good_record()
+    out["good"] = d / "good.json"
+    out["good"].write_text(json.dumps(rec))
+    bad = json.loads(json.dumps(rec))
+    bad["hands"][0]["actions"][2] = "N add 1 Kc"
+    out["illegal"] = d / "illegal.json"
+    out["illegal"].write_text(json.dumps(bad))
+    inv = json.loads(json.dumps(rec))
+    inv["hands"][0]["actions"][1] = "N frob"
+    out["invalid"] = d / "invalid.json"
+    out["invalid"].write_text(json.dumps(inv))
+    out["notjson"] = d / "notjson.json"
+    out["notjson"].write_text("{this is not json")
+    unk = json.loads(json.dumps(rec))
+    unk["rules"] = "italian-5p"
+    out["preset"] = d / "preset.json"
+    out["preset"].write_text(json.dumps(unk))
+    partial = json.loads(json.dumps(rec))
+    partial["hands"][0]["actions"] = partial["hands"][0]["actions"][:3]
+    out["partial"] = d / "partial.json"
+    out["partial"].write_text(json.dumps(partial))
+    return out
+
+
+def test_replay_ok_exit_0_and_same_json_as_the_library(records: dict[str, Path]) -> None:
+    p = run(REPLAY + [str(records["good"])])
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert out == burraco.replay(json.loads(records["good"].read_text()))
+    assert out["ok"] is True and set(out) >= {"ok", "hands", "totals", "winner", "vp"}
+    h = out["hands"][0]
+    assert set(h) >= {"end", "closed_by", "table", "scores"}
+    assert h["end"] == "closed" and h["closed_by"] == "N"
+    assert set(h["table"]) >= {
+        "turn",
+        "phase",
+        "stock",
+        "pile",
+        "hands",
+        "pozzetti_left",
+        "pozzetto_taken",
+        "melds",
+    }
+    assert h["scores"]["NS"]["total"] == sum(v for k, v in h["scores"]["NS"].items() if k != "total")
+
+
+def test_replay_unfinished_hand_exit_0(records: dict[str, Path]) -> None:
+    p = run(REPLAY + [str(records["partial"])])
+    assert p.returncode == 0
+    out = json.loads(p.stdout)
+    h = out["hands"][0]
+    assert h["end"] is None and h["scores"] is None and h["closed_by"] is None
+    assert h["table"]["turn"] == "N" and h["table"]["phase"] == "play"
+    assert out["totals"] == {"NS": 0, "EW": 0} and out["winner"] is None and out["vp"] is None
+
+
+def test_replay_illegal_action_exit_1(records: dict[str, Path]) -> None:
+    p = run(REPLAY + [str(records["illegal"])])
+    assert p.returncode == 1
+    out = json.loads(p.stdout)
+    assert out["ok"] is False and out["error"] == "illegal"
+    assert out["hand"] == 0 and out["action_index"] == 2 and out["action"] == "N add 1 Kc"
+    assert "Kc is not a heart" in out["message"]
+
+
+def test_replay_invalid_action_exit_1(records: dict[str, Path]) -> None:
+    p = run(REPLAY + [str(records["invalid"])])
+    assert p.returncode == 1
+    out = json.loads(p.stdout)
+    assert out["error"] == "invalid" and out["action_index"] == 1 and out["action"] == "N frob"
+
+
+@pytest.mark.parametrize("which", ["notjson", "preset"])
+def test_replay_bad_record_exit_2(records: dict[str, Path], which: str) -> None:
+    p = run(REPLAY + [str(records[which])])
+    assert p.returncode == 2
+    out = json.loads(p.stdout)
+    assert out["ok"] is False and out["error"] == "record" and out["message"]
+
+
+def test_replay_missing_file_exit_2(tmp_path: Path) -> None:
+    p = run(REPLAY + [str(tmp_path / "nope.json")])
+    assert p.returncode == 2
+    out = json.loads(p.stdout)
+    assert out["error"] == "record"
+
+
+def test_replay_reads_standard_input(records: dict[str, Path]) -> None:
+    p = run(REPLAY + ["-"], stdin=records["good"].read_text())
+    assert p.returncode == 0
+    assert json.loads(p.stdout)["hands"][0]["end"] == "closed"
+
+
+def test_simulate_json_output_keys() -> None:
+    p = run([sys.executable, "-m", "burraco", "simulate", "--games", "3", "--json"])
+    assert p.returncode == 0, p.stderr
+    data = json.loads(p.stdout)
+    assert set(data) >= {
+        "rules", "players", "hands", "ends", "mean_score", "decisions_per_hand", "hands_per_s",
+        "decisions_per_s", "seconds",
+    }  # fmt: skip
+    assert data["rules"] == "italian" and data["players"] == 4 and data["hands"] == 3
+    assert set(data["ends"]) == {"closed", "stock", "stalemate", "timeout", "cap"}
+    assert sum(data["ends"].values()) == 3
+    assert set(data["mean_score"]) == {"NS", "EW"}
+    # the same seed gives the same games
+    p2 = run([sys.executable, "-m", "burraco", "simulate", "--games", "3", "--json"])
+    d2 = json.loads(p2.stdout)
+    for k in ("ends", "mean_score", "decisions_per_hand"):
+        assert d2[k] == data[k]
+
+
+def test_simulate_matches_and_players_override() -> None:
+    p = run(
+        [
+            sys.executable,
+            "-m",
+            "burraco",
+            "simulate",
+            "--matches",
+            "1",
+            "--rules",
+            "italian-tournament",
+            "--json",
+            "--seed",
+            "3",
+        ]
+    )
+    assert p.returncode == 0, p.stderr
+    data = json.loads(p.stdout)
+    assert data["matches"] == 1 and data["hands"] == 3
+    assert set(data) >= {"match_wins", "match_draws", "hands_per_match"}
+    p = run(
+        [
+            sys.executable,
+            "-m",
+            "burraco",
+            "simulate",
+            "--games",
+            "2",
+            "--players",
+            "2",
+            "--rules",
+            "brazilian",
+            "--json",
+        ]
+    )
+    assert p.returncode == 0, p.stderr
+    data = json.loads(p.stdout)
+    assert data["players"] == 2 and set(data["mean_score"]) == {"N", "S"}
+
+
+def test_simulate_unknown_preset_fails() -> None:
+    p = run([sys.executable, "-m", "burraco", "simulate", "--games", "1", "--rules", "nope", "--json"])
+    assert p.returncode != 0
+
+
+def test_presets_lists_every_preset() -> None:
+    p = run([sys.executable, "-m", "burraco", "presets"])
+    assert p.returncode == 0
+    for name in burraco.PRESETS:
+        assert name in p.stdout
+
+
+@pytest.mark.skipif(
+    not CONFORMANCE.exists(), reason="the shared conformance suite is not beside this checkout"
+)
+def test_public_conformance_suite_passes() -> None:
+    env = dict(os.environ, BURRACO_REPLAY=f"{sys.executable} -m burraco replay")
+    p = subprocess.run(
+        [sys.executable, str(CONFORMANCE), "run"], capture_output=True, text=True, env=env, timeout=600
+    )
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-2000:]
+    assert "0 failed" in p.stdout
