@@ -27,7 +27,7 @@ def _wild_list(sig: int) -> list[int]:
 class Generator:
     """Cached candidate generation for one rule set."""
 
-    __slots__ = ("ctx", "_seq", "_seq0", "_set", "_add", "_add1", "_ranks", "_shapes")
+    __slots__ = ("ctx", "_seq", "_seq0", "_set", "_add", "_add1", "_ranks", "_shapes", "_exp", "_exp2")
 
     def __init__(self, ctx: MeldRules) -> None:
         self.ctx = ctx
@@ -36,6 +36,8 @@ class Generator:
         self._set: dict[tuple[int, bytes, int], list[tuple[int, ...]]] = {}
         self._add: dict[tuple[object, ...], list[tuple[int, ...]]] = {}
         self._ranks: dict[bytes, list[int]] = {}
+        self._exp: dict[tuple[object, ...], list[tuple[int, ...]]] = {}
+        self._exp2: dict[tuple[object, ...], list[tuple[tuple[int, ...], int]]] = {}
         self._shapes: dict[tuple[bytes, bool, int, bool], list[tuple[bytes, bool]]] = {}
         self._add1: dict[tuple[Meld, bytes, int], list[tuple[int, ...]]] = {}
 
@@ -68,7 +70,17 @@ class Generator:
         if canon is None:
             self._trim()
             canon = self._seq[key] = self._sequences(filt.to_bytes(13, "big"), any_other)
-        got0 = self._seq0[k0] = _expand(canon, suit, _others(sig, own)) if canon else []
+        if not canon:
+            got0 = self._seq0[k0] = []
+            return got0
+        others = sig & ~own
+        ek2 = (key, suit, others)
+        got0 = self._exp2.get(ek2)
+        if got0 is None:
+            if len(self._exp2) > 300_000:
+                self._exp2.clear()
+            got0 = self._exp2[ek2] = _expand(canon, suit, _others(sig, own))
+        self._seq0[k0] = got0
         return got0
 
     def _sequences(self, cs: bytes, any_other: bool) -> list[tuple[tuple[int, ...], int]]:
@@ -228,37 +240,42 @@ class Generator:
             w0_two = w == suit * 13 + 1
             ace = counts[0]
             two = counts[1]
-            bits = 0
-            miss = 0
-            p = ((mask & -mask).bit_length() - 1) - 1
-            while p >= 1:
-                if (ace if p == 1 else (two or w0_two) if p == 2 else counts[p - 1]) > 0:
-                    bits |= 1 << p
-                else:
-                    miss += 1
-                    if miss > 1:
-                        break
-                p -= 1
-            miss = 0
-            p = mask.bit_length()
-            while p <= 14:
-                if (ace if p == 14 else counts[p - 1]) > 0:
-                    bits |= 1 << p
-                elif not (mask >> p & 1):
-                    miss += 1
-                    if miss > 1:
-                        break
-                p += 1
-            # an internal gap (a locked wild's place) may be filled too
+            nz = counts.translate(_NZ)
+            av = _AV.get(nz)
+            if av is None:
+                av = _AV[nz] = _avail_bits(nz)
+            if w0_two:
+                av |= 4
             lo = (mask & -mask).bit_length() - 1
-            for q in range(lo + 1, mask.bit_length() - 1):
-                if not (mask >> q & 1) and (ace if q == 1 else two if q == 2 else counts[q - 1]) > 0:
-                    bits |= 1 << q
+            hi = mask.bit_length() - 1
+            miss = ~av & ((1 << lo) - 2)  # missing positions below the block
+            left = 1
+            if miss:
+                rest = miss & ((1 << (miss.bit_length() - 1)) - 1)
+                if rest:
+                    left = rest.bit_length()
+            miss = ~av & 0x7FFF & ~((1 << (hi + 1)) - 1)  # missing positions above it
+            right = 14
+            if miss:
+                rest = miss & (miss - 1)
+                if rest:
+                    right = (rest & -rest).bit_length() - 2
+            bits = av & ((1 << (right + 1)) - (1 << left)) & ~mask & 0x3FF8  # reachable 3…K not in the meld
             wc = 0 if w < 0 else (1 if w0_two else 2)
             own = 2 << suit
             if not self.ctx.two_aces and ace > 1:
                 ace = 1  # one natural ace per sequence: a second copy changes nothing
-            key = (1, mask, wc, bits, ace, two, bool(sig & ~own))
+            others = sig & ~own
+            shift = 0
+            if left >= 5 and right <= 13:
+                # away from the ace and the 2 the answer does not depend on where the block lies: slide it down
+                # so that its reach starts at position 4 (position 3 stays the missing card that stops the reach,
+                # the 2's own place stays out of reach); the results slide back up in the expansion
+                shift = left - 4
+                mask >>= shift
+                bits >>= shift
+                ace = 0
+            key = (1, mask, wc, bits, ace, two, bool(others))
             canon = self._add.get(key)
             if canon is None:
                 self._trim()
@@ -269,11 +286,19 @@ class Generator:
                     if bits >> q & 1:
                         syn[q - 1] = 1
                 w0 = -1 if wc == 0 else (1 if wc == 1 else JOKER)
-                canon = self._add[key] = self._seq_additions(mask, w0, bytes(syn), bool(sig & ~own))
+                canon = self._add[key] = self._seq_additions(mask, w0, bytes(syn), bool(others))
             if not canon:
                 got1 = self._add1[k1] = []
                 return got1
-            got1 = self._add1[k1] = [t for t, _ in _expand([(t, 0) for t in canon], suit, _others(sig, own))]
+            ek = (key, shift, suit, others)
+            got1 = self._exp.get(ek)
+            if got1 is None:
+                if len(self._exp) > 300_000:
+                    self._exp.clear()
+                if shift:  # slide naturals (3…K) back up; the 2 and the placeholder are wilds and stay
+                    canon = [tuple(sorted(c if c < 2 else c + shift for c in t)) for t in canon]
+                got1 = self._exp[ek] = [t for t, _ in _expand([(t, 0) for t in canon], suit, _others(sig, own))]
+            self._add1[k1] = got1
             return got1
         got = self._add.get(key)
         if got is None:
@@ -441,6 +466,21 @@ def _expand(
         else:
             out.append((t, mask))
     return out
+
+
+_NZ = bytes([0] + [1] * 255)  # bytes.translate table: a count -> 0 or 1
+_AV: dict[bytes, int] = {}
+
+
+def _avail_bits(nz: bytes) -> int:
+    """Positions (bits 1…14) a suit's 0/1 counts make available: ace at 1 and 14, the 2 at 2, 3…K at 3…13."""
+    bits = 0
+    for i in range(13):
+        if nz[i]:
+            bits |= 1 << (i + 1)
+    if nz[0]:
+        bits |= 1 << 14
+    return bits
 
 
 _HEAD = 0xFFFF << (8 * 11)  # the ace and the 2 keep their counts
