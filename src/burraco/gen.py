@@ -65,6 +65,17 @@ class Generator:
             filt = _ISOLATED[norm] = _drop_isolated(norm)
         own = 2 << suit
         any_other = bool(sig & ~own)
+        # with no ace the answer slides along the suit: start the lowest card at 3 (at 5 when the 2 is held, whose
+        # natural place must stay out of reach); the results slide back up in the expansion
+        shift = 0
+        if not filt & _ACE_LANE:
+            low = _LOWEST.get(filt)
+            if low is None:
+                low = _LOWEST[filt] = _lowest_position(filt)
+            base = 5 if filt & _TWO_LANE else 3
+            if low > base:
+                shift = low - base
+                filt = (filt & _TWO_LANE) | ((filt & _POS_LANES) << (8 * shift))
         key = (filt, any_other)
         canon = self._seq.get(key)
         if canon is None:
@@ -74,11 +85,13 @@ class Generator:
             got0 = self._seq0[k0] = []
             return got0
         others = sig & ~own
-        ek2 = (key, suit, others)
+        ek2 = (key, shift, suit, others)
         got0 = self._exp2.get(ek2)
         if got0 is None:
             if len(self._exp2) > 300_000:
                 self._exp2.clear()
+            if shift:  # naturals (3…K) and their positions slide back up; the 2 and the placeholder are wilds
+                canon = [(tuple(sorted(c if c < 2 else c + shift for c in t)), mk << shift) for t, mk in canon]
             got0 = self._exp2[ek2] = _expand(canon, suit, _others(sig, own))
         self._seq0[k0] = got0
         return got0
@@ -481,6 +494,21 @@ def _avail_bits(nz: bytes) -> int:
     if nz[0]:
         bits |= 1 << 14
     return bits
+
+
+_ACE_LANE = 0xFF << (8 * 12)
+_TWO_LANE = 0xFF << (8 * 11)
+_POS_LANES = (1 << (8 * 11)) - 1  # the lanes of 3…K
+_LOWEST: dict[int, int] = {}
+
+
+def _lowest_position(lanes: int) -> int:
+    """The lowest of positions 3…13 with a card in a 13-lane count pattern (14 when none)."""
+    b = lanes.to_bytes(13, "big")
+    for p in range(3, 14):
+        if b[p - 1]:
+            return p
+    return 14
 
 
 _HEAD = 0xFFFF << (8 * 11)  # the ace and the 2 keep their counts
