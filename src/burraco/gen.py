@@ -91,7 +91,9 @@ class Generator:
             if len(self._exp2) > 300_000:
                 self._exp2.clear()
             if shift:  # naturals (3…K) and their positions slide back up; the 2 and the placeholder are wilds
-                canon = [(tuple(sorted(c if c < 2 else c + shift for c in t)), mk << shift) for t, mk in canon]
+                canon = [
+                    (tuple(sorted(c if c < 2 else c + shift for c in t)), mk << shift) for t, mk in canon
+                ]
             got0 = self._exp2[ek2] = _expand(canon, suit, _others(sig, own))
         self._seq0[k0] = got0
         return got0
@@ -310,7 +312,9 @@ class Generator:
                     self._exp.clear()
                 if shift:  # slide naturals (3…K) back up; the 2 and the placeholder are wilds and stay
                     canon = [tuple(sorted(c if c < 2 else c + shift for c in t)) for t in canon]
-                got1 = self._exp[ek] = [t for t, _ in _expand([(t, 0) for t in canon], suit, _others(sig, own))]
+                got1 = self._exp[ek] = [
+                    t for t, _ in _expand([(t, 0) for t in canon], suit, _others(sig, own))
+                ]
             self._add1[k1] = got1
             return got1
         got = self._add.get(key)
@@ -357,7 +361,6 @@ class Generator:
         meld solver accepts (tests check both ways).
         """
         ctx = self.ctx
-        b0 = 0
         two = 1
         lo = (mask & -mask).bit_length() - 1
         hi = mask.bit_length() - 1
@@ -378,10 +381,14 @@ class Generator:
                 return two_h > 0 or w0_two
             return counts[p - 1] > 0
 
+        av = 0
+        for p in range(1, 15):
+            if avail(p):
+                av |= 1 << p
         lefts = [lo]
         miss = 0
         for p in range(lo - 1, 0, -1):
-            if not avail(p):
+            if not av >> p & 1:
                 miss += 1
                 if miss > 1:
                     break
@@ -389,7 +396,7 @@ class Generator:
         rights = [hi]
         miss = 0
         for p in range(hi + 1, 15):
-            if not avail(p):
+            if not av >> p & 1:
                 miss += 1
                 if miss > 1:
                     break
@@ -397,46 +404,42 @@ class Generator:
         out: set[tuple[int, ...]] = set()
         for a in lefts:
             for b in rights:
-                empty = [q for q in range(a, b + 1) if not mask >> q & 1]
-                missing = [q for q in empty if not avail(q)]
-                if len(missing) > 1:
+                empty = ((1 << (b + 1)) - (1 << a)) & ~mask  # positions of the block the meld does not fill
+                missing = empty & ~av
+                if missing & (missing - 1):  # two or more missing: one wild cannot fill them
                     continue
                 if not wild_source:
                     if missing:
                         continue
                     wps = [0]
+                elif missing:
+                    wps = [missing]
                 else:
-                    wps = missing if missing else [0, *empty]
+                    wps = [0] + [1 << q for q in range(a, b + 1) if empty >> q & 1]
+                free_edge = a == 1 and b == 14  # no room for a free wild
                 for wp in wps:
-                    nat_pos = [q for q in empty if q != wp]
-                    # natural aces in the final meld
-                    fin_aces = (1 if (mask & 2 or 1 in nat_pos) else 0) + (
-                        1 if (mask >> 14 & 1 or 14 in nat_pos) else 0
-                    )
-                    if fin_aces > 1 and not two_aces:
+                    nat = empty & ~wp
+                    fin = mask | nat
+                    if not two_aces and fin & 2 and fin >> 14 & 1:
+                        continue  # two natural aces in one sequence (Italian rules allow one)
+                    if (nat >> 1 & 1) + (nat >> 14 & 1) > ace:
                         continue
-                    aces_needed = (1 in nat_pos) + (14 in nat_pos)
-                    if aces_needed > ace:
-                        continue
-                    base_cards = [b0 + (0 if q == 14 else q - 1) for q in nat_pos if q != 2]
-                    need2 = 2 in nat_pos
+                    base_cards = _pos_cards(nat & ~4)
+                    size = nat_count + nat.bit_count()
                     # how position 2 is filled (if needed) and what happens to the meld's own wild
-                    options: list[
-                        tuple[bool, bool]
-                    ] = []  # (2 comes from the hand, the meld's wild stays wild)
-                    if need2:
+                    if nat & 4:
+                        options = []
                         if two_h > 0:
                             options.append((True, has_w0))
                         if w0_two:
                             options.append((False, False))
                     else:
-                        options.append((False, has_w0))
+                        options = [(False, has_w0)]
                     for two_from_hand, w0_stays in options:
-                        cards = base_cards + [two] if two_from_hand else base_cards
-                        size = nat_count + len(nat_pos)
+                        cards = base_cards + (two,) if two_from_hand else base_cards
                         if w0_stays:
                             # the meld's wild is the one wild: in the gap wp, or free beside the block
-                            if size + 1 > max_seq or (wp == 0 and a == 1 and b == 14):
+                            if size + 1 > max_seq or (wp == 0 and free_edge):
                                 continue
                             if cards:
                                 out.add(tuple(sorted(cards)))
@@ -444,14 +447,24 @@ class Generator:
                         # no wild left from the meld: a hole needs a new wild; without one, a wild is optional
                         if wp == 0 and cards and size <= max_seq:
                             out.add(tuple(sorted(cards)))
-                        if size + 1 > max_seq or (wp == 0 and a == 1 and b == 14):
+                        if size + 1 > max_seq or (wp == 0 and free_edge):
                             continue
-                        news = list(foreign)
+                        for w in foreign:
+                            out.add(tuple(sorted((*cards, w))))
                         if two_h - (1 if two_from_hand else 0) >= 1:
-                            news.append(two)
-                        for w in news:
-                            out.add(tuple(sorted([*cards, w])))
+                            out.add(tuple(sorted((*cards, two))))
         return sorted(out)
+
+
+_POS_CARDS: dict[int, tuple[int, ...]] = {}
+
+
+def _pos_cards(bits: int) -> tuple[int, ...]:
+    """The hearts cards standing at positions ``bits`` (the ace for 1 and 14, rank r at r): cached."""
+    got = _POS_CARDS.get(bits)
+    if got is None:
+        got = _POS_CARDS[bits] = tuple(0 if q == 14 else q - 1 for q in range(1, 15) if bits >> q & 1)
+    return got
 
 
 _AT_LEAST = {k: bytes(1 if v >= k else 0 for v in range(256)) for k in (2, 3)}
