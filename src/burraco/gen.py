@@ -39,7 +39,7 @@ class Generator:
         self._exp: dict[tuple[object, ...], list[tuple[int, ...]]] = {}
         self._exp2: dict[tuple[object, ...], list[tuple[tuple[int, ...], int]]] = {}
         self._shapes: dict[tuple[bytes, bool, int, bool], list[tuple[bytes, bool]]] = {}
-        self._add1: dict[tuple[Meld, bytes, int], list[tuple[int, ...]]] = {}
+        self._add1: dict[tuple[int, bytes, int], list[tuple[int, ...]]] = {}
 
     def _trim(self) -> None:
         for d in (self._seq, self._set, self._add, self._add1):
@@ -235,7 +235,7 @@ class Generator:
         sequence its natural positions and whether its wild is the suit's own 2, with the counts of positions the
         meld already occupies dropped. The resulting meld is built on demand (:meth:`MeldRules.attach`).
         """
-        k1 = (m, counts, sig)
+        k1 = (m.uid, counts, sig)
         got1 = self._add1.get(k1)
         if got1 is not None:
             return got1

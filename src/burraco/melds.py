@@ -11,6 +11,7 @@ Validation follows §4.5: a same-suit 2 is natural whenever it can be, then wild
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Final
 
@@ -42,6 +43,8 @@ def _msg_text(cards: tuple[int, ...] | list[int]) -> str:
     """Cards for a message, in rank order (jokers last): ``5h 6h 7c``."""
     return cards_str(sorted(cards, key=lambda c: (99, 0) if c == JOKER else (c % 13, c // 13)))
 
+
+_UIDS = itertools.count()
 
 SET: Final = 0
 SEQUENCE: Final = 1
@@ -82,6 +85,7 @@ class Meld:
         "burraco",
         "naturals",
         "_hash",
+        "uid",
     )
 
     kind: int
@@ -95,6 +99,7 @@ class Meld:
     burraco: str | None
     naturals: int  # number of natural cards
     _hash: int
+    uid: int  # unique per meld object, never reused (a cheap cache key)
 
     def __repr__(self) -> str:
         return f"Meld({KIND_NAMES[self.kind]}: {cards_str(self.display_cards())})"
@@ -191,6 +196,7 @@ def _new(
     m.naturals = naturals
     m.burraco = ctx.classify(m)
     m._hash = hash((kind, cards, mask, wild))
+    m.uid = next(_UIDS)
     return m
 
 
