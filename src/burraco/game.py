@@ -38,7 +38,7 @@ from .actions import (
 )
 from .cards import CARD_STR, JOKER, NUM_TYPES, RANK_NAMES, cards_str
 from .deal import Deal, deal_from_seed
-from .gen import Generator, generator, wild_sig
+from .gen import Generator, generator
 from .melds import CLEAN, SEQUENCE, SET, Meld, MeldError, MeldRules, meld_rules
 from .rules import BurracoNeeded, PickupRule, Rules, StockEnd, TimeoutPolicy
 
@@ -909,12 +909,11 @@ class Game:
 
         Only the rules of melds are checked here; turn-level legality (dead ends, §3.4) is checked by the caller.
         """
-        h = self.hands[seat]
         name = self.seats[seat]
-        side = self.side_of(seat)
+        side = seat % 2 if self.n == 4 else seat
         gen = self._gen
-        hb = bytes(h)
-        sig = wild_sig(hb)
+        hb = bytes(self.hands[seat])
+        sig = (hb[52] > 0) | (hb[1] > 0) << 1 | (hb[14] > 0) << 2 | (hb[27] > 0) << 3 | (hb[40] > 0) << 4
         melds = self.melds[side]
         mk = self._meldkeys[side]
         if mk is None:
