@@ -36,7 +36,7 @@ Method:
        version); ``--warmup 400`` gives the steady-state figure;
     2. clean throughput loops with no per-call timing at all: ``--hands``
        burraco hands, then ``--gin-games`` gin games, repeated ``--repeat``
-       times (default 1) in alternation so that a noisy neighbour slows both;
+       times (default 3) in alternation so that a noisy neighbour slows both;
        each throughput figure is the median over the repeats (per-repeat
        figures in ``*_repeats``);
     3. a second pass, by the same player, over as many hands (and gin games)
@@ -530,8 +530,8 @@ def print_table(r: dict[str, Any]) -> None:
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    p.add_argument("--hands", type=int, default=200, help="random burraco hands to play (default 200)")
-    p.add_argument("--gin-games", type=int, default=200, help="random gin_rummy games to play (default 200)")
+    p.add_argument("--hands", type=int, default=300, help="random burraco hands per repeat (default 300)")
+    p.add_argument("--gin-games", type=int, default=300, help="random gin_rummy games per repeat (default 300)")
     p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     p.add_argument("--no-gin", action="store_true", help="skip the OpenSpiel gin_rummy comparison")
@@ -545,9 +545,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--repeat",
         type=int,
-        default=1,
+        default=3,
         metavar="R",
-        help="run the throughput loops R times, alternating burraco and gin; report medians (default 1)",
+        help="run the throughput loops R times, alternating burraco and gin; report medians (default 3)",
     )
     p.add_argument(
         "--warmup",
