@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .actions import ActionError
+from .actions import ActionError, IllegalActionError
 from .deal import Deal, DealError
 from .game import Game, seat_names
 from .match import Match
@@ -71,55 +71,54 @@ def load_record(text: str) -> dict[str, Any]:
     return data
 
 
-def replay_match(record: Any) -> Match:
-    """Play a record through the engine and return the match (raises RecordError or ActionError)."""
-    rules, dealer, hands = parse_record(record)
+class ReplayError(ActionError):
+    """An action of a record that the engine refused, with where it stands: ``hand`` and ``index`` (0-based)."""
+
+    def __init__(self, err: ActionError, hand: int, index: int, action: str) -> None:
+        super().__init__(err.message, action)
+        self.kind = err.kind
+        self.hand = hand
+        self.index = index
+
+
+def _play(rules: Rules, dealer: int, hands: list[tuple[Deal, list[str]]]) -> tuple[Match, list[Game]]:
+    """Play parsed hands; returns the match and the games to report (RECORDS.md §5: every hand with an action,
+    and the first one). Raises :class:`ReplayError` at the first refused action."""
     m = Match(rules, dealer)
+    reported: list[Game] = []
     for i, (deal, actions) in enumerate(hands):
         if m.is_over or (m.games and not m.game.is_over):
             if actions:
                 why = "the match is over" if m.is_over else f"hand {i - 1} has not ended"
-                e = ActionError(f"{actions[0]}: {why}", actions[0])
-                e.hand = i  # type: ignore[attr-defined]
-                e.index = 0  # type: ignore[attr-defined]
-                raise e
+                raise ReplayError(IllegalActionError(f"{actions[0]}: {why}"), i, 0, actions[0])
             continue
         g = m.start_hand(deal)
         for j, text in enumerate(actions):
             try:
                 m.apply(text)
             except ActionError as e:
-                e.hand = i  # type: ignore[attr-defined]
-                e.index = j  # type: ignore[attr-defined]
-                e.action = text
-                raise
-        del g
-    return m
+                raise ReplayError(e, i, j, text) from e
+        if actions or i == 0:
+            reported.append(g)
+    return m, reported
+
+
+def replay_match(record: Any) -> Match:
+    """Play a record through the engine and return the match, to continue it (raises RecordError or ReplayError)."""
+    return _play(*parse_record(record))[0]
 
 
 def replay(record: Any) -> dict[str, Any]:
     """Replay a record (a dict) and return the JSON-shaped result of RECORDS.md §5."""
     try:
-        rules, dealer, hands = parse_record(record)
+        parsed = parse_record(record)
     except RecordError as e:
         return {"ok": False, "error": "record", "message": str(e)}
-    m = Match(rules, dealer)
-    results: list[dict[str, Any]] = []
-    for i, (deal, actions) in enumerate(hands):
-        if m.is_over or (m.games and not m.game.is_over):
-            if actions:
-                why = "the match is over" if m.is_over else f"hand {i - 1} has not ended"
-                return _refused(i, 0, actions[0], "illegal", f"{actions[0]}: {why}")
-            continue
-        g = m.start_hand(deal)
-        for j, text in enumerate(actions):
-            try:
-                m.apply(text)
-            except ActionError as e:
-                return _refused(i, j, text, e.kind, e.message)
-        if actions or i == 0:
-            results.append(g.result_json())
-    return {"ok": True, "hands": results, **m.summary_json()}
+    try:
+        m, games = _play(*parsed)
+    except ReplayError as e:
+        return _refused(e.hand, e.index, e.action, e.kind, e.message)
+    return {"ok": True, "hands": [g.result_json() for g in games], **m.summary_json()}
 
 
 def _refused(hand: int, index: int, action: str, kind: str, message: str) -> dict[str, Any]:
@@ -150,4 +149,13 @@ def game_from_record(record: Any) -> Game:
     return replay_match(record).game
 
 
-__all__ = ["replay", "replay_text", "replay_match", "parse_record", "load_record", "RecordError", "FORMAT"]
+__all__ = [
+    "replay",
+    "replay_text",
+    "replay_match",
+    "parse_record",
+    "load_record",
+    "RecordError",
+    "ReplayError",
+    "FORMAT",
+]
