@@ -95,31 +95,12 @@ def sort_key(c: int) -> tuple[int, int]:
     return (4, 0) if c == JOKER else (c // 13, c % 13)
 
 
-def full_deck() -> list[int]:
-    """The 108 cards: two of every suited card and four jokers, in a fixed order."""
-    return [c for c in range(52) for _ in range(2)] + [JOKER] * 4
-
-
-def deck_counts() -> list[int]:
-    """Number of copies of each card type in the deck (2 of each suited card, 4 jokers)."""
-    return [2] * 52 + [4]
-
-
 def counts_of(cards: Iterable[int]) -> list[int]:
     """Count vector (length 53) of a list of cards."""
     v = [0] * NUM_TYPES
     for c in cards:
         v[c] += 1
     return v
-
-
-def expand_counts(counts: list[int]) -> list[int]:
-    """The cards of a count vector, in type order."""
-    out: list[int] = []
-    for c, n in enumerate(counts):
-        if n:
-            out.extend([c] * n)
-    return out
 
 
 def describe(c: int) -> str:

@@ -137,5 +137,61 @@ def presets() -> None:
     Console().print(t)
 
 
+@app.command()
+def arena(
+    a: str = typer.Option("heuristic:hard", "--a", help="player A: random, heuristic:easy|medium|hard"),
+    b: str = typer.Option("random", "--b", help="player B (same choices as --a)"),
+    rules: str = typer.Option("italian", "--rules", "-r", help="preset name (see `burraco presets`)"),
+    deals: int = typer.Option(20, "--deals", "-n", help="duplicate deals to play (each is played twice)"),
+    seed: int = typer.Option(0, "--seed", "-s", help="random seed (the same seed gives the same games)"),
+    players: int = typer.Option(0, "--players", help="override the preset's number of players (2 or 4)"),
+    as_json: bool = typer.Option(False, "--json", help="print the figures as one JSON object"),
+) -> None:
+    """Play duplicate deals between two computer players (sides swapped on every deal) and report who is stronger."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.table import Table
+
+    from .arena import parse_player, play_duplicate
+    from .rules import RulesError, preset
+
+    try:
+        r = preset(rules, **({"players": players} if players else {}))
+    except RulesError as e:
+        raise typer.BadParameter(str(e)) from e
+    try:
+        make_a, make_b = parse_player(a), parse_player(b)
+    except ValueError as e:
+        raise typer.BadParameter(str(e)) from e
+    console = Console(stderr=True)
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=as_json and not console.is_terminal,
+    ) as prog:
+        task = prog.add_task(f"{r.name}: {a} vs {b}", total=deals)
+        data = play_duplicate(r, make_a, make_b, deals, seed, progress=lambda k: prog.advance(task, k))
+    data["a"], data["b"] = a, b
+    if as_json:
+        print(json.dumps(data))
+        return
+    out = Console()
+    t = Table(title=f"{r.name}: {a} (A) vs {b} (B), duplicate deals")
+    t.add_column("figure")
+    t.add_column("value", justify="right")
+    lo, hi = data["ci95"]
+    t.add_row("deals (each played twice)", str(data["deals"]))
+    t.add_row("A win rate", f"{100 * data['a_win_rate']:.1f}%")
+    t.add_row("mean diff A - B per deal", f"{data['mean_diff']:.1f}  (95% CI {lo:.1f} .. {hi:.1f})")
+    t.add_row("A ms per move", f"{data['a_ms_per_move']:.3f}")
+    t.add_row("B ms per move", f"{data['b_ms_per_move']:.3f}")
+    t.add_row("seconds", f"{data['seconds']:.2f}")
+    out.print(t)
+
+
 def main() -> None:
     app()

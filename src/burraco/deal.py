@@ -10,7 +10,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-from .cards import JOKER, NUM_TYPES, cards_str, parse_cards
+from .cards import JOKER, cards_str, parse_cards
 from .rules import Rules
 
 
@@ -222,10 +222,3 @@ def draw_for_dealer(rules: Rules, seed: int | random.Random) -> tuple[int, list[
             pos = 1
     dealer = (served - rules.direction) % rules.players
     return dealer, draws
-
-
-def count_vector(cards: tuple[int, ...] | list[int]) -> list[int]:
-    v = [0] * NUM_TYPES
-    for c in cards:
-        v[c] += 1
-    return v

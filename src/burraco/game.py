@@ -1100,12 +1100,3 @@ def meld_json(m: Meld) -> dict[str, Any]:
         "wild": m.wild >= 0,
         "burraco": m.burraco,
     }
-
-
-def legal_error(game: Game, action: str | Action) -> ActionError | None:
-    """The error for ``action`` in ``game`` (parse errors included), or None when legal."""
-    try:
-        a = game.parse(action) if isinstance(action, str) else action
-    except ActionError as e:
-        return e
-    return game.check(a)

@@ -1,6 +1,7 @@
 """Computer players. Every player sees only a seat's :class:`~burraco.view.View`."""
 
 from .base import Player
+from .heuristic import HeuristicPlayer
 from .random_player import RandomPlayer
 
-__all__ = ["Player", "RandomPlayer"]
+__all__ = ["Player", "RandomPlayer", "HeuristicPlayer"]

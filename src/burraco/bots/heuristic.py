@@ -1,0 +1,316 @@
+"""A rule-based player that plays the way good club players describe it (RULES.md sources, the seeds' tips).
+
+Every legal action gets a transparent score from the seat's :class:`~burraco.view.View` only; the best one is
+played (ties broken by the player's own seeded random source, over the actions in a canonical order).
+
+* **Draw phase** — the pile is taken when it is worth more than a stock card: each pile card is rated by what it
+  does with the hand and the side's melds (a wild, an attachment, a pair for a set, a same-suit neighbour within two
+  ranks), useless cards cost their points (more when the opponents can close soon).
+* **Play phase** — melds and attachments are rated by the points they lay down and the progress toward a burraco
+  (convex in the meld's length, a clean meld worth twice a dirty one, so long clean sequences are preferred); a wild
+  is kept back unless it completes a burraco or the hand is nearly empty; emptying the hand to take the pozzetto is
+  rewarded; the side closes when it can, unless it is behind and nobody threatens to close.
+* **Discard** — the card least worth keeping: wilds, pairs and near-sequences are kept, isolated high cards go
+  early; cards the next opponent was seen to pick up (same rank, same suit nearby) and cards that extend the
+  opponents' melds are avoided; the last card kept for closing is never a lone wild.
+
+Levels make human mistakes on purpose: ``easy`` melds greedily (wilds included), takes the pile whenever its top
+card fits and never thinks about what it feeds the opponents; ``medium`` keeps wilds back a little and watches
+only the cards the next opponent picked up; ``hard`` does everything above.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..actions import ADD, DISCARD, DRAW, MELD, PICK, SWAP, Action
+from ..cards import JOKER, NUM_TYPES
+from ..melds import CLEAN, SEMICLEAN, SEQUENCE, SET, Meld, MeldError, MeldRules, meld_rules
+from ..rules import BurracoNeeded
+from ..view import View
+
+LEVELS = ("easy", "medium", "hard")
+
+
+def is_wild(c: int) -> bool:
+    return c == JOKER or c % 13 == 1
+
+
+def _rank_dist(a: int, b: int) -> int:
+    """Distance between the ranks of two same-suit cards (the ace counts low and high)."""
+    ra, rb = a % 13 + 1, b % 13 + 1
+    d = abs(ra - rb)
+    if ra == 1 or rb == 1:
+        d = min(d, abs((14 if ra == 1 else ra) - (14 if rb == 1 else rb)))
+    return d
+
+
+class _Ctx:
+    """What one decision needs, computed once from the view."""
+
+    def __init__(self, view: View, level: str) -> None:
+        r = view.rules
+        self.view = view
+        self.rules = r
+        self.level = level
+        self.values = r.card_values()
+        self.mr: MeldRules = meld_rules(r)
+        self.side = view.side_of(view.seat)
+        self.opp = 1 - self.side
+        self.own: tuple[Meld, ...] = view.melds[self.side]
+        self.their: tuple[Meld, ...] = view.melds[self.opp]
+        self.hand = view.hand
+        self.counts = [0] * NUM_TYPES
+        for c in view.hand:
+            self.counts[c] += 1
+        self.n_hand = len(view.hand) + view.hidden_pozzetto
+        n = r.players
+        self.next_seat = (view.seat + r.direction) % n
+        self.need_clean = r.closing_burraco is BurracoNeeded.CLEAN
+        self.own_poz = view.poz_taken[self.side] > 0
+        self.poz_left = any(view.pozzetti)
+        self.own_can_close = self.own_poz and self._has_burraco(self.own)
+        self.opp_threat = view.poz_taken[self.opp] > 0 and self._has_burraco(self.their)
+        opp_seats = [s for s in range(n) if view.side_of(s) == self.opp]
+        self.opp_short = min(view.hand_sizes[s] for s in opp_seats) <= 3
+        self.late = self.opp_threat or view.stock_size < 12
+        self._attach_cache: dict[tuple[int, int], bool] = {}
+
+    # ----- table knowledge ------------------------------------------------------------------------------------
+    def _has_burraco(self, melds: tuple[Meld, ...]) -> bool:
+        return any(m.burraco is not None and (not self.need_clean or m.burraco == CLEAN) for m in melds)
+
+    def bonus(self, m: Meld) -> int:
+        r = self.rules
+        if m.burraco is None:
+            return 0
+        if m.burraco == CLEAN:
+            return r.bonus_clean
+        if m.burraco == SEMICLEAN:
+            return r.bonus_semiclean
+        return r.bonus_dirty
+
+    def potential(self, m: Meld) -> float:
+        """A meld's worth: its bonus once a burraco, else the expected bonus times the progress toward one."""
+        if m.burraco is not None:
+            b = float(self.bonus(m))
+            if m.burraco == CLEAN:
+                b += 40.0  # a clean burraco lets the side close in every preset
+            return b + 5.0 * (m.size - self.rules.burraco_min_len)
+        expect = self.rules.bonus_clean if m.wild < 0 else self.rules.bonus_dirty
+        if m.kind == SET:
+            expect *= 0.8  # only eight naturals of a rank exist
+        frac = m.size / self.rules.burraco_min_len
+        return expect * frac * frac * 0.6
+
+    def fits(self, c: int, melds: tuple[Meld, ...], which: int) -> Meld | None:
+        """The first meld of ``melds`` that card ``c`` can be attached to (a meld of the result), or None."""
+        for k, m in enumerate(melds):
+            key = (which * 1000 + k, c)
+            ok = self._attach_cache.get(key)
+            if ok is False:
+                continue
+            try:
+                self.mr.attach(m, (c,))
+            except MeldError:
+                self._attach_cache[key] = False
+                continue
+            self._attach_cache[key] = True
+            return m
+        return None
+
+    def use(self, c: int, counts: list[int], extra: tuple[int, ...] = ()) -> float:
+        """How much card ``c`` does with the cards ``counts`` (plus ``extra``) and the side's melds."""
+        if is_wild(c):
+            return 25.0
+        u = 0.0
+        m = self.fits(c, self.own, 0)
+        if m is not None:
+            u += 15.0 + (10.0 if m.size >= 5 and m.size < self.rules.burraco_min_len else 0.0)
+        rank = c % 13 + 1
+        if rank in self.rules.allowed_set_ranks:
+            same = sum(counts[rank - 1 + 13 * s] for s in range(4)) + sum(1 for x in extra if x % 13 == c % 13)
+            u += 8.0 * min(same, 2)
+        suit = c // 13
+        near = 0.0
+        for x in range(suit * 13, suit * 13 + 13):
+            if x == c or x % 13 == 1:
+                continue
+            if counts[x] or x in extra:
+                d = _rank_dist(c, x)
+                if d == 1:
+                    near += 7.0
+                elif d == 2:
+                    near += 4.0
+        return u + min(near, 16.0)
+
+    def danger(self, c: int) -> float:
+        """How much discarding ``c`` would help the opponents (medium: known cards only; hard: melds too)."""
+        if self.level == "easy":
+            return 0.0
+        d = 0.0
+        if is_wild(c):
+            d += 40.0
+        kn = self.view.known[self.next_seat]
+        if any(kn):
+            if kn[c]:
+                d += 30.0
+            rank = c % 13 + 1
+            if rank in self.rules.allowed_set_ranks and any(kn[rank - 1 + 13 * s] for s in range(4)):
+                d += 25.0
+            elif c != JOKER:
+                suit = c // 13
+                if any(kn[x] and _rank_dist(c, x) <= 2 for x in range(suit * 13, suit * 13 + 13) if x != c):
+                    d += 15.0
+        if self.level == "hard" and not is_wild(c):
+            m = self.fits(c, self.their, 1)
+            if m is not None:
+                d += 30.0 + (40.0 if m.size >= 5 else 0.0)
+        return d
+
+    def score_diff(self) -> float:
+        """A rough estimate of the hand's score difference (own side minus opponents) as things stand."""
+        v = self.view
+        vals = self.values
+        out = 0.0
+        for side, sign in ((self.side, 1.0), (self.opp, -1.0)):
+            pts = sum(sum(vals[c] for c in m.cards) + self.bonus(m) for m in v.melds[side])
+            if v.poz_taken[side] == 0:
+                pts -= self.rules.pozzetto_penalty
+            for s in range(self.rules.players):
+                if v.side_of(s) == side:
+                    if s == v.seat:
+                        pts -= sum(vals[c] for c in v.hand)
+                    else:
+                        pts -= 8.0 * v.hand_sizes[s]
+            out += sign * pts
+        return out
+
+
+class HeuristicPlayer:
+    """Rule-based player; ``level`` is ``easy``, ``medium`` or ``hard``."""
+
+    def __init__(self, level: str = "hard", seed: int | None = None) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level!r} (levels are {', '.join(LEVELS)})")
+        self.level = level
+        self.name = f"heuristic:{level}"
+        self.rng = random.Random(seed)
+
+    # ------------------------------------------------------------------------------------------------------------
+    def choose(self, view: View, legal: list[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        ctx = _Ctx(view, self.level)
+        scored = [(self.evaluate(ctx, a), a) for a in legal]
+        best = max(s for s, _ in scored)
+        ties = sorted(a for s, a in scored if s >= best - 1e-9)
+        return ties[0] if len(ties) == 1 else ties[self.rng.randrange(len(ties))]
+
+    def scores(self, view: View, legal: list[Action]) -> list[tuple[float, Action]]:
+        """Every legal action with its score, best first (for hints and debugging)."""
+        ctx = _Ctx(view, self.level)
+        return sorted(((self.evaluate(ctx, a), a) for a in legal), key=lambda t: -t[0])
+
+    def evaluate(self, ctx: _Ctx, a: Action) -> float:
+        verb = a.verb
+        if verb == DRAW:
+            return 0.0
+        if verb == PICK:
+            return self._pick_value(ctx)
+        if verb == MELD or verb == ADD:
+            # a meld is played only when it is worth something; otherwise the turn ends with a discard
+            m = self._meld_value(ctx, a)
+            return m if m > 0 else m - 5000.0
+        if verb == DISCARD:
+            if ctx.n_hand == 1:
+                return 500.0  # the closing discard or the indirect pozzetto: the only way on
+            return self._discard_value(ctx, a.cards[0]) - 1000.0
+        if verb == SWAP:
+            return 60.0  # a wild back to hand, the burraco cleaner: almost always worth it
+        return -1000.0  # redraw and anything else: only when nothing else is legal
+
+    # ----- draw phase -----------------------------------------------------------------------------------------
+    def _pick_value(self, ctx: _Ctx) -> float:
+        v = ctx.view
+        pile = v.pile
+        if not pile:
+            return -1.0
+        if self.level == "easy":
+            # takes the pile whenever its top card fits somewhere, whatever comes with it
+            return 1.0 if ctx.use(pile[-1], ctx.counts) >= 8.0 else -1.0
+        late_w = 1.0 if (self.level == "hard" and ctx.late) else 0.35
+        total = 0.0
+        for i, c in enumerate(pile):
+            u = ctx.use(c, ctx.counts, pile[:i] + pile[i + 1 :])
+            if u > 0:
+                total += u + 0.3 * ctx.values[c]
+            else:
+                total -= 3.0 + late_w * ctx.values[c]
+        hidden = v.pile_size - len(pile)
+        total += hidden * (-4.0 if ctx.late and self.level == "hard" else 1.5)
+        if self.level == "hard" and ctx.opp_threat and ctx.opp_short:
+            total -= 4.0 * v.pile_size  # they can close at any moment: no big hands now
+        return total - 8.0  # what a stock card is worth on average
+
+    # ----- melds and attachments ------------------------------------------------------------------------------
+    def _meld_value(self, ctx: _Ctx, a: Action) -> float:
+        before: Meld | None = None
+        try:
+            if a.verb == MELD:
+                after = ctx.mr.make(a.cards)
+            else:
+                before = ctx.own[a.meld - 1]
+                after = ctx.mr.attach(before, a.cards)
+        except (MeldError, IndexError):
+            return -1.0
+        vals = ctx.values
+        left = ctx.n_hand - len(a.cards)
+        laid = float(sum(vals[c] for c in a.cards))
+        if self.level == "easy":
+            return 10.0 + laid + after.size  # greedy: lay down whatever can be laid down
+        gain = laid * (1.0 if ctx.late else 0.6)
+        gain += ctx.potential(after) - (ctx.potential(before) if before is not None else 0.0)
+        new_wild = after.wild >= 0 and (before is None or before.wild < 0)
+        if new_wild and after.burraco is None and left > 2:
+            gain -= 45.0 if self.level == "hard" else 25.0
+        if new_wild and after.burraco is not None and before is not None and before.burraco == CLEAN:
+            gain -= 60.0  # never dirty a clean burraco for nothing
+        if left == 0 and not ctx.own_poz and ctx.poz_left:
+            gain += 80.0  # to the pozzetto in diretta
+        elif left == 1 and not ctx.own_poz and ctx.poz_left:
+            gain += 30.0  # the next discard takes the pozzetto
+        if left == 1 and ctx.own_can_close and self.level == "hard" and not self._want_close(ctx):
+            gain -= 150.0
+        if after.kind == SEQUENCE and after.wild < 0:
+            gain += 2.0  # clean sequences grow best
+        return gain
+
+    def _want_close(self, ctx: _Ctx) -> bool:
+        return ctx.opp_threat or ctx.late or ctx.score_diff() > -150.0
+
+    # ----- discards -------------------------------------------------------------------------------------------
+    def _discard_value(self, ctx: _Ctx, c: int) -> float:
+        """Minus the worth of keeping ``c``: the discard with the highest value is the card least worth keeping."""
+        counts = ctx.counts
+        v = ctx.view
+        counts[c] -= 1
+        try:
+            keep = ctx.use(c, counts)
+            if counts[c] >= 1 and not is_wild(c):
+                keep = 8.0 if (c % 13 + 1) in ctx.rules.allowed_set_ranks else 2.0  # its twin keeps its place
+        finally:
+            counts[c] += 1
+        if is_wild(c):
+            keep = 200.0 if self.level != "easy" else 60.0
+        dump_w = 0.6 if self.level == "easy" else (1.2 if ctx.late else 0.4)
+        keep -= dump_w * ctx.values[c]
+        keep += ctx.danger(c)
+        if self.level != "easy" and len(v.hand) == 2 and v.hidden_pozzetto == 0:
+            other = v.hand[0] if v.hand[1] == c else v.hand[1]
+            if is_wild(other) and not is_wild(c) and ctx.own_poz:
+                keep += 80.0  # keep a card the side may close with, not a lone wild
+        return -keep
+
+
+__all__ = ["HeuristicPlayer", "LEVELS"]
