@@ -43,7 +43,9 @@ def parse_player(spec: str) -> PlayerFactory:
         if level not in LEVELS:
             raise ValueError(f"unknown heuristic level {level!r} (levels are {', '.join(LEVELS)})")
         return lambda seed: HeuristicPlayer(level, seed)
-    raise ValueError(f"unknown player {spec!r} (players are random, heuristic:easy, heuristic:medium, heuristic:hard)")
+    raise ValueError(
+        f"unknown player {spec!r} (players are random, heuristic:easy, heuristic:medium, heuristic:hard)"
+    )
 
 
 def player_seed(seed: int, deal: int, game: int, seat: int) -> int:

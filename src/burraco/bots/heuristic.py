@@ -30,6 +30,8 @@ from ..rules import BurracoNeeded
 from ..view import View
 
 LEVELS = ("easy", "medium", "hard")
+#: what a stock card is worth on average, in the units of the pile rating (tuned in duplicate play)
+PICK_BASE = 30.0
 
 
 def is_wild(c: int) -> bool:
@@ -97,7 +99,7 @@ class _Ctx:
             if m.burraco == CLEAN:
                 b += 40.0  # a clean burraco lets the side close in every preset
             return b + 5.0 * (m.size - self.rules.burraco_min_len)
-        expect = self.rules.bonus_clean if m.wild < 0 else self.rules.bonus_dirty
+        expect = float(self.rules.bonus_clean if m.wild < 0 else self.rules.bonus_dirty)
         if m.kind == SET:
             expect *= 0.8  # only eight naturals of a rank exist
         frac = m.size / self.rules.burraco_min_len
@@ -129,7 +131,9 @@ class _Ctx:
             u += 15.0 + (10.0 if m.size >= 5 and m.size < self.rules.burraco_min_len else 0.0)
         rank = c % 13 + 1
         if rank in self.rules.allowed_set_ranks:
-            same = sum(counts[rank - 1 + 13 * s] for s in range(4)) + sum(1 for x in extra if x % 13 == c % 13)
+            same = sum(counts[rank - 1 + 13 * s] for s in range(4)) + sum(
+                1 for x in extra if x % 13 == c % 13
+            )
             u += 8.0 * min(same, 2)
         suit = c // 13
         near = 0.0
@@ -174,7 +178,7 @@ class _Ctx:
         vals = self.values
         out = 0.0
         for side, sign in ((self.side, 1.0), (self.opp, -1.0)):
-            pts = sum(sum(vals[c] for c in m.cards) + self.bonus(m) for m in v.melds[side])
+            pts = float(sum(sum(vals[c] for c in m.cards) + self.bonus(m) for m in v.melds[side]))
             if v.poz_taken[side] == 0:
                 pts -= self.rules.pozzetto_penalty
             for s in range(self.rules.players):
@@ -218,7 +222,7 @@ class HeuristicPlayer:
             return 0.0
         if verb == PICK:
             return self._pick_value(ctx)
-        if verb == MELD or verb == ADD:
+        if verb in (MELD, ADD):
             # a meld is played only when it is worth something; otherwise the turn ends with a discard
             m = self._meld_value(ctx, a)
             return m if m > 0 else m - 5000.0
@@ -251,7 +255,7 @@ class HeuristicPlayer:
         total += hidden * (-4.0 if ctx.late and self.level == "hard" else 1.5)
         if self.level == "hard" and ctx.opp_threat and ctx.opp_short:
             total -= 4.0 * v.pile_size  # they can close at any moment: no big hands now
-        return total - 8.0  # what a stock card is worth on average
+        return total - PICK_BASE
 
     # ----- melds and attachments ------------------------------------------------------------------------------
     def _meld_value(self, ctx: _Ctx, a: Action) -> float:
