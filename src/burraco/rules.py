@@ -174,6 +174,19 @@ class Rules:
         if n - (1 if self.up_card else 0) < 3:
             raise RulesError("the deck is too small for this deal")
 
+    def __hash__(self) -> int:
+        # rule sets are dictionary keys in the engine's caches: hash the fields once
+        h: int | None = self.__dict__.get("_hash_cache")
+        if h is None:
+            h = hash(tuple(getattr(self, f.name) for f in dataclasses.fields(self) if f.compare))
+            object.__setattr__(self, "_hash_cache", h)
+        return h
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state.pop("_hash_cache", None)  # string hashes differ between processes
+        return state
+
     # ----- derived values -------------------------------------------------------------------------------------
     @property
     def num_pozzetti(self) -> int:

@@ -207,6 +207,28 @@ def make_view(g: Game, seat: int) -> View:
     )
 
 
+_TURN_FIELDS = (
+    "picked",
+    "drew",
+    "lone",
+    "lone_had",
+    "top",
+    "top_used",
+    "melded",
+    "opening",
+    "laid",
+    "must_open",
+    "last_turn",
+    "stalemate_run",
+    "turns",
+    "timeout_called",
+    "timeout_left",
+    "end",
+    "closed_by",
+    "first",
+)
+
+
 def determinize(view: View, rng: random.Random) -> Game:
     """A full :class:`Game` consistent with ``view``: every card the seat knows stays where it is (its hand, the
     table, the visible pile, the cards others were seen to pick up); the rest is dealt uniformly at random to the
@@ -283,27 +305,10 @@ def determinize(view: View, rng: random.Random) -> Game:
     g.actions = []
     g._legal = None
     g._meldkeys = [None, None]
-    for f in (
-        "picked",
-        "drew",
-        "lone",
-        "lone_had",
-        "top",
-        "top_used",
-        "melded",
-        "opening",
-        "laid",
-        "must_open",
-        "last_turn",
-        "stalemate_run",
-        "turns",
-        "timeout_called",
-        "timeout_left",
-        "end",
-        "closed_by",
-        "first",
-    ):
-        setattr(g, f, getattr(view, f))
+    d = g.__dict__
+    vd = view.__dict__
+    for f in _TURN_FIELDS:
+        d[f] = vd[f]
     g.redrawn = view.redrawn
     g.drawn = view.drawn
     if view.seat != g.turn and g.drew and g.end is None:
