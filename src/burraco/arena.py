@@ -8,14 +8,35 @@ over both games minus B's total.
 >>> r = play_duplicate(preset("italian-2p"), parse_player("random"), parse_player("random"), deals=1, seed=1)
 >>> r["deals"], len(r["diffs"])
 (1, 1)
+
+Long runs go through :func:`run_arena`, which names the players by their spec strings (so that worker processes
+can rebuild them with :func:`parse_player`), spreads deals over processes and saves its progress to a JSON file
+after every finished deal, so that a run may span several sittings. Deal ``i`` is played the same way whichever
+process plays it and whenever, so the figures do not depend on the number of workers or on interruptions
+(timings aside).
+
+Match figures: ``match_win_rate`` estimates A's chance of winning a whole match to the preset's target (or over
+its fixed number of hands) by resampling: a match is simulated by drawing single hands with replacement from the
+games played (each game gives one hand's score for A and for B; the two games of a deal are two hands) and adding
+them up until a side reaches the target, with the engine's rule that an exact tie at or above the target plays
+another hand; a match still running after :data:`MATCH_MAX_HANDS` hands goes to the higher total. It uses a fixed
+number of simulated matches and a generator seeded from the run's seed, so it is reproducible. It ignores the
+uncertainty of the per-hand figures themselves: read it next to ``ci95``.
 """
 
 from __future__ import annotations
 
+import concurrent.futures
+import importlib
+import json
 import math
+import multiprocessing
+import os
 import random
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from .bots.base import Player
@@ -23,13 +44,29 @@ from .bots.heuristic import LEVELS, HeuristicPlayer
 from .bots.random_player import RandomPlayer
 from .deal import deal_from_seed
 from .game import Game, side_names
-from .rules import Rules
+from .rules import Rules, rules_to_json
 
 #: makes a fresh player from a seed
 PlayerFactory = Callable[[int], Player]
 
 #: a hand still running after this many actions is a bug in a player or the engine
 MAX_ACTIONS = 20_000
+
+#: simulated matches behind ``match_win_rate``
+MATCH_SAMPLES = 4000
+
+#: a simulated match still running after this many hands goes to the higher total
+MATCH_MAX_HANDS = 200
+
+#: the version of the progress file written by :func:`run_arena`
+SAVE_VERSION = 1
+
+#: the message shown when ``--plot`` is asked for without matplotlib
+PLOT_INSTALL_HINT = 'plotting needs matplotlib: pip install "burraco[plot]"'
+
+
+class ArenaError(Exception):
+    """A progress file that cannot be used, or a plot that cannot be drawn (the message says why)."""
 
 
 def parse_player(spec: str) -> PlayerFactory:
@@ -73,48 +110,79 @@ def play_game(
             raise RuntimeError(f"a hand ran past {MAX_ACTIONS} actions")
 
 
-def play_duplicate(
-    rules: Rules,
-    make_a: PlayerFactory,
-    make_b: PlayerFactory,
-    deals: int,
-    seed: int = 0,
-    progress: Callable[[int], None] | None = None,
+def play_deal(
+    rules: Rules, make_a: PlayerFactory, make_b: PlayerFactory, seed: int, deal: int
 ) -> dict[str, Any]:
-    """Play ``deals`` duplicate deals between A and B; return the figures as a JSON-able dict."""
+    """Play duplicate deal number ``deal`` of the run seeded ``seed``; return its JSON-able record.
+
+    The record holds ``deal``, ``diff`` (A's total over both games minus B's), ``games`` (per game:
+    ``[A's total, B's total, how the hand ended]``), ``a_moves``, ``b_moves``, ``a_s`` and ``b_s`` (seconds spent
+    deciding) and ``s`` (seconds to play the deal)."""
+    t_start = time.perf_counter()
     n = rules.players
     first = (n - 1 + rules.direction) % n  # the dealer is the last seat, as in Game.new
     sides = side_names(n)
     clock = [0.0, 0.0]
     moves = [0, 0]
-    diffs: list[int] = []
-    a_scores: list[int] = []
-    b_scores: list[int] = []
-    ends: dict[str, int] = {}
-    t_start = time.perf_counter()
-    for i in range(deals):
-        deal = deal_from_seed(rules, random.Random(seed * 1_000_003 + i))
-        a_total = 0
-        b_total = 0
-        for g_i in (0, 1):
-            a_side = g_i  # A on NS first, then on EW
-            a_seats = {s for s in range(n) if (s % 2 if n == 4 else s) == a_side}
-            players: list[Player] = [
-                (make_a if s in a_seats else make_b)(player_seed(seed, i, g_i, s)) for s in range(n)
-            ]
-            g = Game(rules, deal, first, check=False)
-            play_game(rules, g, players, a_seats, clock, moves)
-            sc = g.scores()
-            assert sc is not None
-            a_total += sc[sides[a_side]]["total"]
-            b_total += sc[sides[1 - a_side]]["total"]
-            ends[g.end or "?"] = ends.get(g.end or "?", 0) + 1
-        a_scores.append(a_total)
-        b_scores.append(b_total)
-        diffs.append(a_total - b_total)
-        if progress:
-            progress(1)
-    seconds = time.perf_counter() - t_start
+    cards = deal_from_seed(rules, random.Random(seed * 1_000_003 + deal))
+    games: list[list[Any]] = []
+    for g_i in (0, 1):
+        a_side = g_i  # A on NS first, then on EW
+        a_seats = {s for s in range(n) if (s % 2 if n == 4 else s) == a_side}
+        players: list[Player] = [
+            (make_a if s in a_seats else make_b)(player_seed(seed, deal, g_i, s)) for s in range(n)
+        ]
+        g = Game(rules, cards, first, check=False)
+        play_game(rules, g, players, a_seats, clock, moves)
+        sc = g.scores()
+        assert sc is not None
+        games.append([sc[sides[a_side]]["total"], sc[sides[1 - a_side]]["total"], g.end or "?"])
+    diff = sum(x[0] for x in games) - sum(x[1] for x in games)
+    return {
+        "deal": deal,
+        "diff": diff,
+        "games": games,
+        "a_moves": moves[0],
+        "b_moves": moves[1],
+        "a_s": clock[0],
+        "b_s": clock[1],
+        "s": time.perf_counter() - t_start,
+    }
+
+
+def match_win_rate(rules: Rules, hands: Sequence[tuple[int, int]], seed: int = 0) -> tuple[float, float]:
+    """A's estimated chance of winning a match, and the mean number of hands per match, from single-hand scores
+    ``(A, B)`` (see the module's notes). Ties count half; an empty sample gives ``(0.5, 0.0)``."""
+    if not hands:
+        return 0.5, 0.0
+    target = rules.target
+    fixed = rules.hands_per_match
+    rng = random.Random(seed * 7_919 + 17)
+    k = len(hands)
+    wins = 0.0
+    played = 0
+    for _ in range(MATCH_SAMPLES):
+        ta = tb = 0
+        h = 0
+        while h < MATCH_MAX_HANDS:
+            a, b = hands[rng.randrange(k)]
+            ta += a
+            tb += b
+            h += 1
+            if fixed is not None and h >= fixed:
+                break
+            if target is not None and max(ta, tb) >= target and (ta != tb or fixed is not None):
+                break
+        played += h
+        wins += 1.0 if ta > tb else 0.5 if ta == tb else 0.0
+    return wins / MATCH_SAMPLES, played / MATCH_SAMPLES
+
+
+def summarize(rules: Rules, seed: int, records: Sequence[dict[str, Any]], seconds: float) -> dict[str, Any]:
+    """The figures of a run from its per-deal records (as :func:`play_deal` returns them, any order) and its wall
+    time in seconds."""
+    recs = sorted(records, key=lambda x: int(x["deal"]))
+    diffs: list[int] = [int(x["diff"]) for x in recs]
     k = len(diffs)
     mean = sum(diffs) / k if k else 0.0
     if k > 1:
@@ -124,25 +192,276 @@ def play_duplicate(
         sd = 0.0
         half = 0.0
     wins = sum(1.0 if d > 0 else 0.5 if d == 0 else 0.0 for d in diffs)
+    hands = [(int(g[0]), int(g[1])) for x in recs for g in x["games"]]
+    ends: dict[str, int] = {}
+    for x in recs:
+        for g in x["games"]:
+            ends[str(g[2])] = ends.get(str(g[2]), 0) + 1
+    a_moves = sum(int(x["a_moves"]) for x in recs)
+    b_moves = sum(int(x["b_moves"]) for x in recs)
+    a_s = sum(float(x["a_s"]) for x in recs)
+    b_s = sum(float(x["b_s"]) for x in recs)
+    play_s = sum(float(x["s"]) for x in recs)
+    mwr, mhands = match_win_rate(rules, hands, seed)
     return {
         "rules": rules.name,
-        "players": n,
+        "players": rules.players,
         "seed": seed,
         "deals": k,
         "a_win_rate": wins / k if k else 0.0,
         "mean_diff": mean,
         "sd_diff": sd,
         "ci95": [mean - half, mean + half],
-        "a_mean_score": sum(a_scores) / k / 2 if k else 0.0,
-        "b_mean_score": sum(b_scores) / k / 2 if k else 0.0,
-        "a_ms_per_move": 1000.0 * clock[0] / moves[0] if moves[0] else 0.0,
-        "b_ms_per_move": 1000.0 * clock[1] / moves[1] if moves[1] else 0.0,
-        "a_moves": moves[0],
-        "b_moves": moves[1],
+        "a_mean_score": sum(h[0] for h in hands) / len(hands) if hands else 0.0,
+        "b_mean_score": sum(h[1] for h in hands) / len(hands) if hands else 0.0,
+        "match_target": rules.target,
+        "match_fixed_hands": rules.hands_per_match,
+        "match_win_rate": mwr,
+        "match_mean_hands": mhands,
+        "a_ms_per_move": 1000.0 * a_s / a_moves if a_moves else 0.0,
+        "b_ms_per_move": 1000.0 * b_s / b_moves if b_moves else 0.0,
+        "decisions_per_s": (a_moves + b_moves) / play_s if play_s > 0 else 0.0,
+        "a_moves": a_moves,
+        "b_moves": b_moves,
         "ends": ends,
         "seconds": round(seconds, 3),
         "diffs": diffs,
     }
 
 
-__all__ = ["parse_player", "play_duplicate", "play_game", "player_seed", "PlayerFactory"]
+def play_duplicate(
+    rules: Rules,
+    make_a: PlayerFactory,
+    make_b: PlayerFactory,
+    deals: int,
+    seed: int = 0,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Play ``deals`` duplicate deals between A and B in this process; return the figures as a JSON-able dict."""
+    t_start = time.perf_counter()
+    records: list[dict[str, Any]] = []
+    for i in range(deals):
+        records.append(play_deal(rules, make_a, make_b, seed, i))
+        if progress:
+            progress(1)
+    return summarize(rules, seed, records, time.perf_counter() - t_start)
+
+
+# --- runs over processes, saved to a file -----------------------------------------------------------------------
+
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(rules: Rules, a: str, b: str, seed: int) -> None:
+    _WORKER.update(rules=rules, make_a=parse_player(a), make_b=parse_player(b), seed=seed)
+
+
+def _worker_deal(deal: int) -> dict[str, Any]:
+    w = _WORKER
+    return play_deal(w["rules"], w["make_a"], w["make_b"], w["seed"], deal)
+
+
+_RECORD_KEYS = ("deal", "diff", "games", "a_moves", "b_moves", "a_s", "b_s", "s")
+
+
+def _params(rules: Rules, a: str, b: str, seed: int) -> dict[str, Any]:
+    return {"rules": rules_to_json(rules), "a": a, "b": b, "seed": seed}
+
+
+def _write_json_atomic(path: Path, data: dict[str, Any]) -> None:
+    """Write ``data`` to ``path`` so that the file is always either the old or the new content."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(data, f, separators=(",", ":"))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def load_progress(
+    path: Path, rules: Rules, a: str, b: str, seed: int
+) -> tuple[dict[int, dict[str, Any]], float]:
+    """The finished deals (by index) and the seconds already spent, from a progress file written by
+    :func:`run_arena` with the same rules, players and seed; :class:`ArenaError` otherwise."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ArenaError(f"cannot read the progress file {path}: {e}") from e
+    if (
+        not isinstance(data, dict)
+        or data.get("version") != SAVE_VERSION
+        or not isinstance(data.get("params"), dict)
+    ):
+        raise ArenaError(f"{path} is not an arena progress file (version {SAVE_VERSION})")
+    saved = dict(data["params"])
+    saved.pop("deals", None)
+    want = _params(rules, a, b, seed)
+    if saved != want:
+        changed = ", ".join(
+            f"{key}: file {saved.get(key)!r}, now {want[key]!r}"
+            for key in want
+            if saved.get(key) != want[key]
+        )
+        raise ArenaError(
+            f"{path} was made with other parameters ({changed}); "
+            "use the same --a, --b, --rules, --players and --seed, or another file"
+        )
+    try:
+        done = {int(x["deal"]): x for x in data.get("results", [])}
+        for x in done.values():
+            for key in _RECORD_KEYS:
+                if key not in x:
+                    raise KeyError(f"deal {x['deal']} has no {key!r}")
+        seconds = float(data.get("seconds", 0.0))
+    except Exception as e:  # a hand-edited or truncated file
+        raise ArenaError(f"{path} is damaged: {e}") from e
+    return done, seconds
+
+
+def run_arena(
+    rules: Rules,
+    a: str,
+    b: str,
+    deals: int,
+    seed: int = 0,
+    *,
+    workers: int = 1,
+    save: Path | str | None = None,
+    resume: bool = True,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Play ``deals`` duplicate deals between the players named ``a`` and ``b`` (specs for :func:`parse_player`).
+
+    ``workers`` > 1 spreads the deals over that many processes (0: one per CPU); the figures are the same as with
+    one. With ``save``, progress is written there (atomically) after every finished deal; if the file exists and
+    ``resume`` is true, the deals it holds are not played again (it must have been made with the same rules,
+    players and seed, else :class:`ArenaError`); if it exists and ``resume`` is false, :class:`ArenaError`.
+    ``progress`` is called with the number of deals done, including those taken from the file."""
+    make_a, make_b = parse_player(a), parse_player(b)  # fail early on a bad spec
+    if workers <= 0:
+        workers = os.cpu_count() or 1
+    path = Path(save) if save is not None else None
+    done: dict[int, dict[str, Any]] = {}
+    earlier = 0.0
+    if path is not None and path.exists():
+        if not resume:
+            raise ArenaError(f"{path} already exists: continue it with --resume, or remove it")
+        done, earlier = load_progress(path, rules, a, b, seed)
+    todo = [i for i in range(deals) if i not in done]
+    have = deals - len(todo)
+    if progress and have:
+        progress(have)
+    t_start = time.perf_counter()
+
+    def save_now() -> None:
+        if path is None:
+            return
+        params = {**_params(rules, a, b, seed), "deals": max(deals, max(done, default=-1) + 1)}
+        _write_json_atomic(
+            path,
+            {
+                "version": SAVE_VERSION,
+                "params": params,
+                "seconds": earlier + time.perf_counter() - t_start,
+                "results": [done[i] for i in sorted(done)],
+            },
+        )
+
+    def finished(rec: dict[str, Any]) -> None:
+        done[int(rec["deal"])] = rec
+        save_now()
+        if progress:
+            progress(1)
+
+    if path is not None and not path.exists():
+        save_now()
+    if workers == 1 or len(todo) <= 1:
+        for i in todo:
+            finished(play_deal(rules, make_a, make_b, seed, i))
+    else:
+        ctx = multiprocessing.get_context("spawn")
+        pool = concurrent.futures.ProcessPoolExecutor(
+            max_workers=min(workers, len(todo)),
+            mp_context=ctx,
+            initializer=_init_worker,
+            initargs=(rules, a, b, seed),
+        )
+        try:
+            futures = [pool.submit(_worker_deal, i) for i in todo]
+            for fut in concurrent.futures.as_completed(futures):
+                finished(fut.result())
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+    seconds = earlier + time.perf_counter() - t_start
+    save_now()
+    out = summarize(rules, seed, [done[i] for i in range(deals)], seconds)
+    out["workers"] = workers
+    return out
+
+
+# --- the plot ---------------------------------------------------------------------------------------------------
+
+
+def plot_diffs(data: dict[str, Any], path: Path | str, title: str | None = None) -> None:
+    """Draw a histogram of ``data["diffs"]`` (figures from :func:`summarize`) with the mean and its 95% confidence
+    interval marked, into ``path`` (the format follows the suffix, e.g. ``.png``). Needs matplotlib
+    (``pip install "burraco[plot]"``); :class:`ArenaError` without it."""
+    try:
+        mpl = importlib.import_module("matplotlib")
+    except ImportError as e:
+        raise ArenaError(PLOT_INSTALL_HINT) from e
+    mpl.use("Agg")
+    plt = importlib.import_module("matplotlib.pyplot")
+    diffs = data["diffs"]
+    mean = float(data["mean_diff"])
+    lo, hi = (float(x) for x in data["ci95"])
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    try:
+        bins = max(5, min(50, int(math.sqrt(len(diffs))) * 2)) if diffs else 5
+        ax.hist(diffs, bins=bins, color="#4c72b0", alpha=0.8, edgecolor="white")
+        ax.axvspan(lo, hi, color="#dd8452", alpha=0.25, zorder=0, label=f"95% CI [{lo:.1f}, {hi:.1f}]")
+        ax.axvline(mean, color="#c44e52", linewidth=2, label=f"mean {mean:.1f}")
+        ax.axvline(0, color="black", linewidth=0.8, linestyle="--")
+        ax.set_xlabel("score difference per duplicate deal (A minus B, both seatings)")
+        ax.set_ylabel("deals")
+        a, b = data.get("a", "A"), data.get("b", "B")
+        ax.set_title(
+            title
+            or f"{data.get('rules', '')}: {a} vs {b}, {data.get('deals', len(diffs))} deals, "
+            f"A wins {100 * float(data.get('a_win_rate', 0.0)):.1f}%"
+        )
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(str(path), dpi=100)
+    finally:
+        plt.close(fig)
+
+
+def plot_available() -> bool:
+    """Whether :func:`plot_diffs` can work (matplotlib is installed)."""
+    import importlib.util
+
+    return importlib.util.find_spec("matplotlib") is not None
+
+
+__all__ = [
+    "ArenaError",
+    "PlayerFactory",
+    "match_win_rate",
+    "parse_player",
+    "play_deal",
+    "play_duplicate",
+    "play_game",
+    "player_seed",
+    "plot_available",
+    "plot_diffs",
+    "run_arena",
+    "summarize",
+]

@@ -145,6 +145,20 @@ def arena(
     deals: int = typer.Option(20, "--deals", "-n", help="duplicate deals to play (each is played twice)"),
     seed: int = typer.Option(0, "--seed", "-s", help="random seed (the same seed gives the same games)"),
     players: int = typer.Option(0, "--players", help="override the preset's number of players (2 or 4)"),
+    workers: int = typer.Option(
+        1, "--workers", "-w", help="spread the deals over this many processes (0: one per CPU); same results"
+    ),
+    resume: Path | None = typer.Option(
+        None,
+        "--resume",
+        help="save progress to this JSON file after every deal, and continue it if it exists (same parameters)",
+    ),
+    save: Path | None = typer.Option(
+        None, "--save", help="save progress to this JSON file after every deal (a new file; see --resume)"
+    ),
+    plot: Path | None = typer.Option(
+        None, "--plot", help="draw the per-deal score differences into this image (needs burraco[plot])"
+    ),
     as_json: bool = typer.Option(False, "--json", help="print the figures as one JSON object"),
 ) -> None:
     """Play duplicate deals between two computer players (sides swapped on every deal) and report who is stronger."""
@@ -152,7 +166,7 @@ def arena(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     from rich.table import Table
 
-    from .arena import parse_player, play_duplicate
+    from .arena import PLOT_INSTALL_HINT, ArenaError, parse_player, plot_available, plot_diffs, run_arena
     from .rules import RulesError, preset
 
     try:
@@ -160,22 +174,51 @@ def arena(
     except RulesError as e:
         raise typer.BadParameter(str(e)) from e
     try:
-        make_a, make_b = parse_player(a), parse_player(b)
+        parse_player(a), parse_player(b)
     except ValueError as e:
         raise typer.BadParameter(str(e)) from e
+    if deals < 0:
+        raise typer.BadParameter("--deals must not be negative")
+    if workers < 0:
+        raise typer.BadParameter("--workers must be 0 (one per CPU) or more")
+    if resume is not None and save is not None:
+        raise typer.BadParameter("give --resume or --save, not both (--resume also creates the file)")
+    if plot is not None and not plot_available():
+        typer.echo(f"error: {PLOT_INSTALL_HINT}", err=True)
+        raise typer.Exit(1)
     console = Console(stderr=True)
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-        disable=as_json and not console.is_terminal,
-    ) as prog:
-        task = prog.add_task(f"{r.name}: {a} vs {b}", total=deals)
-        data = play_duplicate(r, make_a, make_b, deals, seed, progress=lambda k: prog.advance(task, k))
+    try:
+        with Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            transient=True,
+            disable=as_json and not console.is_terminal,
+        ) as prog:
+            task = prog.add_task(f"{r.name}: {a} vs {b}", total=deals)
+            data = run_arena(
+                r,
+                a,
+                b,
+                deals,
+                seed,
+                workers=workers,
+                save=resume or save,
+                resume=resume is not None,
+                progress=lambda k: prog.advance(task, k),
+            )
+    except ArenaError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(1) from e
     data["a"], data["b"] = a, b
+    if plot is not None:
+        try:
+            plot_diffs(data, plot)
+        except ArenaError as e:
+            typer.echo(f"error: {e}", err=True)
+            raise typer.Exit(1) from e
     if as_json:
         print(json.dumps(data))
         return
@@ -185,12 +228,20 @@ def arena(
     t.add_column("value", justify="right")
     lo, hi = data["ci95"]
     t.add_row("deals (each played twice)", str(data["deals"]))
-    t.add_row("A win rate", f"{100 * data['a_win_rate']:.1f}%")
+    t.add_row("A win rate per deal", f"{100 * data['a_win_rate']:.1f}%")
     t.add_row("mean diff A - B per deal", f"{data['mean_diff']:.1f}  (95% CI {lo:.1f} .. {hi:.1f})")
+    goal = f"to {r.target}" if r.target is not None else f"over {r.hands_per_match} hands"
+    t.add_row(
+        f"A match win rate {goal} (estimate)",
+        f"{100 * data['match_win_rate']:.1f}%  (~{data['match_mean_hands']:.1f} hands)",
+    )
     t.add_row("A ms per move", f"{data['a_ms_per_move']:.3f}")
     t.add_row("B ms per move", f"{data['b_ms_per_move']:.3f}")
+    t.add_row("decisions per second (per process)", f"{data['decisions_per_s']:.0f}")
     t.add_row("seconds", f"{data['seconds']:.2f}")
     out.print(t)
+    if plot is not None:
+        out.print(f"plot: {plot}")
 
 
 def main() -> None:
