@@ -70,7 +70,9 @@ class ArenaError(Exception):
 
 
 def parse_player(spec: str) -> PlayerFactory:
-    """A player factory from ``random`` or ``heuristic[:easy|medium|hard]`` (``heuristic`` alone is ``hard``)."""
+    """A player factory from ``random``, ``heuristic[:easy|medium|hard]`` (``heuristic`` alone is ``hard``),
+    ``ismcts[:N|:Ts]`` (N iterations, or T seconds, per decision; default 1 s) or ``cheat[:N|:Ts]`` (the same search
+    with perfect information: the measurement ceiling, never offered to players)."""
     name, _, arg = spec.strip().partition(":")
     name = name.lower()
     if name == "random" and not arg:
@@ -80,8 +82,23 @@ def parse_player(spec: str) -> PlayerFactory:
         if level not in LEVELS:
             raise ValueError(f"unknown heuristic level {level!r} (levels are {', '.join(LEVELS)})")
         return lambda seed: HeuristicPlayer(level, seed)
+    if name in ("ismcts", "cheat"):
+        from .bots.ismcts import CheatingISMCTSPlayer, ISMCTSPlayer
+
+        cls = ISMCTSPlayer if name == "ismcts" else CheatingISMCTSPlayer
+        budget = arg.strip().lower()
+        try:
+            if not budget:
+                return lambda seed: cls(seed=seed, time_budget=1.0)
+            if budget.endswith("s"):
+                secs = float(budget[:-1])
+                return lambda seed: cls(seed=seed, time_budget=secs)
+            iters = int(budget)
+        except ValueError as e:
+            raise ValueError(f"{spec!r}: write {name}, {name}:<iterations> or {name}:<seconds>s") from e
+        return lambda seed: cls(seed=seed, iterations=iters)
     raise ValueError(
-        f"unknown player {spec!r} (players are random, heuristic:easy, heuristic:medium, heuristic:hard)"
+        f"unknown player {spec!r} (players are random, heuristic:easy|medium|hard, ismcts[:N|:Ts], cheat[:N|:Ts])"
     )
 
 
@@ -101,7 +118,11 @@ def play_game(
         view = game.view(seat)
         who = 0 if seat in a_seats else 1
         t0 = time.perf_counter()
-        a = players[seat].choose(view, legal)
+        p = players[seat]
+        if getattr(p, "needs_state", False):  # the cheating reference: measurement only
+            a = p.choose_with_state(game, legal)  # type: ignore[attr-defined]
+        else:
+            a = p.choose(view, legal)
         clock[who] += time.perf_counter() - t0
         moves[who] += 1
         game.apply(a)

@@ -2,6 +2,7 @@
 
 from .base import Player
 from .heuristic import HeuristicPlayer
+from .ismcts import CheatingISMCTSPlayer, ISMCTSPlayer
 from .random_player import RandomPlayer
 
-__all__ = ["Player", "RandomPlayer", "HeuristicPlayer"]
+__all__ = ["Player", "RandomPlayer", "HeuristicPlayer", "ISMCTSPlayer", "CheatingISMCTSPlayer"]

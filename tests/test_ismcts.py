@@ -1,0 +1,101 @@
+"""The ISMCTS player: legal actions in every tested preset, decisions from the view only, the cheating reference."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from burraco import Game, determinize, preset
+from burraco.bots import CheatingISMCTSPlayer, HeuristicPlayer, ISMCTSPlayer
+from burraco.bots.ismcts import evaluate
+
+
+def _mid_game(name: str, seed: int, steps: int) -> Game:
+    """A hand of ``name`` after ``steps`` actions of heuristic play."""
+    g = Game.new(preset(name), seed=seed)
+    players = [HeuristicPlayer("medium", seed=s) for s in range(g.n)]
+    for _ in range(steps):
+        if g.end is not None:
+            break
+        seat = g.current_seat
+        g.apply(players[seat].choose(g.view(seat), g.legal_actions()))
+    return g
+
+
+@pytest.mark.parametrize("name", ["italian", "brazilian", "italian-2p"])
+def test_ismcts_actions_are_legal(name: str) -> None:
+    g = Game.new(preset(name), seed=11)
+    bot = ISMCTSPlayer(seed=1, iterations=30, rollout_depth=6)
+    others = [HeuristicPlayer("hard", seed=s) for s in range(g.n)]
+    searched = 0
+    while g.end is None:
+        seat = g.current_seat
+        legal = g.legal_actions()
+        if seat == 0 and searched < 12:
+            a = bot.choose(g.view(seat), legal)
+            assert a in legal
+            if len(legal) > 1:
+                searched += 1
+        else:
+            a = others[seat].choose(g.view(seat), legal)
+        g.apply(a)
+    assert searched > 0
+    assert g.scores() is not None
+
+
+def test_ismcts_depends_only_on_the_view() -> None:
+    checked = 0
+    for name, seed, steps in (
+        ("italian", 3, 9),
+        ("italian", 4, 22),
+        ("brazilian", 5, 14),
+        ("italian-2p", 6, 17),
+    ):
+        g = _mid_game(name, seed, steps)
+        if g.end is not None:
+            continue
+        seat = g.current_seat
+        view = g.view(seat)
+        legal = g.legal_actions()
+        if len(legal) < 2:
+            continue
+        choices = set()
+        states = [g] + [determinize(view, random.Random(100 + k)) for k in range(2)]
+        assert any(d.hands != g.hands for d in states[1:])
+        for d in states:
+            assert d.view(seat) == view
+            assert d.legal_actions() == legal
+            choices.add(ISMCTSPlayer(seed=9, iterations=40, rollout_depth=6).choose(d.view(seat), legal))
+        assert len(choices) == 1
+        checked += 1
+    assert checked >= 3
+
+
+def test_ismcts_single_legal_action_needs_no_search() -> None:
+    g = Game.new(preset("italian"), seed=2)
+    bot = ISMCTSPlayer(seed=0, iterations=1000)
+    legal = g.legal_actions()[:1]
+    assert bot.choose(g.view(g.current_seat), legal) == legal[0]
+    assert bot.last_iterations == 0
+
+
+def test_cheating_player_is_legal() -> None:
+    bot = CheatingISMCTSPlayer(seed=2, iterations=30, rollout_depth=6)
+    assert bot.needs_state and bot.name == "cheating"
+    for name, seed, steps in (("italian", 7, 10), ("brazilian", 8, 21)):
+        g = _mid_game(name, seed, steps)
+        for _ in range(4):
+            if g.end is not None:
+                break
+            legal = g.legal_actions()
+            a = bot.choose_with_state(g, legal)
+            assert a in legal
+            g.apply(a)
+
+
+def test_evaluate_is_bounded_and_antisymmetric() -> None:
+    g = _mid_game("italian", 12, 40)
+    for side in (0, 1):
+        assert -1.0 <= evaluate(g, side) <= 1.0
+    assert evaluate(g, 0) == pytest.approx(-evaluate(g, 1))
