@@ -13,6 +13,7 @@ from .actions import (
     InvalidActionError,
     parse_action,
 )
+from .bots.hint import Hint, hint
 from .cards import JOKER, card, cards_str, parse_card, parse_cards, rank_of, suit_of, to_str
 from .deal import Deal, DealError, deal_from_seed, deal_physical, draw_for_dealer
 from .game import Game, seat_names, side_names
@@ -61,4 +62,6 @@ __all__ = [
     "preset",
     "View",
     "determinize",
+    "Hint",
+    "hint",
 ]
