@@ -7,10 +7,35 @@ import sys
 from pathlib import Path
 
 import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from .rules import Rules, RulesError, preset
 
 app = typer.Typer(
     add_completion=False, no_args_is_help=True, help="Burraco: rules engine, records and simulation."
 )
+
+
+def _rules(name: str, players: int) -> Rules:
+    """A preset with the ``--players`` override, or a usage error naming what is wrong."""
+    try:
+        return preset(name, **({"players": players} if players else {}))
+    except RulesError as e:
+        raise typer.BadParameter(str(e)) from e
+
+
+def _progress(console: Console, quiet: bool) -> Progress:
+    """The progress bar of long runs (on standard error; hidden when JSON goes to a pipe)."""
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=quiet and not console.is_terminal,
+    )
 
 
 @app.callback()
@@ -49,28 +74,15 @@ def simulate(
 ) -> None:
     """Play hands (or matches) between random legal players and report how they ended, scores and speed."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     from rich.table import Table
 
-    from .rules import RulesError, preset
     from .sim import END_KINDS
     from .sim import simulate as run_sim
 
-    try:
-        r = preset(rules, **({"players": players} if players else {}))
-    except RulesError as e:
-        raise typer.BadParameter(str(e)) from e
+    r = _rules(rules, players)
     total = matches or games
     console = Console(stderr=True)
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-        disable=as_json and not console.is_terminal,
-    ) as prog:
+    with _progress(console, as_json) as prog:
         task = prog.add_task(f"{r.name}: {'matches' if matches else 'hands'}", total=total)
         st = run_sim(
             r,
@@ -163,16 +175,11 @@ def arena(
 ) -> None:
     """Play duplicate deals between two computer players (sides swapped on every deal) and report who is stronger."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     from rich.table import Table
 
     from .arena import PLOT_INSTALL_HINT, ArenaError, parse_player, plot_available, plot_diffs, run_arena
-    from .rules import RulesError, preset
 
-    try:
-        r = preset(rules, **({"players": players} if players else {}))
-    except RulesError as e:
-        raise typer.BadParameter(str(e)) from e
+    r = _rules(rules, players)
     try:
         parse_player(a), parse_player(b)
     except ValueError as e:
@@ -188,15 +195,7 @@ def arena(
         raise typer.Exit(1)
     console = Console(stderr=True)
     try:
-        with Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=console,
-            transient=True,
-            disable=as_json and not console.is_terminal,
-        ) as prog:
+        with _progress(console, as_json) as prog:
             task = prog.add_task(f"{r.name}: {a} vs {b}", total=deals)
             data = run_arena(
                 r,
