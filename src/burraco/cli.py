@@ -73,7 +73,6 @@ def simulate(
     as_json: bool = typer.Option(False, "--json", help="print the figures as one JSON object"),
 ) -> None:
     """Play hands (or matches) between random legal players and report how they ended, scores and speed."""
-    from rich.console import Console
     from rich.table import Table
 
     from .sim import END_KINDS
@@ -122,7 +121,6 @@ def simulate(
 @app.command()
 def presets() -> None:
     """List the rule presets and their main parameters."""
-    from rich.console import Console
     from rich.table import Table
 
     from .rules import PRESETS
@@ -174,7 +172,6 @@ def arena(
     as_json: bool = typer.Option(False, "--json", help="print the figures as one JSON object"),
 ) -> None:
     """Play duplicate deals between two computer players (sides swapped on every deal) and report who is stronger."""
-    from rich.console import Console
     from rich.table import Table
 
     from .arena import PLOT_INSTALL_HINT, ArenaError, parse_player, plot_available, plot_diffs, run_arena
