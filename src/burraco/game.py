@@ -659,7 +659,7 @@ class Game:
             self.timeout_left = self.n
         else:  # FIBUR_PARTNER_OF_NEXT_DRAWER
             started = self.phase != DRAW_PHASE
-            if not self.actions[:-1] or (self.turns == 0 and not started):
+            if self.turns == 0 and not started:
                 self.timeout_left = self.n  # before the first draw: one full round
             elif self.n == 2:
                 self.timeout_left = (1 if started else 0) + 2
