@@ -9,12 +9,13 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 
 from burraco import Game, preset
 from burraco.gen import generator, wild_sig
-from burraco.melds import SEQUENCE, SET, Meld, MeldError, meld_rules
+from burraco.melds import SEQUENCE, SET, Meld, MeldError, MeldRules, meld_rules
 
 
 def _sub_multisets(cards: list[int]) -> list[tuple[int, ...]]:
@@ -24,6 +25,23 @@ def _sub_multisets(cards: list[int]) -> list[tuple[int, ...]]:
         t = tuple(sorted(c for (c, _), j in zip(cnt, combo, strict=True) for _ in range(j)))
         if t:
             out.append(t)
+    return out
+
+
+def _new_melds_by_solver(
+    ctx: MeldRules, hand: list[int], keep: Callable[[Meld], bool]
+) -> set[tuple[int, ...]]:
+    """Every sub-multiset of ``hand`` the meld solver accepts as a new meld that ``keep`` selects (brute force)."""
+    out = set()
+    for t in _sub_multisets(hand):
+        if len(t) < 3:
+            continue
+        try:
+            m = ctx.make(t)
+        except MeldError:
+            continue
+        if keep(m):
+            out.add(t)
     return out
 
 
@@ -93,16 +111,7 @@ def test_4_5_new_sequences_generated_equal_solver(rules_name: str) -> None:
         hand = rng.sample(pool, rng.randint(2, 9))
         hb = _hand_counts(hand)
         got = {t for t, _ in gen.sequences(suit, hb[suit * 13 : suit * 13 + 13], wild_sig(hb))}
-        want = set()
-        for t in _sub_multisets(hand):
-            if len(t) < 3:
-                continue
-            try:
-                m = ctx.make(t)
-            except MeldError:
-                continue
-            if m.kind == SEQUENCE and m.suit == suit:
-                want.add(t)
+        want = _new_melds_by_solver(ctx, hand, lambda m, suit=suit: m.kind == SEQUENCE and m.suit == suit)
         assert got == want, (sorted(hand), got - want, want - got)
 
 
@@ -119,14 +128,5 @@ def test_4_3_new_sets_generated_equal_solver(rules_name: str) -> None:
         hand = rng.sample(pool, rng.randint(2, 10))
         hb = _hand_counts(hand)
         got = set(gen.sets(rank, hb[rank - 1 : rank - 1 + 40 : 13], wild_sig(hb)))
-        want = set()
-        for t in _sub_multisets(hand):
-            if len(t) < 3:
-                continue
-            try:
-                m = ctx.make(t)
-            except MeldError:
-                continue
-            if m.kind == SET and m.rank == rank:
-                want.add(t)
+        want = _new_melds_by_solver(ctx, hand, lambda m, rank=rank: m.kind == SET and m.rank == rank)
         assert got == want, (sorted(hand), got - want, want - got)

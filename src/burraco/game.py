@@ -39,7 +39,7 @@ from .actions import (
 from .cards import CARD_STR, JOKER, NUM_TYPES, RANK_NAMES, cards_str
 from .deal import Deal, deal_from_seed
 from .gen import Generator, generator
-from .melds import CLEAN, SEQUENCE, SET, Meld, MeldError, MeldRules, meld_rules
+from .melds import CLEAN, SEQUENCE, SET, Meld, MeldError, MeldRules, meld_points, meld_rules
 from .rules import BurracoNeeded, PickupRule, Rules, StockEnd, TimeoutPolicy
 
 if TYPE_CHECKING:
@@ -988,7 +988,7 @@ class Game:
         bonuses = 0
         clean = False
         for m in self.melds[side]:
-            melds += sum(vals[c] for c in m.cards)
+            melds += meld_points(m, vals)
             bonuses += self._bonus(m)
             if m.burraco == CLEAN:
                 clean = True
