@@ -216,6 +216,7 @@ class MeldRules:
         "at_end_only",
         "_new_cache",
         "_add_cache",
+        "_singles_cache",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -231,6 +232,7 @@ class MeldRules:
         self.at_end_only = rules.semipulito_wild_at_end_only
         self._new_cache: dict[tuple[int, ...], Meld | str] = {}
         self._add_cache: dict[tuple[int, tuple[int, ...], int, int, tuple[int, ...]], Meld | str] = {}
+        self._singles_cache: dict[tuple[int, tuple[int, ...], int, int], int] = {}
 
     # ----- classification (§4.8) ------------------------------------------------------------------------------
     def classify(self, m: Meld) -> str | None:
@@ -461,6 +463,32 @@ class MeldRules:
             self._add_cache[key] = got
         if isinstance(got, str):
             raise MeldError(got)
+        return got
+
+    def singles(self, meld: Meld) -> int:
+        """Bitmask over card types (bit ``c``) of the single cards that :meth:`attach` would accept on ``meld``.
+
+        Cached per meld; a fast answer to "does this card fit that meld" for players and hints.
+        """
+        key = (meld.kind, meld.cards, meld.mask, meld.wild)
+        got = self._singles_cache.get(key)
+        if got is None:
+            got = 0
+            # only a natural of the meld's rank (set) or suit (sequence), or a wild, can ever be attached
+            if meld.kind == SET:
+                cands = [s * 13 + meld.rank - 1 for s in range(4)]
+            else:
+                cands = [meld.suit * 13 + r for r in range(13)]
+            cands += [s * 13 + 1 for s in range(4)] + [JOKER]
+            for c in set(cands):
+                try:
+                    self.attach(meld, (c,))
+                except MeldError:
+                    continue
+                got |= 1 << c
+            if len(self._singles_cache) > 100_000:
+                self._singles_cache.clear()
+            self._singles_cache[key] = got
         return got
 
     def _attach(self, meld: Meld, added: tuple[int, ...]) -> Meld:

@@ -76,7 +76,9 @@ class _Ctx:
         opp_seats = [s for s in range(n) if view.side_of(s) == self.opp]
         self.opp_short = min(view.hand_sizes[s] for s in opp_seats) <= 3
         self.late = self.opp_threat or view.stock_size < 12
-        self._attach_cache: dict[tuple[int, int], bool] = {}
+        # the single cards each meld accepts (bit c set: card c can be attached)
+        self._own_singles = [(self.mr.singles(m), m) for m in self.own]
+        self._their_singles: list[tuple[int, Meld]] | None = None
 
     # ----- table knowledge ------------------------------------------------------------------------------------
     def _has_burraco(self, melds: tuple[Meld, ...]) -> bool:
@@ -105,28 +107,28 @@ class _Ctx:
         frac = m.size / self.rules.burraco_min_len
         return expect * frac * frac * 0.6
 
-    def fits(self, c: int, melds: tuple[Meld, ...], which: int) -> Meld | None:
-        """The first meld of ``melds`` that card ``c`` can be attached to (a meld of the result), or None."""
-        for k, m in enumerate(melds):
-            key = (which * 1000 + k, c)
-            ok = self._attach_cache.get(key)
-            if ok is False:
-                continue
-            try:
-                self.mr.attach(m, (c,))
-            except MeldError:
-                self._attach_cache[key] = False
-                continue
-            self._attach_cache[key] = True
-            return m
+    def fits(self, c: int, melds: tuple[Meld, ...]) -> Meld | None:
+        """The first meld of ``melds`` that card ``c`` can be attached to, or None."""
+        bit = 1 << c
+        masks = self._own_singles if melds is self.own else self._singles_of(melds)
+        for mask, m in masks:
+            if mask & bit:
+                return m
         return None
+
+    def _singles_of(self, melds: tuple[Meld, ...]) -> list[tuple[int, Meld]]:
+        if melds is self.their:
+            if self._their_singles is None:
+                self._their_singles = [(self.mr.singles(m), m) for m in melds]
+            return self._their_singles
+        return [(self.mr.singles(m), m) for m in melds]
 
     def use(self, c: int, counts: list[int], extra: tuple[int, ...] = ()) -> float:
         """How much card ``c`` does with the cards ``counts`` (plus ``extra``) and the side's melds."""
         if is_wild(c):
             return 25.0
         u = 0.0
-        m = self.fits(c, self.own, 0)
+        m = self.fits(c, self.own)
         if m is not None:
             u += 15.0 + (10.0 if m.size >= 5 and m.size < self.rules.burraco_min_len else 0.0)
         rank = c % 13 + 1
@@ -167,7 +169,7 @@ class _Ctx:
                 if any(kn[x] and _rank_dist(c, x) <= 2 for x in range(suit * 13, suit * 13 + 13) if x != c):
                     d += 15.0
         if self.level == "hard" and not is_wild(c):
-            m = self.fits(c, self.their, 1)
+            m = self.fits(c, self.their)
             if m is not None:
                 d += 30.0 + (40.0 if m.size >= 5 else 0.0)
         return d
