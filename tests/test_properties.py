@@ -492,3 +492,11 @@ def test_view_does_not_show_the_card_another_seat_drew() -> None:
     assert g.current_seat == 1
     for s in range(4):
         assert g.view(s).drawn == -1, s
+
+
+def test_view_fast_constructor_sets_every_field() -> None:
+    """``Game.view`` fills the instance directly (speed): it must set exactly the dataclass's fields."""
+    g = Game.new(burraco.preset("italian"), seed=5)
+    v = g.view(0)
+    assert set(vars(v)) == {f.name for f in dataclasses.fields(v)}
+    assert dataclasses.replace(v) == v and hash(dataclasses.replace(v)) == hash(v)

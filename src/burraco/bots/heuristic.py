@@ -47,6 +47,28 @@ def _rank_dist(a: int, b: int) -> int:
     return d
 
 
+def _near(c: int, dist: int, skip_twos: bool) -> tuple[int, ...]:
+    """The same-suit card types at rank distance ``dist`` (or ``<= dist`` when ``dist`` < 0) from ``c``."""
+    if c == JOKER:
+        return ()
+    suit = c // 13
+    out = []
+    for x in range(suit * 13, suit * 13 + 13):
+        if x == c or (skip_twos and x % 13 == 1):
+            continue
+        d = _rank_dist(c, x)
+        if d == dist or (dist < 0 and d <= -dist):
+            out.append(x)
+    return tuple(out)
+
+
+# per card type: same-suit naturals one and two ranks away (2s excluded: they are wilds), and every same-suit card
+# within two ranks (for what a seen pick-up suggests)
+_NEAR1 = tuple(_near(c, 1, True) for c in range(NUM_TYPES))
+_NEAR2 = tuple(_near(c, 2, True) for c in range(NUM_TYPES))
+_NEAR_ANY = tuple(_near(c, -2, False) for c in range(NUM_TYPES))
+
+
 class _Ctx:
     """What one decision needs, computed once from the view."""
 
@@ -123,31 +145,19 @@ class _Ctx:
             return self._their_singles
         return [(self.mr.singles(m), m) for m in melds]
 
-    def use(self, c: int, counts: list[int], extra: tuple[int, ...] = ()) -> float:
-        """How much card ``c`` does with the cards ``counts`` (plus ``extra``) and the side's melds."""
+    def use(self, c: int, counts: list[int]) -> float:
+        """How much card ``c`` does with the cards ``counts`` (``c`` itself not counted) and the side's melds."""
         if is_wild(c):
             return 25.0
         u = 0.0
         m = self.fits(c, self.own)
         if m is not None:
             u += 15.0 + (10.0 if m.size >= 5 and m.size < self.rules.burraco_min_len else 0.0)
-        rank = c % 13 + 1
-        if rank in self.rules.allowed_set_ranks:
-            same = sum(counts[rank - 1 + 13 * s] for s in range(4)) + sum(
-                1 for x in extra if x % 13 == c % 13
-            )
+        rank = c % 13
+        if rank + 1 in self.rules.allowed_set_ranks:
+            same = counts[rank] + counts[rank + 13] + counts[rank + 26] + counts[rank + 39]
             u += 8.0 * min(same, 2)
-        suit = c // 13
-        near = 0.0
-        for x in range(suit * 13, suit * 13 + 13):
-            if x == c or x % 13 == 1:
-                continue
-            if counts[x] or x in extra:
-                d = _rank_dist(c, x)
-                if d == 1:
-                    near += 7.0
-                elif d == 2:
-                    near += 4.0
+        near = 7.0 * sum(1 for x in _NEAR1[c] if counts[x]) + 4.0 * sum(1 for x in _NEAR2[c] if counts[x])
         return u + min(near, 16.0)
 
     def danger(self, c: int) -> float:
@@ -164,10 +174,8 @@ class _Ctx:
             rank = c % 13 + 1
             if rank in self.rules.allowed_set_ranks and any(kn[rank - 1 + 13 * s] for s in range(4)):
                 d += 25.0
-            elif c != JOKER:
-                suit = c // 13
-                if any(kn[x] and _rank_dist(c, x) <= 2 for x in range(suit * 13, suit * 13 + 13) if x != c):
-                    d += 15.0
+            elif c != JOKER and any(kn[x] for x in _NEAR_ANY[c]):
+                d += 15.0
         if self.level == "hard" and not is_wild(c):
             m = self.fits(c, self.their)
             if m is not None:
@@ -247,8 +255,13 @@ class HeuristicPlayer:
             return 1.0 if ctx.use(pile[-1], ctx.counts) >= 8.0 else -1.0
         late_w = 1.0 if (self.level == "hard" and ctx.late) else 0.35
         total = 0.0
-        for i, c in enumerate(pile):
-            u = ctx.use(c, ctx.counts, pile[:i] + pile[i + 1 :])
+        with_pile = list(ctx.counts)
+        for c in pile:
+            with_pile[c] += 1
+        for c in pile:
+            with_pile[c] -= 1  # each pile card rated with the hand and the rest of the pile
+            u = ctx.use(c, with_pile)
+            with_pile[c] += 1
             if u > 0:
                 total += u + 0.3 * ctx.values[c]
             else:

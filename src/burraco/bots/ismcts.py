@@ -1,28 +1,33 @@
-"""Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling, Powley & Whitehouse 2012).
+"""Information-set Monte Carlo search (ISMCTS, Cowling, Powley & Whitehouse 2012) over the seat's view.
 
 Every iteration samples one full state consistent with the seat's :class:`~burraco.view.View`
 (:func:`~burraco.view.determinize`: the seat's hand, the table, the visible pile and the cards others were seen
-to pick up stay where they are; the rest is dealt at random), then
+to pick up stay where they are; the rest is dealt at random). Statistics are kept per action of the information set
+(they are shared by all determinizations), never per determinization. Two searches are offered:
 
-1. **selects** down one tree whose nodes are keyed by actions: the children available are the legal candidates in
-   *this* determinization, and a child is chosen by UCB1 with availability counts (the ``ln`` term uses how often
-   the child was available, not how often its parent was visited) plus a small progressive bias toward the
-   heuristic's own order;
-2. **expands** one untried candidate (the heuristic's best first);
-3. **rolls out** with :class:`~burraco.bots.heuristic.HeuristicPlayer` at every seat for at most ``rollout_depth``
-   decisions or to the end of the hand;
-4. **evaluates** the reached state as a side's score difference as things stand (``Game.side_score``, with the
-   cards still in hand counted at half their value and the progress of unfinished melds toward a burraco
-   credited), scaled to about [-1, 1], and backs it up from the point of view of the side that chose each action
-   (partners share their side's value).
+``search="flat"`` (the default, the one measured in docs/strength.md)
+    ISMCTS with its tree cut at the root, evaluated with **common random numbers**: on every sampled
+    determinization *every* root candidate is played and followed by the same seeded rollout, with
+    :class:`~burraco.bots.heuristic.HeuristicPlayer` at every seat to the end of the hand (or for
+    ``rollout_depth`` decisions, then the static :func:`evaluate`). Candidates are therefore compared on the same
+    hidden cards and the same later luck, which removes most of the noise of a card game's outcome: with ten
+    determinizations a difference of a few tens of points is visible. The heuristic's own choice is kept unless
+    another candidate beats it by more than ``z`` standard errors of the paired differences (rollout-based
+    policy improvement; at worst the search plays like the heuristic, never like its noise).
+``search="tree"``
+    Classic single-observer ISMCTS: one tree keyed by actions, UCB1 with availability counts and a progressive
+    bias toward the heuristic's order, one expansion and one truncated heuristic rollout per iteration. At the
+    budgets that matter here (≤ 1 s per move, a few hundred iterations) it is weaker than the flat search (see
+    docs/strength.md); it is kept for comparison and research.
 
-Macro-actions: a play phase offers many melds and attachments, most of them poor; at the root only the heuristic's
-best ``top_k`` non-discard actions plus every discard are searched, deeper in the tree only the heuristic's best
-``inner_k`` actions. Draw phases (draw or pick up) are searched in full.
+Macro-actions: a play phase offers many melds and attachments, most of them poor; only the heuristic's best
+``top_k`` melds or attachments and its best ``discards_k`` discards are searched (the tree search: the best 8 and
+every discard at the root, the best ``inner_k`` deeper). A candidate is one atomic action; the rollout plays the rest of the turn with the heuristic,
+so a candidate stands for the whole turn that follows from it.
 
 The search never looks at the true state: :class:`ISMCTSPlayer` sees only the view. :class:`CheatingISMCTSPlayer`
-runs the same search on copies of the true state (plain perfect-information MCTS); it is a measuring stick for how
-much hidden information costs, **never** a player offered to humans.
+runs the same search on copies of the true state (plain perfect-information Monte Carlo); it is a measuring stick
+for how much hidden information costs, **never** a player offered to humans.
 """
 
 from __future__ import annotations
@@ -87,11 +92,42 @@ def evaluate(g: Game, side: int) -> float:
     return max(-1.0, min(1.0, d))
 
 
-class ISMCTSPlayer:
-    """Single-observer ISMCTS over determinizations of the seat's view.
+def outcome(g: Game, side: int) -> float:
+    """``side``'s result after a rollout in units of :data:`REWARD_SCALE`: the exact score difference of a
+    finished hand (unbounded), else the bounded estimate of :func:`evaluate`."""
+    if g.end is None:
+        return evaluate(g, side)
+    return (g.side_score(side)["total"] - g.side_score(1 - side)["total"]) / REWARD_SCALE
 
-    ``iterations`` fixes the number of iterations per decision (deterministic for a given ``seed``); without it
-    the search runs ``time_budget`` seconds per decision. Decisions with one legal action cost nothing.
+
+def pick_best(values: list[list[float]], z: float) -> int:
+    """The candidate to play from per-determinization values (row ``j``: candidate ``j``, paired by column).
+
+    Candidate 0 (the heuristic's choice) is kept unless another one's mean beats it by more than ``z`` standard
+    errors of the paired differences; among those that do, the best mean wins.
+    """
+    n = len(values[0])
+    means = [sum(v) / n for v in values]
+    best = 0
+    for j in range(1, len(values)):
+        if means[j] <= means[best]:
+            continue
+        diffs = [values[j][t] - values[0][t] for t in range(n)]
+        m = sum(diffs) / n
+        if n < 2:
+            continue
+        var = sum((x - m) ** 2 for x in diffs) / (n - 1)
+        if m > z * math.sqrt(var / n):
+            best = j
+    return best
+
+
+class ISMCTSPlayer:
+    """ISMCTS over determinizations of the seat's view (see the module docstring for the two searches).
+
+    ``iterations`` fixes the number of determinizations per decision (deterministic for a given ``seed``); without
+    it the search runs ``time_budget`` seconds per decision (at least one determinization). Decisions with one
+    legal action, or one candidate, cost nothing.
     """
 
     needs_state = False
@@ -103,40 +139,110 @@ class ISMCTSPlayer:
         seed: int | None = None,
         iterations: int | None = None,
         time_budget: float = 1.0,
-        rollout_depth: int = 8,
+        rollout_depth: int | None = None,
         level: str = "hard",
-        top_k: int = 8,
+        search: str = "flat",
+        top_k: int = 3,
+        discards_k: int = 2,
+        z: float = 1.0,
         inner_k: int = 4,
         c: float = 0.7,
         bias: float = 0.3,
     ) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (levels are {', '.join(LEVELS)})")
+        if search not in ("flat", "tree"):
+            raise ValueError(f"unknown search {search!r} (searches are flat, tree)")
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
         self.name = self.NAME
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.time_budget = time_budget
-        self.rollout_depth = rollout_depth
+        self.search = search
+        # the tree search needs short rollouts to make iterations cheap; the flat search plays hands out
+        self.rollout_depth = rollout_depth if rollout_depth is not None or search == "flat" else 8
         self.level = level
         self.top_k = top_k
+        self.discards_k = discards_k
+        self.z = z
         self.inner_k = inner_k
         self.c = c
         self.bias = bias
         self._policy = HeuristicPlayer(level, seed=0)
-        #: iterations run by the last search (for measurement)
+        #: iterations (determinizations) run by the last search (for measurement)
         self.last_iterations = 0
 
     # ------------------------------------------------------------------------------------------------------------
     def choose(self, view: View, legal: list[Action]) -> Action:
         if len(legal) == 1:
+            self.last_iterations = 0
             return legal[0]
         return self._search(view, legal, lambda rng: determinize(view, rng))
 
-    # ------------------------------------------------------------------------------------------------------------
+    def _search(self, view: View, legal: list[Action], sample: Callable[[random.Random], Game]) -> Action:
+        if self.search == "flat":
+            return self._search_flat(view, legal, sample)
+        return self._search_tree(view, legal, sample)
+
+    # ----- the flat search with common random numbers -----------------------------------------------------------
+    def root_candidates(self, view: View, legal: list[Action]) -> list[Action]:
+        """The actions the flat search compares, the heuristic's choice first."""
+        ranked = self._policy.scores(view, legal)
+        out: list[Action] = []
+        melds = discards = 0
+        for _, a in ranked:
+            if a.verb == DISCARD:
+                if discards < self.discards_k:
+                    out.append(a)
+                    discards += 1
+            elif melds < self.top_k:
+                out.append(a)
+                melds += 1
+        return out
+
+    def _rollout(self, g: Game, players: list[HeuristicPlayer]) -> None:
+        depth = self.rollout_depth
+        steps = 0
+        while g.end is None and (depth is None or steps < depth):
+            s = g.current_seat
+            glegal = g.legal_actions()
+            g.apply(glegal[0] if len(glegal) == 1 else players[s].choose(g.view(s), glegal))
+            steps += 1
+
+    def _search_flat(self, view: View, legal: list[Action], sample: Callable[[random.Random], Game]) -> Action:
+        rng = self.rng
+        cands = self.root_candidates(view, legal)
+        if len(cands) == 1:
+            self.last_iterations = 0
+            return cands[0]
+        side = view.side_of(view.seat)
+        players = [HeuristicPlayer(self.level, seed=0) for _ in range(view.players)]
+        values: list[list[float]] = [[] for _ in cands]
+        deadline = math.inf if self.iterations is not None else time.perf_counter() + self.time_budget
+        it = 0
+        while True:
+            if self.iterations is not None:
+                if it >= self.iterations:
+                    break
+            elif it > 0 and time.perf_counter() >= deadline:
+                break
+            it += 1
+            det = sample(rng)
+            seed = rng.getrandbits(32)
+            for j, a in enumerate(cands):
+                g = det.clone()
+                g.apply(a)
+                for k, p in enumerate(players):
+                    p.rng.seed(seed + k)  # the same later luck for every candidate
+                self._rollout(g, players)
+                values[j].append(outcome(g, side))
+        self.last_iterations = it
+        return cands[pick_best(values, self.z)]
+
+    # ----- the tree search ----------------------------------------------------------------------------------------
     def _candidates(self, view: View, legal: list[Action], root: bool) -> list[tuple[Action, float]]:
-        """The actions searched at a node, best first by the heuristic, each with its prior in (0, 1]."""
+        """The actions searched at a tree node, best first by the heuristic, each with its prior in (0, 1]."""
         if len(legal) <= 2:
             return [(a, 1.0) for a in legal]
         # best first; equal scores keep the legal list's (canonical) order
@@ -147,14 +253,14 @@ class ISMCTSPlayer:
             for _, a in ranked:
                 if a.verb == DISCARD:
                     out.append(a)
-                elif k < self.top_k:
+                elif k < 8:
                     out.append(a)
                     k += 1
         else:
             out = [a for _, a in ranked[: self.inner_k]]
         return [(a, 1.0 / (1.0 + i)) for i, a in enumerate(out)]
 
-    def _search(self, view: View, legal: list[Action], sample: Callable[[random.Random], Game]) -> Action:
+    def _search_tree(self, view: View, legal: list[Action], sample: Callable[[random.Random], Game]) -> Action:
         rng = self.rng
         root = _Node()
         root_cands = self._candidates(view, legal, root=True)
@@ -216,13 +322,7 @@ class ISMCTSPlayer:
                 path.append((best, side))
                 node = best
             if expanded:
-                for _ in range(self.rollout_depth):
-                    if g.end is not None:
-                        break
-                    s = g.current_seat
-                    glegal = g.legal_actions()
-                    a = glegal[0] if len(glegal) == 1 else players[s].choose(g.view(s), glegal)
-                    g.apply(a)
+                self._rollout(g, players)
             v0 = evaluate(g, 0)
             for n, side in path:
                 n.visits += 1
@@ -255,4 +355,4 @@ class CheatingISMCTSPlayer(ISMCTSPlayer):
         return self._search(view, legal, lambda rng: game.clone())
 
 
-__all__ = ["ISMCTSPlayer", "CheatingISMCTSPlayer", "evaluate", "side_value"]
+__all__ = ["ISMCTSPlayer", "CheatingISMCTSPlayer", "evaluate", "outcome", "pick_best", "side_value"]
