@@ -219,14 +219,18 @@ class ISMCTSPlayer:
         side = view.side_of(view.seat)
         players = [HeuristicPlayer(self.level, seed=0) for _ in range(view.players)]
         values: list[list[float]] = [[] for _ in cands]
-        deadline = math.inf if self.iterations is not None else time.perf_counter() + self.time_budget
+        t0 = time.perf_counter()
         it = 0
         while True:
             if self.iterations is not None:
                 if it >= self.iterations:
                     break
-            elif it > 0 and time.perf_counter() >= deadline:
-                break
+            elif it > 0:
+                # stop unless one more iteration, at the mean cost so far, fits in the budget: the budget is a
+                # ceiling on the time per decision, not a point after which the last iteration may run
+                spent = time.perf_counter() - t0
+                if spent + spent / it > self.time_budget:
+                    break
             it += 1
             det = sample(rng)
             seed = rng.getrandbits(32)
