@@ -1,0 +1,815 @@
+"""A fixed integer action space with masks, and fixed-shape observation tensors, for learning agents.
+
+Actions
+-------
+Every action :meth:`burraco.Game.legal_actions` can list has one integer in ``range(NUM_ACTIONS)``; the layout is
+documented in ``docs/research.md`` and in :data:`ACTION_LAYOUT`:
+
+* ``draw``, ``pick``, ``redraw`` (house rule), then ``discard <card>`` for the 53 card types;
+* ``meld <cards>``: one index per *meld template*, a multiset of cards that forms a valid meld under some rule
+  set. Templates are grouped: sequences of hearts, diamonds, clubs, spades (2255 each: the suit's naturals, the
+  same-suit 2 once or twice, at most one other wild), then sets of A, 2 (the house rule of sets of twos), 3 … K;
+* ``add <k> <cards>``: meld slot ``k`` (1 … :data:`MAX_SLOTS`) times the template of the meld *after* the
+  attachment, numbered within the meld's group (its suit, or its rank): the attached cards are that template minus
+  the meld's cards. One block of :data:`ADD_BLOCK` indices per slot;
+* ``swap <k> <card>`` (house rule): slot times the rank of the natural card.
+
+A side can never hold more than 36 melds (108 cards, at least 3 a meld), so the space covers every action of every
+supported rule set exactly: two packs, one wild per meld (the rules of every preset). :func:`check_rules` refuses
+the others.
+
+>>> from burraco import Game, preset
+>>> g = Game.new(preset("italian"), seed=13)
+>>> g.apply("N pick")
+>>> legal = g.legal_actions()
+>>> codes = [encode_action(a, g.melds[0]) for a in legal]
+>>> [str(decode_action(i, "N", g.melds[0])) for i in codes] == [str(a) for a in legal]
+True
+>>> encode_action(legal[-1], g.melds[0]) >= MELD_OFFSET, NUM_ACTIONS
+(True, 96218)
+
+Observations
+------------
+:func:`encode_view` turns a seat's :class:`~burraco.View` into a ``float32`` vector of :data:`OBS_SIZE`; the
+layout is :data:`OBS_LAYOUT` (name, offset, size) and docs/research.md. Seats are relative to the observer in
+playing order (self, next, partner, previous; in a two-player game the opponent is "next"), sides are own then
+other. :func:`encode_game` gives the same vector straight from a :class:`~burraco.Game` for one seat, faster (no
+``View`` is built); it reads only what the seat's view holds, and the tests check that both agree on every state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..actions import ADD, DISCARD, DRAW, MELD, PICK, REDRAW, SWAP, Action
+from ..cards import JOKER, NUM_TYPES
+from ..melds import CLEAN, SEMICLEAN, SEQUENCE, Meld
+from ..rules import BurracoNeeded, PickupRule, Rules
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from ..view import View
+
+
+class EncodingError(ValueError):
+    """An action or an index outside the fixed action space, or rules the space does not cover."""
+
+
+# --------------------------------------------------------------------------------------------------------------
+# meld templates
+# --------------------------------------------------------------------------------------------------------------
+
+#: melds one side can hold at most: 108 cards, at least 3 a meld
+MAX_SLOTS = 36
+
+
+def _seq_templates() -> list[tuple[int, int, int, int]]:
+    """Every sequence multiset of one suit (suit-relative): ``(aces, same-suit 2s, bits of 3…K, other wild)``
+    where other wild is 0 none, 1 joker, 2…4 the 2 of the suit 1…3 places after it. Valid when some placement
+    of the naturals (ace low or high, the same-suit 2 natural or wild) makes a run with at most one gap and at
+    most one wild filling it (the most permissive supported rules: two natural aces allowed)."""
+    out: set[tuple[int, int, int, int]] = set()
+    for lo in range(1, 15):
+        for hi in range(lo + 1, 15):
+            full = ((1 << (hi + 1)) - 1) & ~((1 << lo) - 1)
+            holes = [0] + [1 << p for p in range(lo + 1, hi)]
+            for hole in holes:
+                mask = full & ~hole
+                n = mask.bit_count()
+                if n < 2:
+                    continue
+                for wild in range(6):  # 0 none, 1 joker, 2..4 other-suit 2, 5 the same-suit 2 as a wild
+                    if hole and not wild:
+                        continue
+                    if wild == 0 and n < 3:
+                        continue
+                    if wild and not hole and lo == 1 and hi == 14:
+                        continue  # a complete A…A run has no place for a wild
+                    aces = (mask >> 1 & 1) + (mask >> 14 & 1)
+                    twos = (mask >> 2 & 1) + (1 if wild == 5 else 0)
+                    bits = (mask >> 3) & 0x7FF
+                    out.add((aces, twos, bits, wild if wild < 5 else 0))
+    return sorted(out)
+
+
+def _set_templates(rank: int) -> list[tuple[int, int]]:
+    """Every set multiset of one rank: ``(base-3 counts per suit, wild)`` with wild 0 none, 1 joker, 2…5 the 2 of
+    hearts … spades (a set of 2s, a house rule, takes only the joker as its wild). At least two naturals, three
+    cards, one wild."""
+    out: list[tuple[int, int]] = []
+    for code in range(81):
+        c = [code // 27 % 3, code // 9 % 3, code // 3 % 3, code % 3]
+        n = sum(c)
+        for wild in range(6 if rank != 2 else 2):
+            if n < 2 or (wild == 0 and n < 3):
+                continue
+            out.append((code, wild))
+    return out
+
+
+_SEQ: list[tuple[int, int, int, int]] = _seq_templates()
+_SEQ_INDEX: dict[tuple[int, int, int, int], int] = {k: i for i, k in enumerate(_SEQ)}
+_SETS: dict[int, list[tuple[int, int]]] = {r: _set_templates(r) for r in range(1, 14)}
+_SET_INDEX: dict[int, dict[tuple[int, int], int]] = {
+    r: {k: i for i, k in enumerate(v)} for r, v in _SETS.items()
+}
+
+#: sequence templates per suit
+SEQ_TEMPLATES = len(_SEQ)
+
+#: template groups in index order: ``("seq", suit)`` for the four suits, then ``("set", rank)`` for A, 2, 3 … K
+GROUPS: tuple[tuple[str, int], ...] = tuple(
+    [("seq", s) for s in range(4)] + [("set", r) for r in range(1, 14)]
+)
+_GROUP_SIZE = [SEQ_TEMPLATES] * 4 + [len(_SETS[r]) for r in range(1, 14)]
+_GROUP_OFFSET: list[int] = []
+_acc = 0
+for _n in _GROUP_SIZE:
+    _GROUP_OFFSET.append(_acc)
+    _acc += _n
+#: number of meld templates over all groups
+MELD_TEMPLATES = _acc
+
+DRAW_INDEX = 0
+PICK_INDEX = 1
+REDRAW_INDEX = 2
+DISCARD_OFFSET = 3
+MELD_OFFSET = DISCARD_OFFSET + NUM_TYPES
+ADD_OFFSET = MELD_OFFSET + MELD_TEMPLATES
+#: indices per slot in the ``add`` part: the largest group
+ADD_BLOCK = max(_GROUP_SIZE)
+SWAP_OFFSET = ADD_OFFSET + MAX_SLOTS * ADD_BLOCK
+#: the size of the action space
+NUM_ACTIONS = SWAP_OFFSET + MAX_SLOTS * 13
+
+#: ``(part, first index, size)`` of the action space
+ACTION_LAYOUT: tuple[tuple[str, int, int], ...] = (
+    ("draw", DRAW_INDEX, 1),
+    ("pick", PICK_INDEX, 1),
+    ("redraw", REDRAW_INDEX, 1),
+    ("discard", DISCARD_OFFSET, NUM_TYPES),
+    ("meld", MELD_OFFSET, MELD_TEMPLATES),
+    ("add", ADD_OFFSET, MAX_SLOTS * ADD_BLOCK),
+    ("swap", SWAP_OFFSET, MAX_SLOTS * 13),
+)
+
+
+def check_rules(rules: Rules) -> None:
+    """Raise :class:`EncodingError` for rules outside the fixed spaces (more than two packs or one wild a meld)."""
+    if rules.decks > 2 or rules.max_wilds != 1 or rules.deck_size // 3 > MAX_SLOTS:
+        raise EncodingError(
+            "the fixed action space covers rules with at most two packs and one wild per meld "
+            f"(these have {rules.decks} packs and {rules.max_wilds} wilds per meld)"
+        )
+
+
+def _group_of_cards(cards: tuple[int, ...]) -> int:
+    """The template group of a new meld's cards, decided as the engine does (naturals of one rank: a set)."""
+    first = -1
+    same = True
+    count = 0
+    suit = -1
+    for c in cards:
+        if c == JOKER or c % 13 == 1:
+            continue
+        count += 1
+        if first < 0:
+            first = c % 13
+            suit = c // 13
+        elif c % 13 != first:
+            same = False
+    if count == 0:
+        return 4 + 1  # a set of 2s
+    if count >= 2 and same:
+        return 4 + first
+    return suit
+
+
+def _group_of_meld(m: Meld) -> int:
+    return m.suit if m.kind == SEQUENCE else 4 + m.rank - 1
+
+
+def _template(group: int, cards: tuple[int, ...]) -> int:
+    """The index, within ``group``, of the template with exactly these cards; :class:`EncodingError` if none."""
+    if group < 4:
+        s = group
+        aces = twos = bits = 0
+        other = 0
+        for c in cards:
+            if c == JOKER:
+                if other:
+                    raise EncodingError(f"{cards} holds two wilds")
+                other = 1
+            elif c // 13 == s:
+                r = c % 13
+                if r == 0:
+                    aces += 1
+                elif r == 1:
+                    twos += 1
+                else:
+                    if bits >> (r - 2) & 1:
+                        raise EncodingError(f"{cards} holds a natural twice")
+                    bits |= 1 << (r - 2)
+            elif c % 13 == 1:
+                if other:
+                    raise EncodingError(f"{cards} holds two wilds")
+                other = 1 + (c // 13 - s) % 4
+            else:
+                raise EncodingError(f"{cards} is not one suit")
+        i = _SEQ_INDEX.get((aces, twos, bits, other))
+    else:
+        rank = group - 4 + 1
+        cnt = [0, 0, 0, 0]
+        wild = 0
+        for c in cards:
+            if c == JOKER:
+                if wild:
+                    raise EncodingError(f"{cards} holds two wilds")
+                wild = 1
+            elif c % 13 == rank - 1:
+                cnt[c // 13] += 1
+            elif c % 13 == 1 and rank != 2:
+                if wild:
+                    raise EncodingError(f"{cards} holds two wilds")
+                wild = 2 + c // 13
+            else:
+                raise EncodingError(f"{cards} is not one rank")
+        if max(cnt) > 2:
+            raise EncodingError(f"{cards}: more than two copies of a card")
+        i = _SET_INDEX[rank].get((cnt[0] * 27 + cnt[1] * 9 + cnt[2] * 3 + cnt[3], wild))
+    if i is None:
+        raise EncodingError(f"no meld template holds {cards}")
+    return i
+
+
+def _template_cards(group: int, i: int) -> tuple[int, ...]:
+    """The sorted cards of template ``i`` of ``group``."""
+    out: list[int] = []
+    if group < 4:
+        s = group
+        aces, twos, bits, other = _SEQ[i]
+        base = s * 13
+        out += [base] * aces + [base + 1] * twos
+        out += [base + 2 + k for k in range(11) if bits >> k & 1]
+        if other == 1:
+            out.append(JOKER)
+        elif other:
+            out.append((s + other - 1) % 4 * 13 + 1)
+    else:
+        rank = group - 4 + 1
+        code, wild = _SETS[rank][i]
+        cnt = [code // 27 % 3, code // 9 % 3, code // 3 % 3, code % 3]
+        for s in range(4):
+            out += [s * 13 + rank - 1] * cnt[s]
+        if wild == 1:
+            out.append(JOKER)
+        elif wild:
+            out.append((wild - 2) * 13 + 1)
+    return tuple(sorted(out))
+
+
+def _sub(big: tuple[int, ...], small: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The sorted multiset ``big - small``, or None when ``small`` is not inside ``big``."""
+    rest = list(big)
+    for c in small:
+        try:
+            rest.remove(c)
+        except ValueError:
+            return None
+    return tuple(rest)
+
+
+_MELD_CACHE: dict[tuple[int, ...], int] = {}
+_ADD_CACHE: dict[tuple[tuple[int, ...], int, tuple[int, ...]], int] = {}
+
+
+def encode_action(a: Action, melds: Sequence[Meld]) -> int:
+    """The index of action ``a``; ``melds`` are the acting side's melds (needed for ``add`` and ``swap``)."""
+    v = a.verb
+    if v == DISCARD:
+        return DISCARD_OFFSET + a.cards[0]
+    if v == MELD:
+        got = _MELD_CACHE.get(a.cards)
+        if got is None:
+            g = _group_of_cards(a.cards)
+            got = MELD_OFFSET + _GROUP_OFFSET[g] + _template(g, a.cards)
+            if len(_MELD_CACHE) > 500_000:
+                _MELD_CACHE.clear()
+            _MELD_CACHE[a.cards] = got
+        return got
+    if v == ADD:
+        k = a.meld
+        if not 1 <= k <= min(len(melds), MAX_SLOTS):
+            raise EncodingError(f"{a}: no meld {k} (slots 1…{MAX_SLOTS})")
+        m = melds[k - 1]
+        key = (m.cards, _group_of_meld(m), a.cards)
+        t = _ADD_CACHE.get(key)
+        if t is None:
+            t = _template(key[1], tuple(sorted(m.cards + a.cards)))
+            if len(_ADD_CACHE) > 500_000:
+                _ADD_CACHE.clear()
+            _ADD_CACHE[key] = t
+        return ADD_OFFSET + (k - 1) * ADD_BLOCK + t
+    if v == DRAW:
+        return DRAW_INDEX
+    if v == PICK:
+        return PICK_INDEX
+    if v == REDRAW:
+        return REDRAW_INDEX
+    if v == SWAP:
+        if not 1 <= a.meld <= MAX_SLOTS:
+            raise EncodingError(f"{a}: no meld {a.meld} (slots 1…{MAX_SLOTS})")
+        return SWAP_OFFSET + (a.meld - 1) * 13 + a.cards[0] % 13
+    raise EncodingError(f"{a}: not a player's action (a director's time-out has no index)")
+
+
+def decode_action(index: int, seat: str, melds: Sequence[Meld]) -> Action:
+    """The action of ``seat`` (a seat letter) at ``index``; ``melds`` are its side's melds. The inverse of
+    :func:`encode_action`; :class:`EncodingError` for an index that names no action in this state (an ``add`` to
+    a slot the side does not have, or whose template does not contain the meld)."""
+    i = int(index)
+    if not 0 <= i < NUM_ACTIONS:
+        raise EncodingError(f"action index {i} is outside 0…{NUM_ACTIONS - 1}")
+    if i == DRAW_INDEX:
+        return Action(seat, DRAW)
+    if i == PICK_INDEX:
+        return Action(seat, PICK)
+    if i == REDRAW_INDEX:
+        return Action(seat, REDRAW)
+    if i < MELD_OFFSET:
+        return Action(seat, DISCARD, (i - DISCARD_OFFSET,))
+    if i < ADD_OFFSET:
+        j = i - MELD_OFFSET
+        g = max(k for k in range(len(GROUPS)) if _GROUP_OFFSET[k] <= j)
+        return Action(seat, MELD, _template_cards(g, j - _GROUP_OFFSET[g]))
+    if i < SWAP_OFFSET:
+        k, t = divmod(i - ADD_OFFSET, ADD_BLOCK)
+        if k >= len(melds):
+            raise EncodingError(
+                f"action index {i}: an attachment to meld {k + 1}, and the side has {len(melds)}"
+            )
+        m = melds[k]
+        g = _group_of_meld(m)
+        if t >= _GROUP_SIZE[g]:
+            raise EncodingError(f"action index {i}: no template {t} for meld {k + 1}")
+        added = _sub(_template_cards(g, t), m.cards)
+        if not added:
+            raise EncodingError(f"action index {i}: its template does not extend meld {k + 1}")
+        return Action(seat, ADD, added, k + 1)
+    k, r = divmod(i - SWAP_OFFSET, 13)
+    if k >= len(melds) or melds[k].kind != SEQUENCE:
+        raise EncodingError(f"action index {i}: a swap on meld {k + 1}, which is not a sequence of the side")
+    return Action(seat, SWAP, (melds[k].suit * 13 + r,), k + 1)
+
+
+def describe_index(index: int) -> tuple[str, int, int]:
+    """``(part, slot, position)`` of an index: the part of :data:`ACTION_LAYOUT`, the 1-based meld slot (``add``,
+    ``swap``; else 0) and the position within the part (card type, template number, rank). Handy for factored
+    policy heads."""
+    i = int(index)
+    if i < MELD_OFFSET:
+        if i < DISCARD_OFFSET:
+            return (("draw", "pick", "redraw")[i], 0, 0)
+        return ("discard", 0, i - DISCARD_OFFSET)
+    if i < ADD_OFFSET:
+        return ("meld", 0, i - MELD_OFFSET)
+    if i < SWAP_OFFSET:
+        k, t = divmod(i - ADD_OFFSET, ADD_BLOCK)
+        return ("add", k + 1, t)
+    if i < NUM_ACTIONS:
+        k, r = divmod(i - SWAP_OFFSET, 13)
+        return ("swap", k + 1, r)
+    raise EncodingError(f"action index {i} is outside 0…{NUM_ACTIONS - 1}")
+
+
+def legal_indices(legal: Sequence[Action], melds: Sequence[Meld]) -> list[int]:
+    """The indices of ``legal`` (in the same order)."""
+    return [encode_action(a, melds) for a in legal]
+
+
+def action_mask(legal: Sequence[Action], melds: Sequence[Meld]) -> npt.NDArray[np.int8]:
+    """An ``int8`` vector of :data:`NUM_ACTIONS` with 1 at every legal action's index."""
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    if legal:
+        mask[legal_indices(legal, melds)] = 1
+    return mask
+
+
+# --------------------------------------------------------------------------------------------------------------
+# observations
+# --------------------------------------------------------------------------------------------------------------
+
+#: features of one meld row (see docs/research.md)
+MELD_FEATURES = 50
+
+_LAYOUT_SPEC: list[tuple[str, int, str]] = [
+    ("hand", NUM_TYPES, "own hand: count of each card type it may look at"),
+    ("known_next", NUM_TYPES, "cards the next seat was seen to pick up and still holds"),
+    ("known_partner", NUM_TYPES, "the same for the partner (zeros with 2 players)"),
+    ("known_previous", NUM_TYPES, "the same for the previous seat (zeros with 2 players)"),
+    ("pile", NUM_TYPES, "counts of the visible discard pile (only the top card where the pile is closed)"),
+    ("pile_top", NUM_TYPES, "one-hot top card of the pile"),
+    ("unseen", NUM_TYPES, "counts of the cards this seat cannot locate"),
+    ("table_own", NUM_TYPES, "counts of the cards in the own side's melds"),
+    ("table_other", NUM_TYPES, "counts of the cards in the other side's melds"),
+    ("melds_own", MAX_SLOTS * MELD_FEATURES, "own side's melds by slot, MELD_FEATURES each"),
+    ("melds_other", MAX_SLOTS * MELD_FEATURES, "other side's melds by slot"),
+    ("lone", NUM_TYPES, "one-hot card taken from a one-card pile this turn (may not be discarded back)"),
+    ("top_to_use", NUM_TYPES, "one-hot top card of a picked-up pile that must still be used this turn"),
+    ("hand_sizes", 4, "cards held: self, next, partner, previous"),
+    ("to_act", 4, "one-hot seat to act (relative), all zero once the hand is over"),
+    ("phase", 3, "one-hot draw, play, end"),
+    (
+        "flags",
+        10,
+        "picked, drew, melded, opening, must_open, last_turn, timeout_called, redrawn, "
+        "hidden_pozzetto>0, is own turn",
+    ),
+    (
+        "counters",
+        7,
+        "hidden pozzetto cards, stock size, pile size, points laid this turn, stalemate run, turns, "
+        "turns left after a time-out (-1 none)",
+    ),
+    ("pozzetti", 3, "which dealt pozzetti are still on the table"),
+    ("poz_taken", 2, "pozzetti taken: own side, other side"),
+    ("poz_by", 8, "one-hot relative seat that took each side's first pozzetto (own side then other)"),
+    ("hidden_seats", 4, "seats holding a pozzetto they have not seen yet (relative)"),
+    ("poz_pending", 4, "seats whose pozzetto taken with the discard is not yet played (relative)"),
+    (
+        "scores",
+        8,
+        "match totals before this hand (own, other), card points on the table (own, other), "
+        "side has a burraco (own, other), a clean one (own, other)",
+    ),
+    (
+        "rules",
+        10,
+        "players==4, pile open, pick-up rule none / must open or attach / must use top card, clean "
+        "burraco needed to close, closing needs a discard, first-meld minimum, up-card, sets allowed",
+    ),
+]
+
+OBS_LAYOUT: tuple[tuple[str, int, int], ...]
+_offs: list[tuple[str, int, int]] = []
+_acc = 0
+for _name, _size, _ in _LAYOUT_SPEC:
+    _offs.append((_name, _acc, _size))
+    _acc += _size
+OBS_LAYOUT = tuple(_offs)
+#: the length of the observation vector
+OBS_SIZE = _acc
+_O = {name: off for name, off, _ in OBS_LAYOUT}
+#: one line per block: ``(name, size, meaning)``
+OBS_DESCRIPTION: tuple[tuple[str, int, str], ...] = tuple(_LAYOUT_SPEC)
+
+_O_HAND = _O["hand"]
+_O_KNOWN = (_O["known_next"], _O["known_partner"], _O["known_previous"])
+_O_PILE = _O["pile"]
+_O_TOP = _O["pile_top"]
+_O_UNSEEN = _O["unseen"]
+_O_TABLE = (_O["table_own"], _O["table_other"])
+_O_MELDS = (_O["melds_own"], _O["melds_other"])
+_O_LONE = _O["lone"]
+_O_TOPUSE = _O["top_to_use"]
+_O_SIZES = _O["hand_sizes"]
+_O_TOACT = _O["to_act"]
+_O_PHASE = _O["phase"]
+_O_FLAGS = _O["flags"]
+_O_COUNT = _O["counters"]
+_O_POZ = _O["pozzetti"]
+_O_POZT = _O["poz_taken"]
+_O_POZBY = _O["poz_by"]
+_O_HIDDEN = _O["hidden_seats"]
+_O_PENDING = _O["poz_pending"]
+_O_SCORES = _O["scores"]
+_O_RULES = _O["rules"]
+
+_MELD_ROWS: dict[int, tuple[npt.NDArray[np.float32], int, bool, bool, int]] = {}
+
+
+def _meld_row(m: Meld, values: tuple[int, ...]) -> tuple[npt.NDArray[np.float32], int, bool, bool, int]:
+    """The feature row of a meld, its card points, whether it is a burraco, whether a clean one, and its card
+    counts as one integer of 53 byte lanes (cached by the meld's unique id: melds are immutable)."""
+    got = _MELD_ROWS.get(m.uid)
+    if got is not None:
+        return got
+    row = np.zeros(MELD_FEATURES, dtype=np.float32)
+    row[0] = 1.0
+    if m.kind == SEQUENCE:
+        row[1] = 1.0
+        row[2 + m.suit] = 1.0
+        mask = m.mask
+        for p in range(1, 15):
+            if mask >> p & 1:
+                row[18 + p] = 1.0  # 19..32
+    else:
+        row[6 + m.rank - 1] = 1.0  # 6..18
+        for c in m.cards:
+            if c != m.wild and c != JOKER and c % 13 == m.rank - 1:
+                row[33 + c // 13] += 1.0
+    if m.wild >= 0:
+        row[37] = 1.0
+        row[38 if m.wild == JOKER else 39 + m.wild // 13] = 1.0
+        if m.kind == SEQUENCE:
+            row[43] = 1.0 if m.wild_pos else 0.0
+            row[44] = float(m.wild_position())
+    row[45] = float(m.size)
+    if m.burraco is not None:
+        row[46 if m.burraco == CLEAN else 47 if m.burraco == SEMICLEAN else 48] = 1.0
+    pts = sum(values[c] for c in m.cards)
+    row[49] = float(pts)
+    lanes = sum(1 << (8 * (NUM_TYPES - 1 - c)) for c in m.cards)
+    got = (row, pts, m.burraco is not None, m.burraco == CLEAN, lanes)
+    if len(_MELD_ROWS) > 200_000:
+        _MELD_ROWS.clear()
+    _MELD_ROWS[m.uid] = got
+    return got
+
+
+_RULE_ROWS: dict[Rules, npt.NDArray[np.float32]] = {}
+
+
+def _rules_row(r: Rules) -> npt.NDArray[np.float32]:
+    got = _RULE_ROWS.get(r)
+    if got is None:
+        got = np.array(
+            [
+                r.players == 4,
+                r.discard_pile_open,
+                r.pickup_rule is PickupRule.NONE,
+                r.pickup_rule is PickupRule.MUST_OPEN_OR_ATTACH,
+                r.pickup_rule is PickupRule.MUST_USE_TOP_CARD,
+                r.closing_burraco is BurracoNeeded.CLEAN,
+                r.closing_requires_discard,
+                r.min_first_meld,
+                r.up_card,
+                bool(r.allowed_set_ranks),
+            ],
+            dtype=np.float32,
+        )
+        _RULE_ROWS[r] = got
+    return got
+
+
+_DECK: dict[Rules, int] = {}
+
+
+def _deck_lanes(r: Rules) -> int:
+    got = _DECK.get(r)
+    if got is None:
+        got = _DECK[r] = int.from_bytes(r.deck_counts(), "big")
+    return got
+
+
+def _counts(cards: Sequence[int]) -> npt.NDArray[np.int64]:
+    return np.bincount(np.asarray(cards, dtype=np.int64), minlength=NUM_TYPES)
+
+
+def _fill(
+    out: npt.NDArray[np.float32],
+    r: Rules,
+    me: int,
+    hand: npt.NDArray[Any],
+    hidden_poz: int,
+    hand_sizes: Sequence[int],
+    known: Sequence[bytes | bytearray],
+    melds: Sequence[Sequence[Meld]],
+    pile: Sequence[int],
+    pile_size: int,
+    stock_size: int,
+    pozzetti: Sequence[bool],
+    poz_taken: Sequence[int],
+    poz_by: Sequence[int],
+    hidden_seats: Sequence[bool],
+    poz_pending: Sequence[bool],
+    unseen: bytes,
+    turn: int,
+    phase: str,
+    st: Any,
+    match_totals: tuple[int, int] | None,
+) -> None:
+    """Write the observation of seat ``me`` into ``out`` (zeroed) from the fields of its view."""
+    n = r.players
+    d = r.direction
+    if n == 4:
+        rel = [((s - me) * d) % 4 for s in range(4)]
+        my_side = me % 2
+    else:
+        rel = [0 if s == me else 1 for s in range(2)]
+        my_side = me
+    out[_O_HAND : _O_HAND + NUM_TYPES] = hand
+    for s in range(n):
+        k = rel[s]
+        if k:
+            kb = known[s]
+            if any(kb):
+                out[_O_KNOWN[k - 1] : _O_KNOWN[k - 1] + NUM_TYPES] = np.frombuffer(kb, dtype=np.uint8)
+        out[_O_SIZES + k] = hand_sizes[s]
+        if hidden_seats[s]:
+            out[_O_HIDDEN + k] = 1.0
+        if poz_pending[s]:
+            out[_O_PENDING + k] = 1.0
+    if pile:
+        if len(pile) == 1:
+            out[_O_PILE + pile[0]] = 1.0
+        else:
+            out[_O_PILE : _O_PILE + NUM_TYPES] = _counts(pile)
+        out[_O_TOP + pile[-1]] = 1.0
+    out[_O_UNSEEN : _O_UNSEEN + NUM_TYPES] = np.frombuffer(unseen, dtype=np.uint8)
+    values = r.card_values()
+    pts = [0, 0]
+    bur = [False, False]
+    clean = [False, False]
+    for j in (0, 1):
+        side = my_side if j == 0 else 1 - my_side
+        ms = melds[side]
+        if not ms:
+            continue
+        base = _O_MELDS[j]
+        rows = []
+        lanes = 0
+        for m in ms[:MAX_SLOTS]:
+            row, p, b, c, ln = _meld_row(m, values)
+            rows.append(row)
+            lanes += ln
+            pts[j] += p
+            bur[j] = bur[j] or b
+            clean[j] = clean[j] or c
+        out[base : base + len(rows) * MELD_FEATURES] = np.concatenate(rows)
+        out[_O_TABLE[j] : _O_TABLE[j] + NUM_TYPES] = np.frombuffer(
+            lanes.to_bytes(NUM_TYPES, "big"), dtype=np.uint8
+        )
+    if st.lone >= 0 and turn >= 0:
+        out[_O_LONE + st.lone] = 1.0
+    if st.top >= 0 and not st.top_used:
+        out[_O_TOPUSE + st.top] = 1.0
+    if turn >= 0:
+        out[_O_TOACT + rel[turn]] = 1.0
+    out[_O_PHASE + (0 if phase == "draw" else 1 if phase == "play" else 2)] = 1.0
+    f = _O_FLAGS
+    out[f] = st.picked
+    out[f + 1] = st.drew
+    out[f + 2] = st.melded
+    out[f + 3] = st.opening
+    out[f + 4] = st.must_open
+    out[f + 5] = st.last_turn
+    out[f + 6] = st.timeout_called
+    out[f + 7] = st.redrawn
+    out[f + 8] = hidden_poz > 0
+    out[f + 9] = turn == me
+    c0 = _O_COUNT
+    out[c0] = hidden_poz
+    out[c0 + 1] = stock_size
+    out[c0 + 2] = pile_size
+    out[c0 + 3] = st.laid
+    out[c0 + 4] = st.stalemate_run
+    out[c0 + 5] = st.turns
+    out[c0 + 6] = st.timeout_left
+    for i, present in enumerate(pozzetti[:3]):
+        if present:
+            out[_O_POZ + i] = 1.0
+    out[_O_POZT] = poz_taken[my_side]
+    out[_O_POZT + 1] = poz_taken[1 - my_side]
+    for j in (0, 1):
+        by = poz_by[my_side if j == 0 else 1 - my_side]
+        if by >= 0:
+            out[_O_POZBY + 4 * j + rel[by]] = 1.0
+    sc = _O_SCORES
+    if match_totals is not None:
+        out[sc] = match_totals[my_side]
+        out[sc + 1] = match_totals[1 - my_side]
+    out[sc + 2] = pts[0]
+    out[sc + 3] = pts[1]
+    out[sc + 4] = bur[0]
+    out[sc + 5] = bur[1]
+    out[sc + 6] = clean[0]
+    out[sc + 7] = clean[1]
+    out[_O_RULES : _O_RULES + 10] = _rules_row(r)
+
+
+def encode_view(view: View, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
+    """The observation vector of ``view`` (``float32``, :data:`OBS_SIZE`); written into ``out`` when given."""
+    if out is None:
+        out = np.zeros(OBS_SIZE, dtype=np.float32)
+    else:
+        out.fill(0.0)
+    _fill(
+        out,
+        view.rules,
+        view.seat,
+        _counts(view.hand),
+        view.hidden_pozzetto,
+        view.hand_sizes,
+        view.known,
+        view.melds,
+        view.pile,
+        view.pile_size,
+        view.stock_size,
+        view.pozzetti,
+        view.poz_taken,
+        view.poz_by,
+        view.hidden_seats,
+        view.poz_pending,
+        view.unseen,
+        view.turn,
+        view.phase,
+        view,
+        view.match_totals,
+    )
+    return out
+
+
+def encode_game(
+    game: Game,
+    seat: int,
+    match_totals: tuple[int, int] | None = None,
+    out: npt.NDArray[np.float32] | None = None,
+) -> npt.NDArray[np.float32]:
+    """The observation of ``seat`` straight from ``game``: equal to ``encode_view(game.view(seat))`` (with
+    ``match_totals`` as a match's view has them), without building the view."""
+    if out is None:
+        out = np.zeros(OBS_SIZE, dtype=np.float32)
+    else:
+        out.fill(0.0)
+    g = game
+    r = g.rules
+    hid = g.hidden[seat]
+    hb: bytes | bytearray = g.hands[seat]
+    known: list[bytes | bytearray] = list(g.known)
+    if hid is not None:
+        vis = bytes(max(0, hb[c] - hid[c]) for c in range(NUM_TYPES))
+        known[seat] = bytes(min(g.known[seat][c], vis[c]) for c in range(NUM_TYPES))
+        hb = vis
+    hand = np.frombuffer(hb, dtype=np.uint8)
+    pile: Sequence[int] = g.pile if r.discard_pile_open else g.pile[-1:]
+    # unseen = deck - own visible hand - melds - visible pile - cards others were seen to take, lane by lane on
+    # Python integers (every lane stays non-negative), as the view computes it
+    fb = int.from_bytes
+    u = _deck_lanes(r) - fb(hb, "big") - fb(g.table, "big")
+    for c in pile:
+        u -= 1 << (8 * (NUM_TYPES - 1 - c))
+    for s in range(g.n):
+        if s != seat:
+            u -= fb(known[s], "big")
+    unseen = u.to_bytes(NUM_TYPES, "big")
+    st: Any = g
+    _fill(
+        out,
+        r,
+        seat,
+        hand,
+        sum(hid) if hid is not None else 0,
+        g.hand_n,
+        known,
+        g.melds,
+        pile,
+        len(g.pile),
+        len(g.stock),
+        [p is not None for p in g.pozzetti],
+        g.poz_taken,
+        g.poz_by,
+        [x is not None for x in g.hidden],
+        g.poz_pending,
+        unseen,
+        g.current_seat,
+        g.phase,
+        st,
+        match_totals,
+    )
+    return out
+
+
+__all__ = [
+    "ACTION_LAYOUT",
+    "ADD_BLOCK",
+    "ADD_OFFSET",
+    "DISCARD_OFFSET",
+    "DRAW_INDEX",
+    "EncodingError",
+    "GROUPS",
+    "MAX_SLOTS",
+    "MELD_FEATURES",
+    "MELD_OFFSET",
+    "MELD_TEMPLATES",
+    "NUM_ACTIONS",
+    "OBS_DESCRIPTION",
+    "OBS_LAYOUT",
+    "OBS_SIZE",
+    "PICK_INDEX",
+    "REDRAW_INDEX",
+    "SEQ_TEMPLATES",
+    "SWAP_OFFSET",
+    "action_mask",
+    "check_rules",
+    "decode_action",
+    "describe_index",
+    "encode_action",
+    "encode_game",
+    "encode_view",
+    "legal_indices",
+]

@@ -1,0 +1,155 @@
+"""The fixed action space and the observation tensors of burraco.envs.encoding."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+from burraco import PRESETS, Game, Match, preset  # noqa: E402
+from burraco.actions import Action  # noqa: E402
+from burraco.cards import JOKER  # noqa: E402
+from burraco.envs import encoding as enc  # noqa: E402
+from burraco.melds import SEQUENCE, SET, MeldError, make_meld  # noqa: E402
+
+PERMISSIVE = preset(
+    "italian", two_natural_aces=True, allow_set_of_twos=True, allowed_set_ranks=list(range(1, 14))
+)
+
+
+def _valid(cards: list[int], kind: int) -> bool:
+    try:
+        return make_meld(cards, PERMISSIVE).kind == kind
+    except MeldError:
+        return False
+
+
+@pytest.mark.parametrize("suit", [0, 3])
+def test_sequence_templates_are_exactly_the_engines_sequences(suit: int) -> None:
+    """Every multiset of one suit's naturals plus at most one other wild that the engine accepts as a sequence
+    (under the most permissive rules) is a template of that suit, and nothing else is."""
+    base = suit * 13
+    others = [None, JOKER] + [t * 13 + 1 for t in range(4) if t != suit]
+    engine = set()
+    for aces, twos, bits in itertools.product(range(3), range(3), range(1 << 11)):
+        nat = [base] * aces + [base + 1] * twos + [base + 2 + i for i in range(11) if bits >> i & 1]
+        for w in others:
+            cards = nat + ([w] if w is not None else [])
+            if len(cards) >= 3 and _valid(cards, SEQUENCE):
+                engine.add(tuple(sorted(cards)))
+    ours = {enc._template_cards(suit, i) for i in range(enc.SEQ_TEMPLATES)}
+    assert ours == engine
+
+
+@pytest.mark.parametrize("rank", [1, 2, 7, 13])
+def test_set_templates_are_exactly_the_engines_sets(rank: int) -> None:
+    engine = set()
+    wilds = [None, JOKER] + ([t * 13 + 1 for t in range(4)] if rank != 2 else [])
+    for counts in itertools.product(range(3), repeat=4):
+        nat = [s * 13 + rank - 1 for s in range(4) for _ in range(counts[s])]
+        for w in wilds:
+            cards = nat + ([w] if w is not None else [])
+            if len(cards) >= 3 and _valid(cards, SET):
+                engine.add(tuple(sorted(cards)))
+    g = enc.GROUPS.index(("set", rank))
+    ours = {enc._template_cards(g, i) for i in range(enc._GROUP_SIZE[g])}
+    assert ours == engine
+
+
+def test_layout_is_contiguous_and_bounded() -> None:
+    end = 0
+    for _name, start, size in enc.ACTION_LAYOUT:
+        assert start == end
+        end += size
+    assert end == enc.NUM_ACTIONS < 100_000
+    end = 0
+    for _name, start, size in enc.OBS_LAYOUT:
+        assert start == end
+        end += size
+    assert end == enc.OBS_SIZE
+
+
+def _play_and_check(rules_name: str, games: int, seed: int) -> tuple[int, int]:
+    """Play random games; every legal action must encode to a distinct index and decode back exactly, and the
+    observation from the game must equal the one from the seat's view. Returns (actions, distinct meld/adds)."""
+    r = preset(rules_name)
+    n_actions = 0
+    seen: set[int] = set()
+    for i in range(games):
+        g = Game.new(r, seed=seed * 1000 + i)
+        rng = random.Random(i)
+        step = 0
+        while g.end is None:
+            legal = g.legal_actions()
+            seat = g.current_seat
+            melds = g.melds[g.side_of(seat)]
+            name = g.seats[seat]
+            codes = enc.legal_indices(legal, melds)
+            assert len(set(codes)) == len(codes), "two legal actions share an index"
+            for a, c in zip(legal, codes, strict=True):
+                assert 0 <= c < enc.NUM_ACTIONS
+                assert enc.decode_action(c, name, melds) == a, (str(a), c)
+                if a.verb in ("meld", "add"):
+                    seen.add(c)
+            n_actions += len(legal)
+            mask = enc.action_mask(legal, melds)
+            assert int(mask.sum()) == len(legal)
+            if step % 7 == 0:
+                for s in range(r.players):
+                    assert np.array_equal(enc.encode_game(g, s), enc.encode_view(g.view(s))), (
+                        rules_name,
+                        step,
+                        s,
+                    )
+            g.apply(legal[rng.randrange(len(legal))])
+            step += 1
+        for s in range(r.players):
+            assert np.array_equal(enc.encode_game(g, s), enc.encode_view(g.view(s)))
+    return n_actions, len(seen)
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_every_legal_action_round_trips_and_observations_agree(name: str) -> None:
+    n, distinct = _play_and_check(name, games=12, seed=3)
+    assert n > 1000 and distinct > 100
+
+
+def test_house_rules_round_trip() -> None:
+    """redraw and swap (house rules), a first-meld minimum and three pozzetti encode and decode back too."""
+    for rules in (
+        preset("italian", first_player_redraw=True, wild_may_return_to_hand=True, min_first_meld=50),
+        preset("italian", three_morto=True, semiclean=False),
+        preset("brazilian", extra_honours=True, allowed_set_ranks=list(range(1, 14))),
+    ):
+        verbs: set[str] = set()
+        for i in range(8):
+            g = Game.new(rules, seed=i)
+            rng = random.Random(i)
+            while g.end is None:
+                legal = g.legal_actions()
+                melds = g.melds[g.side_of(g.current_seat)]
+                for a in legal:
+                    verbs.add(a.verb)
+                    assert enc.decode_action(enc.encode_action(a, melds), a.seat, melds) == a
+                g.apply(legal[rng.randrange(len(legal))])
+        assert {"draw", "pick", "meld", "add", "discard"} <= verbs
+
+
+def test_match_view_scores_and_bad_indices() -> None:
+    m = Match(preset("italian-2p"), seed=4)
+    g = m.start_hand()
+    v = m.view(0)
+    o = enc.encode_view(v)
+    assert np.array_equal(o, enc.encode_game(g, 0, match_totals=v.match_totals))
+    with pytest.raises(enc.EncodingError):
+        enc.decode_action(enc.NUM_ACTIONS, "N", [])
+    with pytest.raises(enc.EncodingError):
+        enc.decode_action(enc.ADD_OFFSET, "N", [])  # an attachment to a meld the side does not have
+    with pytest.raises(enc.EncodingError):
+        enc.encode_action(Action("", "timeout"), [])
+    with pytest.raises(enc.EncodingError):
+        enc.check_rules(preset("italian", max_wilds=2))
+    assert enc.describe_index(enc.ADD_OFFSET + enc.ADD_BLOCK + 5) == ("add", 2, 5)
