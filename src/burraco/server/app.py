@@ -1,0 +1,318 @@
+"""The ASGI application: HTTP routes (lobby, tables, finished games, records, replays, static files) and the
+websocket endpoint ``/ws`` (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..game import Game
+from ..rules import PRESETS, rules_from_json
+from .config import ServerConfig
+from .protocol import CLIENT_TYPES, LEVELS, PROTOCOL_VERSION, ClientError
+from .ratelimit import Bucket
+from .store import Store
+from .tables import Hub, Table, encode
+
+log = logging.getLogger("burraco.server")
+STATIC = Path(__file__).parent / "static"
+
+#: a connection whose outgoing queue grows past this is too slow to follow the table: it is closed
+MAX_QUEUE = 2000
+
+
+class Connection:
+    """One websocket: its seat, its rate limit and its outgoing queue (sent by a writer task)."""
+
+    def __init__(self, ws: WebSocket, ip: str, config: ServerConfig) -> None:
+        self.ws = ws
+        self.ip = ip
+        self.seat: int | None = None
+        self.table: Table | None = None
+        self.bucket = Bucket(config.conn_rate, config.conn_burst)
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closed = False
+
+    def send(self, msg: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() > MAX_QUEUE:
+            self.closed = True
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(encode(msg))
+
+    def send_close(self) -> None:
+        """Close the connection once everything queued before has been sent."""
+        self.queue.put_nowait(None)
+        self.closed = True
+
+    async def writer(self) -> None:
+        while True:
+            text = await self.queue.get()
+            if text is None:
+                with contextlib.suppress(Exception):
+                    await self.ws.close(code=1008)
+                return
+            await self.ws.send_text(text)
+
+
+class IpLimits:
+    """Per client IP: open connections and a shared message bucket."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.conns: dict[str, int] = {}
+        self.buckets: dict[str, Bucket] = {}
+        self.create: dict[str, Bucket] = {}
+
+    def bucket(self, ip: str) -> Bucket:
+        b = self.buckets.get(ip)
+        if b is None:
+            if len(self.buckets) > 10000:
+                self.buckets.clear()
+            b = self.buckets[ip] = Bucket(self.config.ip_rate, self.config.ip_burst)
+        return b
+
+    def create_bucket(self, ip: str) -> Bucket:
+        b = self.create.get(ip)
+        if b is None:
+            if len(self.create) > 10000:
+                self.create.clear()
+            per_min = self.config.ip_tables_per_minute
+            b = self.create[ip] = Bucket(per_min / 60.0, max(1.0, per_min))
+        return b
+
+
+def _ip(scope_client: Any) -> str:
+    return scope_client.host if scope_client is not None else "?"
+
+
+def create_app(config: ServerConfig | None = None) -> Starlette:
+    """The server as an ASGI app (``burraco serve`` runs it with uvicorn)."""
+    cfg = config or ServerConfig()
+    store = Store(cfg.db_url)
+    hub = Hub(cfg, store)
+    limits = IpLimits(cfg)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await hub.start()
+        app.state.hub = hub
+        yield
+        await hub.stop()
+
+    def err(code: str, message: str, status: int = 400) -> JSONResponse:
+        return JSONResponse({"error": code, "message": message}, status_code=status)
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def health(request: Request) -> Response:
+        return JSONResponse({"ok": True, "tables": len(hub.tables), "protocol": PROTOCOL_VERSION})
+
+    async def presets(request: Request) -> Response:
+        return JSONResponse(
+            {
+                "presets": [
+                    {"name": k, "players": r.players, "target": r.target, "hands_per_match": r.hands_per_match}
+                    for k, r in PRESETS.items()
+                ],
+                "levels": list(LEVELS),
+                "protocol": PROTOCOL_VERSION,
+            }
+        )
+
+    async def tables(request: Request) -> Response:
+        if request.method == "GET":
+            return JSONResponse({"tables": hub.lobby()})
+        ip = _ip(request.client)
+        if not limits.create_bucket(ip).take():
+            return err("rate_limited", "too many tables created from your address: wait a minute", 429)
+        body = await request.body()
+        if len(body) > 16384:
+            return err("too_large", "the request body is too large (16 KiB at most)", 413)
+        try:
+            spec = json.loads(body or b"{}")
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            return err("bad_json", "the request body is not JSON")
+        try:
+            out = await hub.create_table(spec)
+        except ClientError as e:
+            return err(e.code, e.message)
+        return JSONResponse(out, status_code=201)
+
+    def _table(request: Request) -> Table:
+        t = hub.tables.get(request.path_params["table_id"])
+        if t is None:
+            raise ClientError("not_found", "no such table")
+        return t
+
+    async def table_info(request: Request) -> Response:
+        try:
+            t = _table(request)
+        except ClientError as e:
+            return err(e.code, e.message, 404)
+        return JSONResponse(t.info_json())
+
+    async def games(request: Request) -> Response:
+        try:
+            t = _table(request)
+        except ClientError as e:
+            return err(e.code, e.message, 404)
+        return JSONResponse({"table": t.id, "games": t.finished_games()})
+
+    async def record(request: Request) -> Response:
+        try:
+            t = _table(request)
+            rec = t.record(int(request.path_params["game_no"]))
+        except ClientError as e:
+            return err(e.code, e.message, 404)
+        name = f"burraco-{t.id}-game{request.path_params['game_no']}.json"
+        return JSONResponse(rec, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def replay(request: Request) -> Response:
+        try:
+            t = _table(request)
+            rec = t.record(int(request.path_params["game_no"]))
+        except ClientError as e:
+            return err(e.code, e.message, 404)
+        return JSONResponse(replay_steps(rec))
+
+    async def ws_endpoint(ws: WebSocket) -> None:
+        ip = _ip(ws.client)
+        await ws.accept()
+        conn = Connection(ws, ip, cfg)
+        writer = asyncio.create_task(conn.writer())
+        if limits.conns.get(ip, 0) >= cfg.ip_connections:
+            conn.send(ClientError("rate_limited", "too many connections from your address").to_json())
+            conn.send_close()
+            await writer
+            return
+        limits.conns[ip] = limits.conns.get(ip, 0) + 1
+        try:
+            while True:
+                text = await ws.receive_text()
+                reply = await on_message(conn, text)
+                if reply is not None:
+                    conn.send(reply)
+        except WebSocketDisconnect:
+            pass
+        except RuntimeError:  # the socket went away while we were sending
+            pass
+        finally:
+            limits.conns[ip] -= 1
+            if limits.conns[ip] <= 0:
+                del limits.conns[ip]
+            if conn.table is not None:
+                conn.table.detach(conn)
+            conn.closed = True
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await writer
+
+    async def on_message(conn: Connection, text: str) -> dict[str, Any] | None:
+        """Answer one client message: a direct reply, an error, or None (the effect is broadcast)."""
+        if len(text.encode("utf-8", "replace")) > cfg.max_message:
+            return ClientError("too_large", f"messages are limited to {cfg.max_message} bytes").to_json()
+        if not conn.bucket.take() or not limits.bucket(conn.ip).take():
+            return ClientError("rate_limited", "too many messages: slow down").to_json()
+        try:
+            msg = json.loads(text)
+        except json.JSONDecodeError:
+            return ClientError("bad_json", "the message is not JSON").to_json()
+        ref = msg.get("ref") if isinstance(msg, dict) else None
+        if ref is not None and not isinstance(ref, str | int):
+            ref = None
+        try:
+            if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+                raise ClientError("bad_message", "a message is a JSON object with a string 'type'")
+            t = msg["type"]
+            if t not in CLIENT_TYPES:
+                raise ClientError("unknown_type", f"unknown message type {t!r}")
+            if t == "ping":
+                return {"type": "pong", "ref": ref}
+            if t == "hello":
+                return await hello(conn, msg)
+            if conn.table is None:
+                raise ClientError("no_table", "say hello first: {\"type\": \"hello\", \"v\": 1, \"table\": ...}")
+            if t == "sync":
+                await conn.table.attach_again(conn, msg.get("last"))
+                return None
+            reply = await conn.table.handle(conn, msg)
+            if reply is not None and ref is not None:
+                reply["ref"] = ref
+            return reply
+        except ClientError as e:
+            return e.to_json(ref)
+
+    async def hello(conn: Connection, msg: dict[str, Any]) -> dict[str, Any] | None:
+        v = msg.get("v")
+        if v != PROTOCOL_VERSION:
+            raise ClientError("version", f"this server speaks protocol version {PROTOCOL_VERSION}, not {v!r}")
+        if conn.table is not None:
+            raise ClientError("not_now", "this connection has already joined a table (use sync to catch up)")
+        t = hub.tables.get(msg.get("table")) if isinstance(msg.get("table"), str) else None
+        if t is None:
+            raise ClientError("no_table", f"no table {msg.get('table')!r}")
+        await t.attach(conn, msg.get("token"), msg.get("name"), msg.get("last"))
+        return None
+
+    routes = [
+        Route("/", index),
+        Route("/t/{table_id}", index),
+        Route("/t/{table_id}/replay/{game_no:int}", index),
+        Route("/api/health", health),
+        Route("/api/presets", presets),
+        Route("/api/tables", tables, methods=["GET", "POST"]),
+        Route("/api/tables/{table_id}", table_info),
+        Route("/api/tables/{table_id}/games", games),
+        Route("/api/tables/{table_id}/games/{game_no:int}/record", record),
+        Route("/api/tables/{table_id}/games/{game_no:int}/replay", replay),
+        WebSocketRoute("/ws", ws_endpoint),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.hub = hub
+    return app
+
+
+def replay_steps(record: dict[str, Any]) -> dict[str, Any]:
+    """Every state of a finished game, for the browser's replay viewer: per hand, the table (everything: the game
+    is over) before the first action and after each one."""
+    from ..deal import Deal
+    from ..game import seat_names
+
+    rules = rules_from_json(record["rules"])
+    seats = seat_names(rules.players)
+    dealer = seats.index(record["dealer"])
+    out = []
+    for i, h in enumerate(record["hands"]):
+        deal = Deal.from_json(h["deal"], seats)
+        g = Game.from_deal(rules, deal, (dealer + i * rules.direction) % rules.players)
+        steps = [_snapshot(g, None)]
+        for a in h["actions"]:
+            g.apply(a)
+            steps.append(_snapshot(g, a))
+        out.append({"hand_no": i, "steps": steps, "scores": g.scores(), "end": g.end})
+    return {"rules": record["rules"], "players": record.get("players"), "hands": out}
+
+
+def _snapshot(g: Game, action: str | None) -> dict[str, Any]:
+    from ..cards import CARD_STR
+
+    t = g.table_json()
+    t["hand_cards"] = {g.seats[s]: [CARD_STR[c] for c in g.hand_cards(s)] for s in range(g.n)}
+    return {"action": action, "table": t}

@@ -1,0 +1,51 @@
+"""Server settings: one frozen dataclass, read from the command line and the environment."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+def default_db_url() -> str:
+    """``BURRACO_DB`` when set, else an SQLite file in the user's data folder (created on demand)."""
+    env = os.environ.get("BURRACO_DB")
+    if env:
+        return env
+    import platformdirs
+
+    folder = Path(platformdirs.user_data_dir("burraco", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite+aiosqlite:///{folder / 'burraco.sqlite3'}"
+
+
+def _env_float(name: str, default: float) -> float:
+    v = os.environ.get(name)
+    return float(v) if v else default
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Everything the server can be tuned with. The ``BURRACO_*`` environment variables override the defaults
+    (tests and load runs use them to make computer players instant and to lift the rate limits)."""
+
+    db_url: str = field(default_factory=default_db_url)
+    #: seconds a computer player waits before it moves (so that people can follow the game)
+    bot_delay: float = field(default_factory=lambda: _env_float("BURRACO_BOT_DELAY", 0.7))
+    #: seconds between the end of a hand and the next deal, unless a seated player asks for it sooner
+    between_hands: float = field(default_factory=lambda: _env_float("BURRACO_BETWEEN_HANDS", 20.0))
+    #: seconds before a computer player takes over a disconnected or out-of-time human (the table may set its own)
+    grace: float = field(default_factory=lambda: _env_float("BURRACO_GRACE", 20.0))
+    #: the largest message a client may send, in bytes (longer ones are refused with ``too_large``)
+    max_message: int = 4096
+    #: per connection: messages per second (sustained) and burst
+    conn_rate: float = field(default_factory=lambda: _env_float("BURRACO_CONN_RATE", 10.0))
+    conn_burst: float = field(default_factory=lambda: _env_float("BURRACO_CONN_BURST", 30.0))
+    #: per client IP: messages per second over all its connections, burst, and open connections at most
+    ip_rate: float = field(default_factory=lambda: _env_float("BURRACO_IP_RATE", 60.0))
+    ip_burst: float = field(default_factory=lambda: _env_float("BURRACO_IP_BURST", 120.0))
+    ip_connections: int = field(default_factory=lambda: int(_env_float("BURRACO_IP_CONNECTIONS", 64)))
+    #: tables created per IP per minute
+    ip_tables_per_minute: float = field(default_factory=lambda: _env_float("BURRACO_IP_TABLES", 30.0))
+    #: a reconnecting client further behind than this gets a full resync instead of the missed events
+    max_replay_events: int = 2000

@@ -1,0 +1,209 @@
+"""The storage layer: SQLAlchemy 2 (async) over SQLite (aiosqlite) or PostgreSQL (asyncpg), Alembic migrations.
+
+A table is stored as its row (settings, status), its seats (kind, name, the hash of the seat's secret token) and
+its numbered events. The events are the table's record: the game settings, every deal and every action in order,
+so replaying them rebuilds every game exactly (RECORDS.md). An event is committed before it is broadcast.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+metadata = sa.MetaData()
+
+tables_t = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("config", sa.JSON, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("listed", sa.Boolean, nullable=False, default=True),
+)
+
+seats_t = sa.Table(
+    "seats",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("level", sa.String(32), nullable=False),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("claimed", sa.Boolean, nullable=False),
+    sa.Column("token_hash", sa.String(64), nullable=False),
+)
+
+events_t = sa.Table(
+    "events",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("n", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("data", sa.JSON, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def token_hash(token: str) -> str:
+    """Seat tokens are stored only as their SHA-256."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str  # human | computer | open
+    level: str
+    name: str
+    claimed: bool
+    token_hash: str
+
+
+@dataclass
+class TableRow:
+    id: str
+    created: float
+    config: dict[str, Any]
+    status: str
+    listed: bool
+    seats: list[SeatRow]
+
+
+@dataclass
+class EventRow:
+    n: int
+    kind: str
+    data: dict[str, Any]
+    at: float
+
+
+def _upgrade(sync_conn: sa.Connection) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.attributes["connection"] = sync_conn
+    command.upgrade(cfg, "head")
+
+
+class Store:
+    """All reads and writes of the server go through this class."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        kwargs: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"timeout": 30}
+        self.engine: AsyncEngine = create_async_engine(url, **kwargs)
+        if url.startswith("sqlite"):
+
+            @sa.event.listens_for(self.engine.sync_engine, "connect")
+            def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+                cur = dbapi_conn.cursor()
+                cur.execute("PRAGMA journal_mode=WAL")  # a killed process loses no committed event
+                cur.execute("PRAGMA synchronous=NORMAL")
+                cur.execute("PRAGMA foreign_keys=ON")
+                cur.close()
+
+    async def migrate(self) -> None:
+        """Apply the shipped Alembic migrations up to the newest (called at start)."""
+        async with self.engine.begin() as conn:
+            await conn.run_sync(_upgrade)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    # ----- writes -------------------------------------------------------------------------------------------------
+    async def create_table(
+        self, table_id: str, config: dict[str, Any], seats: list[SeatRow], first_event: dict[str, Any]
+    ) -> None:
+        """A new table with its seats and its first event (``created``, number 1), in one transaction."""
+        now = time.time()
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                tables_t.insert().values(
+                    id=table_id, created=now, config=config, status="waiting", listed=config.get("listed", True)
+                )
+            )
+            await conn.execute(
+                seats_t.insert(),
+                [
+                    dict(table_id=table_id, seat=s.seat, kind=s.kind, level=s.level, name=s.name,
+                         claimed=s.claimed, token_hash=s.token_hash)
+                    for s in seats
+                ],
+            )
+            await conn.execute(
+                events_t.insert().values(table_id=table_id, n=1, kind="created", data=first_event, at=now)
+            )
+
+    async def append(
+        self,
+        table_id: str,
+        events: list[tuple[int, str, dict[str, Any]]],
+        *,
+        seat: SeatRow | None = None,
+        status: str | None = None,
+    ) -> None:
+        """Commit numbered events (and a seat's new state, and the table's status) in one transaction."""
+        now = time.time()
+        async with self.engine.begin() as conn:
+            await self._append(conn, table_id, events, now)
+            if seat is not None:
+                await conn.execute(
+                    seats_t.update()
+                    .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat.seat)
+                    .values(kind=seat.kind, level=seat.level, name=seat.name, claimed=seat.claimed,
+                            token_hash=seat.token_hash)
+                )
+            if status is not None:
+                await conn.execute(tables_t.update().where(tables_t.c.id == table_id).values(status=status))
+
+    @staticmethod
+    async def _append(
+        conn: AsyncConnection, table_id: str, events: list[tuple[int, str, dict[str, Any]]], now: float
+    ) -> None:
+        if events:
+            await conn.execute(
+                events_t.insert(),
+                [dict(table_id=table_id, n=n, kind=k, data=d, at=now) for n, k, d in events],
+            )
+
+    # ----- reads --------------------------------------------------------------------------------------------------
+    async def load_tables(self, statuses: tuple[str, ...] | None = None) -> list[TableRow]:
+        async with self.engine.connect() as conn:
+            q = sa.select(tables_t)
+            if statuses is not None:
+                q = q.where(tables_t.c.status.in_(statuses))
+            rows = (await conn.execute(q.order_by(tables_t.c.created))).all()
+            seat_rows = (await conn.execute(sa.select(seats_t).order_by(seats_t.c.table_id, seats_t.c.seat))).all()
+        seats: dict[str, list[SeatRow]] = {}
+        for s in seat_rows:
+            seats.setdefault(s.table_id, []).append(
+                SeatRow(s.seat, s.kind, s.level, s.name, bool(s.claimed), s.token_hash)
+            )
+        return [
+            TableRow(r.id, r.created, dict(r.config), r.status, bool(r.listed), seats.get(r.id, []))
+            for r in rows
+        ]
+
+    async def load_events(self, table_id: str, after: int = 0) -> list[EventRow]:
+        async with self.engine.connect() as conn:
+            rows = (
+                await conn.execute(
+                    sa.select(events_t.c.n, events_t.c.kind, events_t.c.data, events_t.c.at)
+                    .where(events_t.c.table_id == table_id, events_t.c.n > after)
+                    .order_by(events_t.c.n)
+                )
+            ).all()
+        return [EventRow(r.n, r.kind, dict(r.data), r.at) for r in rows]

@@ -1,0 +1,182 @@
+"""Helpers for the server tests: a real uvicorn server (in a thread or a process) and websocket clients."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from websockets.asyncio.client import ClientConnection, connect
+
+from burraco.server import ServerConfig, create_app
+
+#: how long a test waits for one expected message before it fails
+WAIT = 20.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def fast_config(db_url: str, **kw: Any) -> ServerConfig:
+    """Instant computer players, no pause between hands, generous rate limits unless a test sets its own."""
+    base: dict[str, Any] = dict(
+        db_url=db_url, bot_delay=0.0, between_hands=0.0, grace=30.0,
+        conn_rate=1000.0, conn_burst=1000.0, ip_rate=10000.0, ip_burst=10000.0, ip_connections=500,
+        ip_tables_per_minute=10000.0,
+    )
+    base.update(kw)
+    return ServerConfig(**base)
+
+
+class ThreadServer:
+    """uvicorn serving the app in a background thread (its own event loop)."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.port = free_port()
+        self.app = create_app(config)
+        self.server = uvicorn.Server(
+            uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning", ws="websockets-sansio",
+                           ws_max_size=1 << 20, lifespan="on")
+        )
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self) -> ThreadServer:
+        self.thread.start()
+        deadline = time.monotonic() + WAIT
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=WAIT)
+
+
+@contextmanager
+def thread_server(config: ServerConfig) -> Iterator[ThreadServer]:
+    s = ThreadServer(config).start()
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+def http(method: str, url: str, body: Any = None) -> tuple[int, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=WAIT) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+class Client:
+    """A websocket client that keeps every message it received, in order."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.got: list[dict[str, Any]] = []
+        self.last_n = 0
+        self.state: dict[str, Any] | None = None
+
+    @classmethod
+    async def open(cls, ws_url: str) -> Client:
+        return cls(await connect(ws_url, open_timeout=WAIT, max_size=1 << 22))
+
+    async def send(self, msg: dict[str, Any] | str) -> None:
+        await self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
+
+    async def recv(self, timeout: float = WAIT) -> dict[str, Any]:
+        msg: dict[str, Any] = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        self.got.append(msg)
+        if msg["type"] == "event":
+            self.last_n = max(self.last_n, msg["n"])
+        elif msg["type"] == "state":
+            self.state = msg
+            self.last_n = max(self.last_n, msg["n"])
+        return msg
+
+    async def until(self, pred: Any, timeout: float = WAIT) -> dict[str, Any]:
+        """Receive until a message satisfies ``pred`` (a message type or a function); returns it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no matching message within {timeout} s")
+            m = await self.recv(left)
+            if (m["type"] == pred) if isinstance(pred, str) else pred(m):
+                return m
+
+    async def hello(self, table: str, token: str | None = None, last: int | None = None, **kw: Any) -> None:
+        msg: dict[str, Any] = {"type": "hello", "v": 1, "table": table, **kw}
+        if token is not None:
+            msg["token"] = token
+        if last is not None:
+            msg["last"] = last
+        await self.send(msg)
+        await self.until("state")
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+def run(coro: Any, timeout: float = 120.0) -> Any:
+    """Run a coroutine with an overall time limit (no test may hang CI)."""
+
+    async def _wrapped() -> Any:
+        return await asyncio.wait_for(coro, timeout)
+
+    return asyncio.run(_wrapped())
+
+
+def server_process(db_url: str, port: int, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    """``burraco serve`` as a real process (for kill -9 tests)."""
+    e = dict(os.environ)
+    e.update({"BURRACO_DB": db_url, "BURRACO_BOT_DELAY": "0", "BURRACO_BETWEEN_HANDS": "0",
+              "BURRACO_CONN_RATE": "1000", "BURRACO_CONN_BURST": "1000", "BURRACO_IP_RATE": "10000",
+              "BURRACO_IP_BURST": "10000"})
+    e.update(env or {})
+    p = subprocess.Popen(
+        [sys.executable, "-m", "burraco", "serve", "--port", str(port)],
+        env=e, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + WAIT
+    while True:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1).read()
+            return p
+        except OSError:
+            if p.poll() is not None or time.monotonic() > deadline:
+                err = p.stderr.read().decode() if p.stderr else ""
+                p.kill()
+                raise RuntimeError(f"burraco serve did not start: {err}") from None
+            time.sleep(0.1)
+
+
+def sqlite_url(path: Path) -> str:
+    return f"sqlite+aiosqlite:///{path}"
