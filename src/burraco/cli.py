@@ -167,7 +167,7 @@ def arena(
         None, "--save", help="save progress to this JSON file after every deal (a new file; see --resume)"
     ),
     plot: Path | None = typer.Option(
-        None, "--plot", help="draw the per-deal score differences into this image (needs burraco[plot])"
+        None, "--plot", help="draw the per-deal score differences into this image (needs burraco\\[plot])"
     ),
     as_json: bool = typer.Option(False, "--json", help="print the figures as one JSON object"),
 ) -> None:
@@ -224,12 +224,20 @@ def arena(
     t.add_column("value", justify="right")
     lo, hi = data["ci95"]
     t.add_row("deals (each played twice)", str(data["deals"]))
-    t.add_row("A win rate per deal", f"{100 * data['a_win_rate']:.1f}%")
+    wlo, whi = data["a_win_rate_ci95"]
+    t.add_row(
+        "A win rate per deal", f"{100 * data['a_win_rate']:.1f}%  (95% CI {100 * wlo:.1f} .. {100 * whi:.1f}%)"
+    )
     t.add_row("mean diff A - B per deal", f"{data['mean_diff']:.1f}  (95% CI {lo:.1f} .. {hi:.1f})")
     goal = f"to {r.target}" if r.target is not None else f"over {r.hands_per_match} hands"
     t.add_row(
         f"A match win rate {goal} (estimate)",
-        f"{100 * data['match_win_rate']:.1f}%  (~{data['match_mean_hands']:.1f} hands)",
+        f"{100 * data['match_win_rate']:.1f}%  (95% CI {100 * data['match_win_rate_ci95'][0]:.1f} .. "
+        f"{100 * data['match_win_rate_ci95'][1]:.1f}%; ~{data['match_mean_hands']:.1f} hands)",
+    )
+    mlo, mhi = data["match_mean_diff_ci95"]
+    t.add_row(
+        f"mean final diff A - B per match {goal}", f"{data['match_mean_diff']:.0f}  (95% CI {mlo:.0f} .. {mhi:.0f})"
     )
     t.add_row("A ms per move", f"{data['a_ms_per_move']:.3f}")
     t.add_row("B ms per move", f"{data['b_ms_per_move']:.3f}")
@@ -238,6 +246,24 @@ def arena(
     out.print(t)
     if plot is not None:
         out.print(f"plot: {plot}")
+
+
+@app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="address to listen on (0.0.0.0: every interface)"),
+    port: int = typer.Option(8000, "--port", "-p", help="port to listen on"),
+    db: str | None = typer.Option(
+        None, "--db", help="database URL: sqlite+aiosqlite:///FILE or postgresql+asyncpg://USER@HOST/DB "
+        "(default: $BURRACO_DB, else a file in your data folder)"
+    ),
+) -> None:
+    """Start the online server: play in the browser at http://HOST:PORT (needs the server extra)."""
+    try:
+        from .server import serve as run_server
+    except ImportError as e:  # pragma: no cover - depends on the installed extras
+        raise typer.BadParameter(f'the server needs its extra: pip install "burraco[server]" ({e})') from e
+    typer.echo(f"burraco: open http://{host}:{port}/ in your browser (Ctrl-C stops the server)", err=True)
+    run_server(host=host, port=port, db=db)
 
 
 def main() -> None:
