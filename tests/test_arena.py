@@ -151,3 +151,25 @@ def test_plot_png(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert png.stat().st_size > 5000
+
+
+def test_wilson_interval() -> None:
+    from burraco.arena import wilson
+
+    lo, hi = wilson(50, 100)
+    assert lo < 0.5 < hi and abs((0.5 - lo) - (hi - 0.5)) < 1e-9
+    assert wilson(100, 100)[1] == pytest.approx(1.0) and 0.95 < wilson(100, 100)[0] < 0.97  # 0.963
+    assert wilson(0, 0) == [0.0, 1.0]
+
+
+def test_match_intervals_cover_the_estimate_and_shrink_with_more_deals() -> None:
+    from burraco.arena import match_intervals
+
+    r = preset("italian")
+    deals = [[(600, 100), (200, 500)], [(300, 300), (500, 100)], [(100, 700), (400, 200)]]
+    (wlo, whi), (dlo, dhi) = match_intervals(r, deals, seed=1)
+    rate, _ = match_win_rate(r, [h for d in deals for h in d], seed=1)
+    assert 0.0 <= wlo <= rate <= whi <= 1.0 and dlo < dhi
+    (wlo2, whi2), _ = match_intervals(r, deals * 20, seed=1)
+    assert whi2 - wlo2 < whi - wlo
+    assert match_intervals(r, deals, seed=1) == ([wlo, whi], [dlo, dhi])  # reproducible

@@ -21,7 +21,8 @@ games played (each game gives one hand's score for A and for B; the two games of
 them up until a side reaches the target, with the engine's rule that an exact tie at or above the target plays
 another hand; a match still running after :data:`MATCH_MAX_HANDS` hands goes to the higher total. It uses a fixed
 number of simulated matches and a generator seeded from the run's seed, so it is reproducible. It ignores the
-uncertainty of the per-hand figures themselves: read it next to ``ci95``.
+uncertainty of the per-hand figures themselves; ``match_win_rate_ci95`` (and ``match_mean_diff_ci95`` for the
+final score difference of a match) add it by a bootstrap over whole deals (:func:`match_intervals`).
 """
 
 from __future__ import annotations
@@ -54,6 +55,10 @@ MAX_ACTIONS = 20_000
 
 #: simulated matches behind ``match_win_rate``
 MATCH_SAMPLES = 4000
+
+#: bootstrap replicates, and simulated matches in each, behind the match intervals
+MATCH_BOOT_REPLICATES = 200
+MATCH_BOOT_SAMPLES = 400
 
 #: a simulated match still running after this many hands goes to the higher total
 MATCH_MAX_HANDS = 200
@@ -174,15 +179,23 @@ def play_deal(
 def match_win_rate(rules: Rules, hands: Sequence[tuple[int, int]], seed: int = 0) -> tuple[float, float]:
     """A's estimated chance of winning a match, and the mean number of hands per match, from single-hand scores
     ``(A, B)`` (see the module's notes). Ties count half; an empty sample gives ``(0.5, 0.0)``."""
+    wins, hands_per_match, _ = _matches(rules, hands, random.Random(seed * 7_919 + 17), MATCH_SAMPLES)
+    return wins, hands_per_match
+
+
+def _matches(
+    rules: Rules, hands: Sequence[tuple[int, int]], rng: random.Random, samples: int
+) -> tuple[float, float, float]:
+    """Simulate ``samples`` matches from the pool ``hands``: (A's win share, mean hands, mean final A - B)."""
     if not hands:
-        return 0.5, 0.0
+        return 0.5, 0.0, 0.0
     target = rules.target
     fixed = rules.hands_per_match
-    rng = random.Random(seed * 7_919 + 17)
     k = len(hands)
     wins = 0.0
     played = 0
-    for _ in range(MATCH_SAMPLES):
+    margin = 0
+    for _ in range(samples):
         ta = tb = 0
         h = 0
         while h < MATCH_MAX_HANDS:
@@ -195,8 +208,47 @@ def match_win_rate(rules: Rules, hands: Sequence[tuple[int, int]], seed: int = 0
             if target is not None and max(ta, tb) >= target and (ta != tb or fixed is not None):
                 break
         played += h
+        margin += ta - tb
         wins += 1.0 if ta > tb else 0.5 if ta == tb else 0.0
-    return wins / MATCH_SAMPLES, played / MATCH_SAMPLES
+    return wins / samples, played / samples, margin / samples
+
+
+def match_intervals(
+    rules: Rules, deal_hands: Sequence[Sequence[tuple[int, int]]], seed: int = 0
+) -> tuple[list[float], list[float]]:
+    """95 % bootstrap intervals of A's match win rate and of the mean final score difference of a match.
+
+    ``deal_hands`` holds the hands of each duplicate deal (its two games); a replicate resamples whole deals with
+    replacement (so the uncertainty of the per-hand figures counts, and the two seatings of a deal stay together)
+    and simulates :data:`MATCH_BOOT_SAMPLES` matches from them."""
+    k = len(deal_hands)
+    if k < 2:
+        return [0.0, 1.0], [-math.inf, math.inf]
+    rng = random.Random(seed * 7_919 + 29)
+    rates: list[float] = []
+    diffs: list[float] = []
+    for _ in range(MATCH_BOOT_REPLICATES):
+        pool = [h for _ in range(k) for h in deal_hands[rng.randrange(k)]]
+        w, _, m = _matches(rules, pool, rng, MATCH_BOOT_SAMPLES)
+        rates.append(w)
+        diffs.append(m)
+    rates.sort()
+    diffs.sort()
+    lo = int(0.025 * MATCH_BOOT_REPLICATES)
+    hi = int(0.975 * MATCH_BOOT_REPLICATES) - 1
+    return [rates[lo], rates[hi]], [diffs[lo], diffs[hi]]
+
+
+def wilson(wins: float, n: int) -> list[float]:
+    """The 95 % Wilson score interval of a proportion ``wins / n`` (ties counted as half a win)."""
+    if n == 0:
+        return [0.0, 1.0]
+    z = 1.96
+    p = wins / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return [max(0.0, mid - half), min(1.0, mid + half)]
 
 
 def summarize(rules: Rules, seed: int, records: Sequence[dict[str, Any]], seconds: float) -> dict[str, Any]:
@@ -223,13 +275,15 @@ def summarize(rules: Rules, seed: int, records: Sequence[dict[str, Any]], second
     a_s = sum(float(x["a_s"]) for x in recs)
     b_s = sum(float(x["b_s"]) for x in recs)
     play_s = sum(float(x["s"]) for x in recs)
-    mwr, mhands = match_win_rate(rules, hands, seed)
+    mwr, mhands, mdiff = _matches(rules, hands, random.Random(seed * 7_919 + 17), MATCH_SAMPLES)
+    m_ci, mdiff_ci = match_intervals(rules, [[(int(g[0]), int(g[1])) for g in x["games"]] for x in recs], seed)
     return {
         "rules": rules.name,
         "players": rules.players,
         "seed": seed,
         "deals": k,
         "a_win_rate": wins / k if k else 0.0,
+        "a_win_rate_ci95": wilson(wins, k),
         "mean_diff": mean,
         "sd_diff": sd,
         "ci95": [mean - half, mean + half],
@@ -238,6 +292,9 @@ def summarize(rules: Rules, seed: int, records: Sequence[dict[str, Any]], second
         "match_target": rules.target,
         "match_fixed_hands": rules.hands_per_match,
         "match_win_rate": mwr,
+        "match_win_rate_ci95": m_ci,
+        "match_mean_diff": mdiff,
+        "match_mean_diff_ci95": mdiff_ci,
         "match_mean_hands": mhands,
         "a_ms_per_move": 1000.0 * a_s / a_moves if a_moves else 0.0,
         "b_ms_per_move": 1000.0 * b_s / b_moves if b_moves else 0.0,
