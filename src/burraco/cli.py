@@ -46,9 +46,22 @@ def _root() -> None:
 @app.command()
 def replay(
     file: Path = typer.Argument(..., help="a game record (RECORDS.md), or - for standard input"),
+    watch: bool = typer.Option(False, "--watch", help="step through the record on the terminal table instead"),
+    seat: str | None = typer.Option(None, "--seat", help="with --watch: the seat whose view is shown"),
+    lang: str | None = typer.Option(None, "--lang", help="with --watch: it, en, de, pt or nl"),
 ) -> None:
     """Replay a record through the engine and print the result as JSON (exit 0 ok, 1 illegal action, 2 bad record)."""
     from .record import replay_text
+
+    if watch:
+        from .tui.run import PlayError
+        from .tui.run import watch as watch_record
+
+        try:
+            raise typer.Exit(watch_record(file, seat, lang))
+        except PlayError as e:
+            typer.echo(f"error: {e}", err=True)
+            raise typer.Exit(2) from e
 
     try:
         text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
@@ -264,6 +277,47 @@ def serve(
         raise typer.BadParameter(f'the server needs its extra: pip install "burraco[server]" ({e})') from e
     typer.echo(f"burraco: open http://{host}:{port}/ in your browser (Ctrl-C stops the server)", err=True)
     run_server(host=host, port=port, db=db)
+
+
+@app.command()
+def play(
+    rules: str = typer.Option("italian", "--rules", "-r", help="preset name (see `burraco presets`)"),
+    target: int = typer.Option(0, "--target", help="match target score (0: the preset's)"),
+    players: int = typer.Option(0, "--players", help="override the preset's number of players (2 or 4)"),
+    partner: str = typer.Option(
+        "heuristic:medium", "--partner", help="your partner: easy, medium, hard, ismcts[:N|:Ts] or random"
+    ),
+    opponents: str = typer.Option("heuristic:medium", "--opponents", help="the opponents (same choices)"),
+    seed: int | None = typer.Option(None, "--seed", "-s", help="deal from this seed (the same seed, the same game)"),
+    lang: str | None = typer.Option(None, "--lang", help="it, en, de, pt or nl (default: the system locale)"),
+    plain: bool = typer.Option(False, "--plain", help="lines of text instead of the full-screen table"),
+    resume: bool = typer.Option(False, "--resume", help="continue the last unfinished game"),
+    speed: str = typer.Option(
+        "normal", "--speed", help="pace of the computer's moves: instant, fast, normal, slow or seconds"
+    ),
+) -> None:
+    """Play Burraco in the terminal against the computer (you sit South; games are saved as you play)."""
+    from .tui.run import PlayError
+    from .tui.run import play as run_play
+
+    r = _rules(rules, players)
+    if target:
+        r = r.replace(target=target)
+    try:
+        status = run_play(
+            r,
+            partner=partner,
+            opponents=opponents,
+            seed=seed,
+            lang=lang,
+            plain=plain,
+            resume=resume,
+            speed=speed,
+        )
+    except PlayError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from e
+    raise typer.Exit(status)
 
 
 def main() -> None:

@@ -1,0 +1,86 @@
+"""The entry points behind ``burraco play`` and ``burraco replay FILE --watch`` (the CLI imports this lazily)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..bots.heuristic import LEVELS
+from ..record import RecordError, load_record
+from ..rules import Rules
+from .i18n import Translator
+from .session import Session, SessionError, parse_speed
+
+
+class PlayError(Exception):
+    """A usage error of ``burraco play`` (the message says what is wrong)."""
+
+
+def player_spec(text: str) -> str:
+    """``easy`` / ``medium`` / ``hard`` are short for ``heuristic:<level>``; other specs pass as they are."""
+    t = text.strip()
+    return f"heuristic:{t.lower()}" if t.lower() in LEVELS else t
+
+
+def play(
+    rules: Rules,
+    *,
+    partner: str,
+    opponents: str,
+    seed: int | None,
+    lang: str | None,
+    plain: bool,
+    resume: bool,
+    speed: str,
+) -> int:
+    """Start (or resume) a game and play it in the full-screen table or in plain text; returns the exit status."""
+    try:
+        tr = Translator(lang)
+        delay = parse_speed(speed)
+        if resume:
+            session = Session.resume()
+            intro = tr("resumed", path=session.path)
+        else:
+            session = Session.new(
+                rules, partner=player_spec(partner), opponents=player_spec(opponents), seed=seed
+            )
+            intro = ""
+    except (SessionError, ValueError) as e:
+        raise PlayError(str(e)) from e
+    if plain:
+        from .plain import run_plain
+
+        if intro:
+            print(intro)
+        return run_plain(session, tr, sys.stdin, sys.stdout, delay=delay)
+    from .app import PlayApp
+
+    status = PlayApp(session, tr, delay=delay, message=intro).run()
+    if not session.match_over and session.path is not None:
+        print(tr("saved_at", path=session.path))
+    return status or 0
+
+
+def watch(file: Path, seat: str | None, lang: str | None) -> int:
+    """Step through a record on the table (``burraco replay FILE --watch``); returns the exit status."""
+    try:
+        tr = Translator(lang)
+        text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
+        record = load_record(text)
+        from .app import WatchApp, watch_positions
+
+        positions, error = watch_positions(record)
+    except (OSError, UnicodeDecodeError, RecordError, ValueError) as e:
+        raise PlayError(str(e)) from e
+    if not positions:
+        raise PlayError("the record has no hands to watch")
+    seats = positions[0][1].seats
+    head = record.get("play")
+    name = seat or (str(head.get("human")) if isinstance(head, dict) else seats[0])
+    if name.upper() not in seats:
+        raise PlayError(f"--seat {name!r} is not a seat of this record (seats are {' '.join(seats)})")
+    WatchApp(positions, tr, seats.index(name.upper()), error).run()
+    return 0
+
+
+__all__ = ["PlayError", "play", "player_spec", "watch"]

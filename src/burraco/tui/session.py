@@ -1,0 +1,316 @@
+"""A game of ``burraco play``: one human seat against (or with) computer players, saved as it is played.
+
+The session owns the :class:`~burraco.match.Match` (somebody has to run the game), but everything the interfaces
+show about a hand in progress comes from :meth:`Session.view`, the human seat's :class:`~burraco.view.View`; the
+computer players, too, decide from their own seat's view only (DESIGN.md §2).
+
+Everything is deterministic given the seed: hand ``i`` is dealt from ``(seed, i)`` and every computer decision
+gets a fresh player seeded from ``(seed, hand, action index, seat)``. So a game continued from its record
+(``--resume``) or rebuilt by undo plays on exactly as it would have without the break, and the record of a game
+played with breaks equals the record of the same game played in one sitting.
+
+>>> from burraco import preset
+>>> s = Session.new(preset("italian-2p"), opponents="heuristic:easy", seed=7, save=False)
+>>> s.seat_names, s.human, s.game.seat_name(s.game.current_seat)
+(('N', 'S'), 1, 'N')
+>>> s.play_computers()                       # North plays his turn; now it is South's (the human's)
+>>> s.human_to_act, s.view.phase
+(True, 'draw')
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..actions import Action, IllegalActionError
+from ..arena import parse_player
+from ..bots.hint import Hint, hint
+from ..deal import deal_from_seed
+from ..game import Game
+from ..match import Match
+from ..record import replay_match
+from ..rules import Rules, rules_from_json
+from ..view import View
+from . import storage
+
+#: pace of the computer players' moves: seconds between two moves
+SPEEDS = {"instant": 0.0, "fast": 0.3, "normal": 0.8, "slow": 1.6}
+
+#: the version of the ``play`` header of saved games
+HEADER_VERSION = 1
+
+#: computer players that may sit at the table (``cheat`` sees hidden cards: never offered)
+DEFAULT_LEVEL = "heuristic:medium"
+
+
+class SessionError(ValueError):
+    """A setting or a saved game that cannot be used (the message says why)."""
+
+
+def parse_speed(text: str) -> float:
+    """Seconds between two computer moves from ``instant``, ``fast``, ``normal``, ``slow`` or a number."""
+    t = text.strip().lower()
+    if t in SPEEDS:
+        return SPEEDS[t]
+    try:
+        v = float(t)
+    except ValueError as e:
+        raise SessionError(
+            f"unknown speed {text!r} (write {', '.join(SPEEDS)} or seconds between moves, e.g. 0.5)"
+        ) from e
+    if not 0 <= v <= 30:
+        raise SessionError("the speed must be between 0 and 30 seconds per move")
+    return v
+
+
+def check_player(spec: str) -> str:
+    """Check a computer player spec (``heuristic:easy|medium|hard``, ``ismcts[:N|:Ts]``, ``random``)."""
+    if spec.strip().lower().startswith("cheat"):
+        raise SessionError("the cheating player sees hidden cards: it is a measurement tool, not an opponent")
+    try:
+        parse_player(spec)
+    except ValueError as e:
+        raise SessionError(str(e)) from e
+    return spec.strip()
+
+
+def derive_seed(seed: int, *parts: object) -> int:
+    """A 63-bit seed from ``seed`` and ``parts``, the same on every machine and Python version."""
+    h = hashlib.blake2b(repr((seed, *parts)).encode(), digest_size=8).digest()
+    return int.from_bytes(h, "big") >> 1
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Who sits where: the human seat, the partner's player (4 players) and the opponents' player."""
+
+    human: int
+    partner: str
+    opponents: str
+
+
+class Session:
+    """One human against the computer: the match, its players, saving, undo and hints."""
+
+    def __init__(self, match: Match, seating: Seating, seed: int, path: Path | None) -> None:
+        self.match = match
+        self.rules: Rules = match.rules
+        self.seating = seating
+        self.seed = seed
+        self.path = path
+        self.undos = 0
+        self.started = time.strftime("%Y-%m-%dT%H:%M:%S")
+
+    # ----- creation ---------------------------------------------------------------------------------------------
+    @classmethod
+    def new(
+        cls,
+        rules: Rules,
+        *,
+        partner: str = DEFAULT_LEVEL,
+        opponents: str = DEFAULT_LEVEL,
+        seed: int | None = None,
+        save: bool = True,
+    ) -> Session:
+        """A new match (the human sits South; West deals the first hand, so North plays first)."""
+        if seed is None:
+            seed = int.from_bytes(
+                hashlib.blake2b(repr(time.time_ns()).encode(), digest_size=4).digest(), "big"
+            )
+        seating = Seating(
+            human=2 if rules.players == 4 else 1,
+            partner=check_player(partner),
+            opponents=check_player(opponents),
+        )
+        path = storage.new_game_path(seed) if save else None
+        s = cls(Match(rules), seating, seed, path)
+        s._deal()
+        s.save()
+        return s
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any], path: Path | None) -> Session:
+        """Continue a saved game (a record with its ``play`` header) exactly where it stopped."""
+        head = record.get("play")
+        if not isinstance(head, dict):
+            raise SessionError("this record was not saved by burraco play (it has no 'play' header)")
+        try:
+            seed = int(head["seed"])
+            rules = rules_from_json(record.get("rules", "italian"))
+            seats = ("N", "E", "S", "W") if rules.players == 4 else ("N", "S")
+            seating = Seating(
+                human=seats.index(str(head["human"])),
+                partner=check_player(str(head.get("partner", DEFAULT_LEVEL))),
+                opponents=check_player(str(head["opponents"])),
+            )
+            match = replay_match(record)
+        except (KeyError, TypeError, ValueError) as e:
+            raise SessionError(f"cannot continue this game: {e}") from e
+        s = cls(match, seating, seed, path)
+        s.undos = int(head.get("undos", 0))
+        s.started = str(head.get("started", s.started))
+        return s
+
+    @classmethod
+    def resume(cls) -> Session:
+        """The last unfinished saved game (raises :class:`SessionError` when there is none)."""
+        saved = storage.last_unfinished()
+        if saved is None:
+            raise SessionError(f"no unfinished game in {storage.games_dir()}")
+        return cls.from_record(saved.record, saved.path)
+
+    # ----- state --------------------------------------------------------------------------------------------------
+    @property
+    def game(self) -> Game:
+        """The current hand (the full state: interfaces show :attr:`view` instead)."""
+        return self.match.game
+
+    @property
+    def human(self) -> int:
+        return self.seating.human
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        return self.match.seats
+
+    @property
+    def view(self) -> View:
+        """What the human seat may know, with the match totals before this hand."""
+        return self.match.view(self.human)
+
+    @property
+    def hand_over(self) -> bool:
+        return self.game.is_over
+
+    @property
+    def match_over(self) -> bool:
+        return self.match.is_over
+
+    @property
+    def human_to_act(self) -> bool:
+        return not self.game.is_over and self.game.current_seat == self.human
+
+    @property
+    def computer_to_act(self) -> bool:
+        return not self.game.is_over and self.game.current_seat != self.human
+
+    def player_spec(self, seat: int) -> str | None:
+        """The computer player at ``seat`` (None for the human)."""
+        if seat == self.human:
+            return None
+        if self.rules.players == 4 and seat == (self.human + 2) % 4:
+            return self.seating.partner
+        return self.seating.opponents
+
+    def hand_index(self) -> int:
+        return len(self.match.games) - 1
+
+    # ----- playing ------------------------------------------------------------------------------------------------
+    def choose_computer(self) -> Action:
+        """The move of the computer player to act, from its own view (does not change anything)."""
+        g = self.game
+        seat = g.current_seat
+        spec = self.player_spec(seat)
+        if g.is_over or spec is None:
+            raise IllegalActionError("no computer player is to act")
+        player = parse_player(spec)(derive_seed(self.seed, "player", self.hand_index(), len(g.actions), seat))
+        return player.choose(self.match.view(seat), g.legal_actions())
+
+    def apply(self, action: Action | str) -> None:
+        """Play ``action`` (the engine refuses an illegal one with its message, changing nothing) and save."""
+        self.match.apply(action)
+        self.save()
+
+    def play_human(self, action: Action | str) -> None:
+        """Play an action of the human seat (refused with IllegalActionError when it is not his turn)."""
+        if not self.human_to_act:
+            raise IllegalActionError("it is not your turn")
+        self.apply(action)
+
+    def play_computers(self, on_move: Callable[[Action], None] | None = None) -> None:
+        """Let the computer players move until it is the human's turn or the hand is over."""
+        while self.computer_to_act:
+            a = self.choose_computer()
+            self.apply(a)
+            if on_move is not None:
+                on_move(a)
+
+    def next_hand(self) -> Game:
+        """Deal the next hand once the current one has ended (and the match has not)."""
+        if not self.game.is_over:
+            raise IllegalActionError("the current hand has not ended")
+        if self.match.is_over:
+            raise IllegalActionError("the match is over")
+        g = self._deal()
+        self.save()
+        return g
+
+    def _deal(self) -> Game:
+        return self.match.start_hand(
+            deal_from_seed(self.rules, derive_seed(self.seed, "deal", len(self.match.games)))
+        )
+
+    def hint(self, level: str = "hard") -> Hint:
+        """What the heuristic would play now from the human's view, with its reason."""
+        if not self.human_to_act:
+            raise IllegalActionError("it is not your turn")
+        return hint(self.view, level, self.game.legal_actions())
+
+    def can_undo(self) -> bool:
+        return not self.game.is_over and any(self._is_human(a) for a in self.game.actions)
+
+    def undo(self) -> None:
+        """Go back to the human's previous decision of this hand: rebuild the match from its record with the tail
+        of the current hand's actions left out (the computer players then replay the same moves)."""
+        if self.game.is_over:
+            raise IllegalActionError("the hand is over: there is nothing to undo")
+        acts = self.game.actions
+        last = max((i for i, a in enumerate(acts) if self._is_human(a)), default=-1)
+        if last < 0:
+            raise IllegalActionError("you have not played in this hand yet: there is nothing to undo")
+        rec = self.match.to_record()
+        rec["hands"][-1]["actions"] = rec["hands"][-1]["actions"][:last]
+        self.match = replay_match(rec)
+        self.undos += 1
+        self.save()
+
+    def _is_human(self, a: Action) -> bool:
+        return a.seat == self.seat_names[self.human]
+
+    # ----- saving -------------------------------------------------------------------------------------------------
+    def record(self) -> dict[str, Any]:
+        """The match record (RECORDS.md §3) with the ``play`` header that lets ``--resume`` continue it."""
+        rec = self.match.to_record()
+        rec["play"] = {
+            "version": HEADER_VERSION,
+            "human": self.seat_names[self.human],
+            "partner": self.seating.partner,
+            "opponents": self.seating.opponents,
+            "seed": self.seed,
+            "finished": self.match.is_over,
+            "undos": self.undos,
+            "started": self.started,
+            "updated": time.time(),
+        }
+        return rec
+
+    def save(self) -> None:
+        if self.path is not None:
+            storage.write_record(self.path, self.record())
+
+
+__all__ = [
+    "DEFAULT_LEVEL",
+    "SPEEDS",
+    "Seating",
+    "Session",
+    "SessionError",
+    "check_player",
+    "derive_seed",
+    "parse_speed",
+]

@@ -1,0 +1,232 @@
+"""``burraco play``: Textual's pilot plays a whole hand through the full-screen table, with keys and clicks, against
+seeded computer players, and checks what the screen shows."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from burraco import preset
+from burraco.actions import ADD, DISCARD, DRAW, MELD, PICK, Action
+from burraco.cards import JOKER, is_wild_card
+from burraco.tui.app import CardHand, Line, PlayApp, TextScreen, WatchApp, watch_positions
+from burraco.tui.i18n import Translator
+from burraco.tui.render import CARD_CELL, card_face
+from burraco.tui.session import Session
+
+SIZE = (120, 45)
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("BURRACO_DATA_DIR", str(tmp_path))
+    return tmp_path
+
+
+async def settle(app: PlayApp, pilot: Any) -> None:
+    """Wait until the computer players have moved: the human is to act or the scores are up."""
+    for _ in range(2000):
+        await pilot.pause()
+        if isinstance(app.screen, TextScreen) or (app.session.human_to_act and not app._busy):
+            return
+    raise AssertionError("the computer players never stopped")
+
+
+async def click_card(app: PlayApp, pilot: Any, card: int, taken: set[int]) -> None:
+    """Click one copy of ``card`` in the hand that is not selected yet."""
+    hand = app.query_one(CardHand)
+    i = next(i for i, c in enumerate(hand.cards) if c == card and i not in taken)
+    taken.add(i)
+    per = hand.per_row()
+    await pilot.click("#hand", offset=((i % per) * CARD_CELL + 1, i // per))
+    assert i in hand.selected
+
+
+async def play_by_ui(app: PlayApp, pilot: Any, a: Action) -> None:
+    """Carry out ``a`` the way a player would: clicks on the stock, pile, cards and melds, and keys."""
+    if a.verb == DRAW:
+        await pilot.click("#stock")
+    elif a.verb == PICK:
+        await pilot.press("p")
+    elif a.verb in (MELD, ADD):
+        taken: set[int] = set()
+        for c in a.cards:
+            await click_card(app, pilot, c, taken)
+        if a.verb == MELD:
+            await pilot.press("m")
+        elif a.meld <= 9 and a.meld % 2:
+            await pilot.press(str(a.meld))
+        else:
+            await pilot.click(f"#meld-0-{a.meld}")
+    elif a.verb == DISCARD:
+        await click_card(app, pilot, a.cards[0], set())
+        await pilot.press("x")
+    else:  # pragma: no cover - no house rules in these presets
+        raise AssertionError(a)
+
+
+def check_table(app: PlayApp) -> None:
+    """What the screen shows agrees with the human's view."""
+    v = app.session.view
+    hand = app.query_one(CardHand)
+    # the hand: every card, sorted by suit then rank, the wilds apart at the end
+    assert Counter(hand.cards) == Counter(v.hand)
+    nat = [c for c in hand.cards if not is_wild_card(c)]
+    wild = [c for c in hand.cards if is_wild_card(c)]
+    assert hand.cards == nat + wild
+    key = [(-1, 0) if c == JOKER else (c // 13, c % 13) for c in nat]
+    assert key == sorted(key)
+    assert hand.plain == " ".join(card_face(c) for c in hand.cards)
+    # the melds, numbered, the human's side on the left
+    own = v.side_of(v.seat)
+    for col, side in enumerate((own, 1 - own)):
+        for k, m in enumerate(v.melds[side], 1):
+            text = app.query_one(f"#meld-{col}-{k}", Line).plain
+            assert text.startswith(f"{k}.")
+            faces = [card_face(c) for c in m.display_cards()]
+            shown = text.split("(")[0].split()[1:]
+            marks = {"clean": "★", "semiclean": "☆", "dirty": "◆"}
+            if m.burraco:
+                assert shown.pop() == marks[m.burraco] and m.burraco + " burraco" in text
+            assert shown == faces
+    # the pile: open in Italian rules, every card shown
+    pile = app.query_one("#pile", Line).plain
+    if v.pile_size:
+        assert pile.split(":", 1)[1].split() == [card_face(c) for c in v.pile]
+    assert app.query_one("#stock", Line).plain.endswith(str(v.stock_size))
+
+
+async def play_hand(rules_name: str, seed: int) -> dict[str, Any]:
+    s = Session.new(preset(rules_name), partner="heuristic:easy", opponents="heuristic:easy", seed=seed)
+    app = PlayApp(s, Translator("en"))
+    seen: dict[str, Any] = {"refused": "", "sorted_rank": False}
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first = True
+        while not isinstance(app.screen, TextScreen):
+            check_table(app)
+            if first:
+                first = False
+                # an illegal choice is refused with the engine's words, and nothing changes
+                before = list(s.game.actions)
+                if s.view.phase == "draw":
+                    await pilot.press("x")
+                else:  # pragma: no cover - N plays first, S is never in the play phase here
+                    raise AssertionError
+                seen["refused"] = app.query_one("#message", Line).plain
+                assert s.game.actions == before
+                # sort by rank and back
+                await pilot.press("o")
+                hand = app.query_one(CardHand).cards
+                nat = [c for c in hand if not is_wild_card(c)]
+                seen["sorted_rank"] = [(c % 13) or 13 for c in nat] == sorted((c % 13) or 13 for c in nat)
+                await pilot.press("o")
+            a = s.hint("easy").action
+            n = len(s.game.actions)
+            await play_by_ui(app, pilot, a)
+            await pilot.pause()
+            assert len(s.game.actions) > n and s.game.actions[n] == a, app.query_one("#message", Line).plain
+            await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, TextScreen) and screen.id == "scores"
+        seen["score_text"] = screen.plain
+        seen["scores"] = s.game.scores()
+        seen["totals"] = list(s.match.totals)
+        seen["record"] = json.loads(s.path.read_text()) if s.path else None
+        seen["end"] = s.game.end
+        # Enter deals the next hand
+        await pilot.press("enter")
+        await settle(app, pilot)
+        seen["next_hand"] = s.hand_index()
+    return seen
+
+
+def test_pilot_plays_a_whole_hand_to_the_scores() -> None:
+    seen = asyncio.run(play_hand("italian", 8))
+    assert seen["refused"].startswith("Not allowed: S discard")
+    assert seen["sorted_rank"]
+    sc = seen["scores"]
+    text = seen["score_text"]
+    # the RECORDS.md §5 breakdown of both sides, as the engine scored it
+    for label, key in (
+        ("cards on the table", "melds"),
+        ("burraco bonuses", "bonuses"),
+        ("closing", "closing"),
+        ("cards in hand", "hand"),
+        ("pozzetto not taken", "pozzetto"),
+        ("hand total", "total"),
+    ):
+        assert f"{label} {sc['NS'][key]} {sc['EW'][key]}" in text
+    assert f"match total {seen['totals'][0]} {seen['totals'][1]}" in text
+    assert seen["totals"] == [sc["NS"]["total"], sc["EW"]["total"]]
+    # the game was saved as a record as it was played
+    rec = seen["record"]
+    assert rec["format"] == "burraco-record/1" and len(rec["hands"]) == 1
+    assert rec["play"]["human"] == "S" and rec["play"]["finished"] is False
+    assert seen["next_hand"] == 1
+
+
+def test_pilot_two_player_hand() -> None:
+    seen = asyncio.run(play_hand("italian-2p", 7))
+    sc = seen["scores"]
+    assert f"hand total {sc['N']['total']} {sc['S']['total']}" in seen["score_text"]
+
+
+def test_hint_undo_and_rules_screen() -> None:
+    async def run() -> None:
+        s = Session.new(preset("italian"), partner="heuristic:easy", opponents="heuristic:easy", seed=2)
+        app = PlayApp(s, Translator("it"))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            await pilot.press("h")
+            assert app.query_one("#message", Line).plain.startswith("Suggerimento: S ")
+            await pilot.press("u")  # nothing to undo yet
+            assert app.query_one("#message", Line).plain.startswith("Non consentito:")
+            start = list(s.game.actions)
+            hand_before = list(app.query_one(CardHand).cards)
+            await pilot.click("#stock")
+            await pilot.pause()
+            assert len(s.game.actions) == len(start) + 1
+            await pilot.press("u")
+            await pilot.pause()
+            assert s.game.actions == start and app.query_one(CardHand).cards == hand_before
+            assert app.query_one("#message", Line).plain.startswith("Annullato")
+            await pilot.press("r")
+            assert isinstance(app.screen, TextScreen) and app.screen.id == "rules"
+            assert "Regole: italian" in app.screen.plain and "2005" in app.screen.plain
+            await pilot.press("escape")
+            assert not isinstance(app.screen, TextScreen)
+            assert app.query_one("#status", Line).plain.startswith("Tocca a te")
+
+    asyncio.run(run())
+
+
+def test_watch_steps_through_a_record(tmp_path: Path) -> None:
+    s = Session.new(preset("italian-2p"), opponents="heuristic:easy", seed=4, save=False)
+    s.play_computers()
+    for _ in range(3):
+        s.play_human(s.hint("easy").action)
+        s.play_computers()
+    rec = s.record()
+    positions, err = watch_positions(rec)
+    assert err == "" and len(positions) == len(s.game.actions) + 1
+
+    async def run() -> None:
+        app = WatchApp(positions, Translator("en"), seat=1)
+        async with app.run_test(size=SIZE) as pilot:
+            assert app.query_one("#help", Line).plain.startswith(f"Replay: action 0 of {len(s.game.actions)}")
+            await pilot.press("end")
+            assert app.query_one(CardHand).cards and Counter(app.query_one(CardHand).cards) == Counter(
+                s.view.hand
+            )
+            await pilot.press("left")
+            assert app.query_one("#help", Line).plain.startswith(f"Replay: action {len(s.game.actions) - 1} ")
+            await pilot.press("1")  # seen from N
+            assert "seen from N" in app.query_one("#hand-title", Line).plain
+
+    asyncio.run(run())
