@@ -99,3 +99,17 @@ def test_evaluate_is_bounded_and_antisymmetric() -> None:
     for side in (0, 1):
         assert -1.0 <= evaluate(g, side) <= 1.0
     assert evaluate(g, 0) == pytest.approx(-evaluate(g, 1))
+
+
+def test_pick_best_keeps_the_heuristic_choice_unless_clearly_beaten() -> None:
+    from burraco.bots.ismcts import pick_best
+
+    # candidate 1 is better on every determinization: a clear paired difference
+    assert pick_best([[0.0, 0.1, -0.2, 0.3], [0.2, 0.3, 0.0, 0.5]], z=1.0) == 1
+    # a better mean from one lucky determinization is noise: the heuristic's choice stays
+    assert pick_best([[0.0, 0.0, 0.0, 0.0], [-0.5, -0.5, -0.5, 2.0]], z=1.0) == 0
+    # one sample proves nothing
+    assert pick_best([[0.0], [1.0]], z=1.0) == 0
+    # among candidates that beat the first one clearly, the best mean wins
+    assert pick_best([[0.0, 0.0, 0.0], [0.2, 0.3, 0.25], [0.5, 0.6, 0.55]], z=1.0) == 2
+
