@@ -230,3 +230,39 @@ def test_watch_steps_through_a_record(tmp_path: Path) -> None:
             assert "seen from N" in app.query_one("#hand-title", Line).plain
 
     asyncio.run(run())
+
+
+def test_quit_and_resume_in_the_table() -> None:
+    """Quit the table in the middle of a hand, resume it, finish: the record equals one without a break."""
+    straight = Session.new(
+        preset("italian"), partner="heuristic:easy", opponents="heuristic:easy", seed=8, save=False
+    )
+    straight.play_computers()
+    while not straight.hand_over:
+        straight.play_human(straight.hint("easy").action)
+        straight.play_computers()
+
+    async def run(session: Session, moves: int | None) -> None:
+        app = PlayApp(session, Translator("en"))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            while not isinstance(app.screen, TextScreen) and moves != 0:
+                await play_by_ui(app, pilot, session.hint("easy").action)
+                await settle(app, pilot)
+                moves = None if moves is None else moves - 1
+            await pilot.press("q")
+            await pilot.pause()
+        assert app.return_value is None or app.return_value == 0
+
+    first = Session.new(preset("italian"), partner="heuristic:easy", opponents="heuristic:easy", seed=8)
+    asyncio.run(run(first, 4))
+    assert not first.hand_over
+    again = Session.resume()
+    assert again.path == first.path and again.game.actions == first.game.actions
+    asyncio.run(run(again, 1))  # one more move in the table, quit again, finish without the screen
+    again = Session.resume()
+    again.play_computers()
+    while not again.hand_over:
+        again.play_human(again.hint("easy").action)
+        again.play_computers()
+    assert again.record()["hands"] == straight.record()["hands"]

@@ -1,0 +1,255 @@
+"""``burraco play --plain``, saved games, ``--resume``, undo and the message catalogue."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from burraco import preset, replay
+from burraco.actions import Action
+from burraco.cards import CARD_STR
+from burraco.cli import app
+from burraco.tui import storage
+from burraco.tui.i18n import LANGS, MESSAGES, Translator, default_lang, fields_of
+from burraco.tui.plain import PlainUI
+from burraco.tui.session import Session, SessionError, derive_seed
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("BURRACO_DATA_DIR", str(tmp_path))
+    return tmp_path
+
+
+def command_for(a: Action) -> str:
+    """The plain-mode command a player types for ``a``."""
+    cards = " ".join(CARD_STR[c] for c in a.cards)
+    return {
+        "draw": "d",
+        "pick": "p",
+        "meld": f"m {cards}",
+        "add": f"a {a.meld} {cards}",
+        "discard": f"x {cards}",
+    }[a.verb]
+
+
+class Scripted(io.TextIOBase):
+    """Standard input typed by a player who follows the easy hint; ``stop_after`` moves, then ``q``."""
+
+    def __init__(
+        self, session: Session, stop_after: int | None = None, extra: list[str] | None = None
+    ) -> None:
+        self.s = session
+        self.left = stop_after
+        self.extra = list(extra or [])
+        self.typed: list[str] = []
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        if self.extra:
+            line = self.extra.pop(0)
+        elif self.s.hand_over or self.left == 0:
+            line = "q"
+        else:
+            line = command_for(self.s.hint("easy").action)
+            if self.left is not None:
+                self.left -= 1
+        self.typed.append(line)
+        return line + "\n"
+
+
+def strip_times(rec: dict[str, Any]) -> dict[str, Any]:
+    rec = json.loads(json.dumps(rec))
+    for k in ("updated", "started", "undos"):
+        rec["play"].pop(k)
+    return rec
+
+
+def new(seed: int = 3, rules: str = "italian") -> Session:
+    return Session.new(preset(rules), partner="heuristic:easy", opponents="heuristic:easy", seed=seed)
+
+
+def test_plain_plays_a_whole_hand_from_stdin() -> None:
+    s = new(3)
+    inp = Scripted(s, extra=["?", "t", "o", "x ZZ", "frob", "l", "r"])
+    out = io.StringIO()
+    assert PlainUI(s, Translator("en"), inp, out).run() == 0
+    text = out.getvalue()
+    assert s.hand_over and s.game.end == "closed"
+    sc = s.game.scores()
+    assert sc is not None
+    for key, label in (("melds", "cards on the table"), ("total", "hand total")):
+        assert f"{label}: NS {sc['NS'][key]}, EW {sc['EW'][key]}" in text
+    assert "Commands: d (draw)" in text  # ?
+    assert "Your hand (11) [by rank]:" in text  # o
+    assert "Write the cards as rank then suit" in text  # x ZZ
+    assert "Unknown command 'frob'" in text
+    assert "Legal moves: S draw; S pick" in text
+    assert "Rules: italian" in text and "Match to 2005 points" in text
+    assert "Press Enter for the next hand" in text and "continue it with burraco play --resume" in text
+    # the saved record replays to the same scores
+    rec = json.loads(s.path.read_text()) if s.path else {}
+    out_replay = replay(rec)
+    assert out_replay["ok"] and out_replay["hands"][0]["scores"] == sc
+
+
+def test_plain_refuses_illegal_moves_with_the_engines_words() -> None:
+    s = new(3)
+    out = io.StringIO()
+    ui = PlainUI(s, Translator("en"), io.StringIO(), out)
+    s.play_computers()
+    assert ui.command("x 9s\n") and ui.command("m 3h 4h Kh\n") and ui.command("a 7 Kh\n")
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "Not allowed: S discard 9s: S holds none of 9s"
+    assert all(line.startswith("Not allowed: ") for line in lines)
+    assert s.game.actions and all(a.seat != "S" for a in s.game.actions)
+
+
+def test_cli_plain_script_on_stdin() -> None:
+    """The real command, fed a script typed in advance (it is the same game: the deal and players are seeded)."""
+    probe = Session.new(preset("italian-2p"), opponents="heuristic:easy", seed=7, save=False)
+    script = []
+    probe.play_computers()
+    while not probe.hand_over:
+        a = probe.hint("easy").action
+        script.append(command_for(a))
+        probe.play_human(a)
+        probe.play_computers()
+    script.append("q")
+    res = runner.invoke(
+        app,
+        [
+            "play",
+            "--plain",
+            "-r",
+            "italian-2p",
+            "--seed",
+            "7",
+            "--opponents",
+            "easy",
+            "--speed",
+            "instant",
+            "--lang",
+            "pt",
+        ],
+        input="\n".join(script) + "\n",
+    )
+    assert res.exit_code == 0, res.output
+    sc = probe.game.scores()
+    assert sc is not None
+    assert f"total da mão: N {sc['N']['total']}, S {sc['S']['total']}" in res.output
+    assert "Sua vez" in res.output
+
+
+def test_resume_continues_exactly() -> None:
+    """Quit in the middle of a hand, resume, finish: the record equals the one played without a break."""
+    straight = new(5)
+    PlainUI(straight, Translator("en"), Scripted(straight), io.StringIO()).run()
+    assert straight.hand_over
+
+    first = new(5)
+    assert PlainUI(first, Translator("en"), Scripted(first, stop_after=6), io.StringIO()).run() == 0
+    assert not first.hand_over
+    # the older unfinished game (straight: its match goes on) does not get in the way
+    resumed = Session.resume()
+    assert resumed.path == first.path and resumed.game.actions == first.game.actions
+    PlainUI(resumed, Translator("en"), Scripted(resumed), io.StringIO()).run()
+    assert strip_times(resumed.record()) == strip_times(straight.record())
+    assert json.loads(first.path.read_text() if first.path else "")["hands"] == straight.record()["hands"]
+
+
+def test_resume_across_hands_deals_the_same_next_hand() -> None:
+    a = new(8)
+    a.play_computers()
+    while not a.hand_over:
+        a.play_human(a.hint("easy").action)
+        a.play_computers()
+    b = Session.resume()
+    assert b.path == a.path
+    a.next_hand()
+    b.next_hand()
+    assert a.game.deal == b.game.deal
+    assert a.game.deal.hands[0] != Session.new(preset("italian"), seed=9, save=False).game.deal.hands[0]
+
+
+def test_undo_goes_back_to_the_previous_decision_and_replays_the_same() -> None:
+    s = new(2)
+    s.play_computers()
+    with pytest.raises(Exception, match="nothing to undo"):
+        s.undo()
+    start = list(s.game.actions)
+    s.play_human(s.hint("easy").action)
+    s.play_human(s.hint("easy").action)
+    after_two = list(s.game.actions)
+    s.undo()
+    assert s.game.actions == after_two[:-1]
+    s.undo()
+    assert s.game.actions == start and s.human_to_act
+    saved = json.loads(s.path.read_text() if s.path else "")
+    assert saved["hands"][0]["actions"] == [str(a) for a in start] and saved["play"]["undos"] == 2
+
+
+def test_storage_last_unfinished_and_finished_games(data_dir: Path) -> None:
+    assert storage.games_dir() == data_dir / "games"
+    with pytest.raises(SessionError, match="no unfinished game"):
+        Session.resume()
+    old = new(1)
+    newer = new(2)
+    assert Session.resume().path == newer.path
+    rec = newer.record()
+    rec["play"]["finished"] = True
+    storage.write_record(newer.path, rec)  # type: ignore[arg-type]
+    assert Session.resume().path == old.path
+    (data_dir / "games" / "junk.json").write_text("not json")
+    assert {g.path for g in storage.saved_games()} == {old.path, newer.path}
+
+
+def test_replay_default_output_unchanged_for_saved_games(tmp_path: Path) -> None:
+    s = new(4)
+    res = runner.invoke(app, ["replay", str(s.path)])
+    assert res.exit_code == 0
+    out = json.loads(res.output)
+    assert out["ok"] is True and set(out) == {"ok", "hands", "totals", "winner", "vp"}
+    bad = runner.invoke(app, ["replay", str(tmp_path / "missing.json"), "--watch"])
+    assert bad.exit_code == 2 and "error:" in bad.output
+
+
+def test_cli_refuses_bad_settings() -> None:
+    for args in (["--opponents", "cheat"], ["--partner", "wizard"], ["--lang", "fr"], ["--speed", "warp"]):
+        res = runner.invoke(app, ["play", "--plain", *args], input="q\n")
+        assert res.exit_code == 2, args
+        assert "error:" in res.output
+
+
+def test_seeds_are_stable() -> None:
+    # saved games depend on these: a change would deal different hands on --resume
+    assert derive_seed(1, "deal", 0) == derive_seed(1, "deal", 0) != derive_seed(1, "deal", 1)
+    assert derive_seed(0, "deal", 0) == 76554455970525263
+
+
+def test_catalogue_is_complete() -> None:
+    for key, texts in MESSAGES.items():
+        assert len(texts) == len(LANGS), key
+        assert all(t.strip() for t in texts), key
+        assert len({frozenset(fields_of(t)) for t in texts}) == 1, key
+    tr = Translator("nl")
+    assert tr("stock", n=3) == "Stapel: 3"
+    with pytest.raises(ValueError, match="unknown language"):
+        Translator("fr")
+
+
+def test_default_language_from_the_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "it_IT.UTF-8")
+    assert default_lang() == "it"
+    monkeypatch.setenv("LC_ALL", "de_DE.UTF-8")
+    assert default_lang() == "de"
+    monkeypatch.setenv("LC_ALL", "fr_FR.UTF-8")
+    assert default_lang() == "en"
