@@ -180,3 +180,39 @@ def server_process(db_url: str, port: int, env: dict[str, str] | None = None) ->
 
 def sqlite_url(path: Path) -> str:
     return f"sqlite+aiosqlite:///{path}"
+
+
+def create(base_url: str, **spec: Any) -> dict[str, Any]:
+    """Create a table over HTTP; fails the test unless the server answers 201."""
+    status, out = http("POST", base_url + "/api/tables", spec)
+    assert status == 201, out
+    return out
+
+
+def my_turn(state: dict[str, Any]) -> bool:
+    v = state.get("view")
+    return bool(
+        v and state.get("you") and v["turn"] == state["you"] and v["end"] is None
+        and state["table"]["status"] == "playing"
+    )
+
+
+async def hint_player(c: Client, until: str = "game_end", max_actions: int = 100000) -> int:
+    """Play this client's seat with the server's hints (``hint`` then ``act``) until an event of kind ``until``;
+    returns the number of actions it sent. Uses only what the client receives."""
+    sent = 0
+    if c.state is not None and my_turn(c.state):
+        await c.send({"type": "hint"})
+    while True:
+        m = await c.recv()
+        if m["type"] == "event" and m["kind"] == until:
+            return sent
+        if m["type"] == "state" and my_turn(m):
+            await c.send({"type": "hint"})
+        elif m["type"] == "hint":
+            if sent >= max_actions:
+                return sent
+            await c.send({"type": "act", "action": m["action"], "n": m["n"]})
+            sent += 1
+        elif m["type"] == "error" and m["code"] not in ("stale", "not_now"):
+            raise AssertionError(f"the server refused a hinted action: {m}")
