@@ -16,14 +16,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .pettingzoo_env import BurracoAEC
+    from .pettingzoo_aec import BurracoAEC
 
 GYM_ID = "burraco/Burraco-v0"
 
 
 def pettingzoo_env(rules: Any = "italian", **kwargs: Any) -> BurracoAEC:
-    """A PettingZoo AEC environment (see :class:`burraco.envs.pettingzoo_env.BurracoAEC` for the options)."""
-    from .pettingzoo_env import BurracoAEC
+    """A PettingZoo AEC environment (see :class:`burraco.envs.pettingzoo_aec.BurracoAEC` for the options)."""
+    from .pettingzoo_aec import BurracoAEC
 
     return BurracoAEC(rules=rules, **kwargs)
 
@@ -33,7 +33,7 @@ def register_gym() -> None:
     import gymnasium
 
     if GYM_ID not in gymnasium.registry:
-        gymnasium.register(id=GYM_ID, entry_point="burraco.envs.gym_env:BurracoGymEnv")
+        gymnasium.register(id=GYM_ID, entry_point="burraco.envs.gymnasium_env:BurracoGymEnv")
 
 
 try:  # pragma: no branch

@@ -1,0 +1,169 @@
+"""The table shared by the PettingZoo and Gymnasium environments: a match, its current hand, the legal actions of
+the seat to act as indices, observations, masks and team rewards."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..actions import Action
+from ..cards import cards_str
+from ..game import Game
+from ..match import Match
+from ..rules import Rules, rules_from_json
+from .encoding import NUM_ACTIONS, check_rules, encode_game, encode_view, legal_indices
+
+#: episode kinds
+EPISODES = ("hand", "match")
+#: reward kinds: the side's score difference at the end of every hand, or +1/0/-1 for the match
+REWARDS = ("score", "win")
+
+
+def make_rules(rules: Any, players: int | None = None) -> Rules:
+    """Rules from a preset name, a record's ``{"preset": …, override: …}`` object or a :class:`Rules`."""
+    r = rules if isinstance(rules, Rules) else rules_from_json(rules)
+    if players:
+        r = r.replace(players=players)
+    check_rules(r)
+    return r
+
+
+class Table:
+    """One match (or one hand of it) between seats that all act through action indices."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        episode: str = "hand",
+        reward: str = "score",
+        reward_scale: float = 0.001,
+        max_hands: int = 100,
+    ) -> None:
+        if episode not in EPISODES:
+            raise ValueError(f"episode must be one of {EPISODES}, not {episode!r}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
+        self.rules = rules
+        self.episode = episode
+        self.reward = reward
+        self.reward_scale = reward_scale
+        self.max_hands = max_hands
+        self.n = rules.players
+        self.match = Match(rules, seed=0)
+        self.game: Game = self.match.start_hand()
+        self._legal_key: tuple[int, int] = (-1, -1)
+        self._legal: list[Action] = []
+        self._codes: dict[int, Action] = {}
+        self._totals_before: tuple[int, int] = (0, 0)
+        self.over = False
+        self.truncated = False
+
+    def reset(self, seed: int) -> None:
+        self.match = Match(self.rules, seed=seed)
+        self.game = self.match.start_hand()
+        self._totals_before = (0, 0)
+        self._legal_key = (-1, -1)
+        self.over = False
+        self.truncated = False
+
+    # ----- the seat to act ----------------------------------------------------------------------------------------
+    @property
+    def to_act(self) -> int:
+        """The seat to act, -1 when the episode is over."""
+        return -1 if self.over else self.game.current_seat
+
+    def legal(self) -> list[Action]:
+        key = (len(self.match.games), len(self.game.actions))
+        if key != self._legal_key:
+            g = self.game
+            self._legal = g.legal_actions()
+            melds = g.melds[g.side_of(g.current_seat)] if g.end is None else []
+            self._codes = dict(zip(legal_indices(self._legal, melds), self._legal, strict=True))
+            self._legal_key = key
+        return self._legal
+
+    def legal_codes(self) -> list[int]:
+        """The indices of the legal actions of the seat to act (empty once the episode is over)."""
+        if self.over:
+            return []
+        self.legal()
+        return list(self._codes)
+
+    def mask(self, seat: int) -> npt.NDArray[np.int8]:
+        m = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        if not self.over and seat == self.game.current_seat:
+            self.legal()
+            m[list(self._codes)] = 1
+        return m
+
+    def observation(self, seat: int) -> npt.NDArray[np.float32]:
+        return encode_game(self.game, seat, self._totals_before)
+
+    def observation_from_view(self, seat: int) -> npt.NDArray[np.float32]:
+        """The same vector through :meth:`burraco.Match.view` (slower; for checks)."""
+        return encode_view(self.match.view(seat))
+
+    def action_of(self, index: int) -> Action | None:
+        """The legal action with this index, or None when it is not legal now."""
+        if self.over:
+            return None
+        self.legal()
+        return self._codes.get(int(index))
+
+    # ----- playing ------------------------------------------------------------------------------------------------
+    def play(self, a: Action) -> list[float] | None:
+        """Apply a legal action; returns the rewards per seat when a reward is due (end of a hand or match)."""
+        m = self.match
+        m.apply(a)
+        g = self.game
+        if g.end is None:
+            return None
+        sc = g.scores()
+        assert sc is not None
+        side_tot = [sc[g.sides[0]]["total"], sc[g.sides[1]]["total"]]
+        out: list[float] | None = None
+        if self.reward == "score":
+            out = [
+                (side_tot[g.side_of(s)] - side_tot[1 - g.side_of(s)]) * self.reward_scale
+                for s in range(self.n)
+            ]
+        if self.episode == "hand":
+            self.over = True
+            if self.reward == "win":
+                out = [
+                    float(np.sign(side_tot[g.side_of(s)] - side_tot[1 - g.side_of(s)])) for s in range(self.n)
+                ]
+            return out
+        if m.is_over or len(m.games) >= self.max_hands:
+            self.over = True
+            self.truncated = not m.is_over
+            if self.reward == "win":
+                w = m.winner() if m.is_over else None
+                out = [0.0 if w is None else (1.0 if g.side_of(s) == w else -1.0) for s in range(self.n)]
+            return out
+        self._totals_before = (m.totals[0], m.totals[1])
+        self.game = m.start_hand()
+        return out
+
+    def penalize(self, seat: int, reward: float) -> list[float]:
+        """End the episode after an illegal action of ``seat``: its side gets ``reward``, the other side 0."""
+        self.over = True
+        g = self.game
+        return [reward if g.side_of(s) == g.side_of(seat) else 0.0 for s in range(self.n)]
+
+    def render(self) -> str:
+        g = self.game
+        lines = [repr(g)]
+        for side in (0, 1):
+            melds = "  |  ".join(cards_str(m.display_cards()) for m in g.melds[side])
+            lines.append(f"{g.sides[side]}: {melds}")
+        lines.append("hands: " + " ".join(f"{g.seats[s]}={g.hand_n[s]}" for s in range(g.n)))
+        lines.append(f"match totals: {self.match.totals}")
+        return "\n".join(lines)
+
+
+def new_seed(rng: random.Random) -> int:
+    return rng.getrandbits(63)

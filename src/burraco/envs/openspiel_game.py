@@ -1,0 +1,301 @@
+"""Burraco as an OpenSpiel Python game, registered as ``python_burraco`` on import.
+
+One game is one hand. The deal is a chain of chance nodes, one card each, in the order of a record's deal (the
+hands seat by seat, the pozzetti, the up-card, the stock from the top), each outcome a card type with probability
+proportional to the copies left, so every deal has its true probability. Player actions are the indices of
+:mod:`burraco.envs.encoding`. Returns are the side's hand total minus the other side's, times ``score_scale``
+(zero-sum; partners get the same return).
+
+Parameters: ``preset`` (a preset name), ``players`` (0 = the preset's), ``overrides`` (a JSON object of rule
+overrides, as in a record: ``'{"target": 1005, "min_first_meld": 50}'``) and ``score_scale`` (default 0.001).
+
+>>> import pyspiel
+>>> import burraco.envs.openspiel_game
+>>> game = pyspiel.load_game("python_burraco", {"preset": "italian-2p"})
+>>> state = game.new_initial_state()
+>>> while state.is_chance_node():
+...     state.apply_action(state.chance_outcomes()[0][0])
+>>> state.current_player(), [state.action_to_string(a) for a in state.legal_actions()]
+(0, ['N draw', 'N pick'])
+
+Observations (``observation_tensor``, ``observation_string``) come from the player's view only; there is no
+perfect-recall information state: search bots key their nodes by the observation string
+(``ISMCTSBot(..., use_observation_string=True)``), which holds the view and the number of actions played.
+``resample_from_infostate`` deals a state consistent with the player's view (:func:`burraco.determinize`).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from ..actions import Action
+from ..cards import NUM_TYPES, cards_str
+from ..deal import Deal
+from ..game import Game
+from ..view import View, determinize
+from .encoding import (
+    NUM_ACTIONS,
+    OBS_SIZE,
+    check_rules,
+    decode_action,
+    encode_game,
+    encode_view,
+    legal_indices,
+)
+
+_MAX_UTILITY = 20_000.0  # no hand scores that many points
+_DEFAULTS: dict[str, Any] = {"preset": "italian", "players": 0, "overrides": "", "score_scale": 0.001}
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name="python_burraco",
+    long_name="Python Burraco",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=4,
+    min_num_players=2,
+    provides_information_state_string=False,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=_DEFAULTS,
+)
+
+
+def _rules_of(params: dict[str, Any]) -> Any:
+    from ..rules import preset
+
+    over = params.get("overrides") or ""
+    extra = json.loads(over) if over else {}
+    if not isinstance(extra, dict):
+        raise ValueError("overrides must be a JSON object")
+    players = int(params.get("players") or 0)
+    if players:
+        extra["players"] = players
+    r = preset(str(params.get("preset") or "italian"), **extra)
+    check_rules(r)
+    return r
+
+
+class BurracoGame(pyspiel.Game):  # type: ignore[misc]
+    """The OpenSpiel game (one hand)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        p = dict(_DEFAULTS)
+        p.update(params or {})
+        self.rules = _rules_of(p)
+        self.score_scale = float(p["score_scale"])
+        r = self.rules
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=NUM_TYPES,
+            num_players=r.players,
+            min_utility=-_MAX_UTILITY * self.score_scale,
+            max_utility=_MAX_UTILITY * self.score_scale,
+            utility_sum=0.0,
+            max_game_length=r.turn_cap * (2 + r.deck_size),
+        )
+        super().__init__(_GAME_TYPE, info, p)
+
+    def new_initial_state(self) -> BurracoState:
+        return BurracoState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> BurracoObserver:
+        return BurracoObserver()
+
+
+class BurracoState(pyspiel.State):  # type: ignore[misc]
+    """A state: the deal so far (chance), then a :class:`~burraco.Game`."""
+
+    def __init__(self, game: BurracoGame, g: Game | None = None) -> None:
+        super().__init__(game)
+        self._bgame = game
+        self.rules = game.rules
+        self.dealt: list[int] = []
+        self._left = bytearray(self.rules.deck_counts())
+        self.g: Game | None = g
+        self._legal_key = -1
+        self._codes: dict[int, Action] = {}
+        #: player actions applied (a resampled state has no action history of its own)
+        self.moves = 0
+
+    # ----- chance: the deal ---------------------------------------------------------------------------------------
+    def current_player(self) -> int:
+        g = self.g
+        if g is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if g.end is not None:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return g.current_seat
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        left = self._left
+        total = sum(left)
+        return [(c, k / total) for c, k in enumerate(left) if k]
+
+    def _deal_done(self) -> None:
+        r = self.rules
+        cards = self.dealt
+        pos = 0
+        hands = []
+        for _ in range(r.players):
+            hands.append(tuple(cards[pos : pos + r.hand_size]))
+            pos += r.hand_size
+        pozzetti = []
+        for _ in range(r.num_pozzetti):
+            pozzetti.append(tuple(cards[pos : pos + r.pozzetto_size]))
+            pos += r.pozzetto_size
+        upcard = None
+        if r.up_card:
+            upcard = cards[pos]
+            pos += 1
+        deal = Deal(tuple(hands), tuple(pozzetti), upcard, tuple(cards[pos:]))
+        dealer = r.players - 1
+        self.g = Game(r, deal, (dealer + r.direction) % r.players, check=False)
+
+    # ----- players --------------------------------------------------------------------------------------------------
+    def _legal(self) -> dict[int, Action]:
+        g = self.g
+        assert g is not None
+        key = self.moves
+        if key != self._legal_key:
+            legal = g.legal_actions()
+            melds = g.melds[g.side_of(g.current_seat)]
+            self._codes = dict(sorted(zip(legal_indices(legal, melds), legal, strict=True)))
+            self._legal_key = key
+        return self._codes
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return list(self._legal())
+
+    def _apply_action(self, action: int) -> None:
+        if self.g is None:
+            self.dealt.append(action)
+            self._left[action] -= 1
+            if len(self.dealt) == self.rules.deck_size:
+                self._deal_done()
+            return
+        a = self._legal().get(action)
+        if a is None:
+            raise pyspiel.SpielError(f"action {action} is not legal")
+        self.g.apply(a)
+        self.moves += 1
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE or self.g is None:
+            return f"deal {cards_str([action])}"
+        g = self.g
+        seat = player if player >= 0 else g.current_seat
+        return str(decode_action(action, g.seats[seat], g.melds[g.side_of(seat)]))
+
+    def is_terminal(self) -> bool:
+        return self.g is not None and self.g.end is not None
+
+    def returns(self) -> list[float]:
+        g = self.g
+        if g is None or g.end is None:
+            return [0.0] * self.rules.players
+        sc = g.scores()
+        assert sc is not None
+        tot = [sc[g.sides[0]]["total"], sc[g.sides[1]]["total"]]
+        k = self._bgame.score_scale
+        return [(tot[g.side_of(s)] - tot[1 - g.side_of(s)]) * k for s in range(g.n)]
+
+    # ----- views ----------------------------------------------------------------------------------------------------
+    def view(self, player: int) -> View:
+        assert self.g is not None
+        return self.g.view(player)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> BurracoState:
+        """A state dealt consistently with ``player_id``'s view (the rest of the cards at random)."""
+        if self.g is None:
+            return self.clone()
+        seed = int(float(probability_sampler()) * 2**53)
+        d = determinize(self.g.view(player_id), random.Random(seed))
+        s = BurracoState(self._bgame, d)
+        s.moves = self.moves
+        return s
+
+    def clone(self) -> BurracoState:
+        s = BurracoState(self._bgame, None if self.g is None else self.g.clone())
+        s.dealt = self.dealt[:]
+        s._left = self._left[:]
+        s.moves = self.moves
+        return s
+
+    def __deepcopy__(self, memo: Any) -> BurracoState:
+        return self.clone()
+
+    def __str__(self) -> str:
+        if self.g is None:
+            return f"dealing: {len(self.dealt)} of {self.rules.deck_size} cards"
+        g = self.g
+        hands = " | ".join(f"{g.seats[s]}: {cards_str(g.hand_cards(s))}" for s in range(g.n))
+        return f"{g!r}\n{hands}\n" + "\n".join(
+            f"{g.sides[i]}: " + "  ".join(cards_str(m.display_cards()) for m in g.melds[i]) for i in (0, 1)
+        )
+
+
+def view_string(view: View, actions: int) -> str:
+    """A compact text of everything in ``view`` (and the number of actions played): an observation string."""
+    melds = ";".join(",".join(f"{m.cards}{m.mask}/{m.wild}" for m in side) for side in view.melds)
+    turn = (
+        view.picked,
+        view.drew,
+        view.lone,
+        view.lone_had,
+        view.top,
+        view.top_used,
+        view.melded,
+        view.opening,
+        view.laid,
+        view.must_open,
+        view.last_turn,
+        view.stalemate_run,
+        view.turns,
+        view.timeout_left,
+        view.redrawn,
+        view.drawn,
+    )
+    return (
+        f"p{view.seat} t{view.turn} {view.phase} a{actions} h{cards_str(view.hand)} x{view.hidden_pozzetto} "
+        f"n{view.hand_sizes} m[{melds}] pile{view.pile}/{view.pile_size} s{view.stock_size} "
+        f"z{view.pozzetti}{view.poz_taken}{view.poz_by}{view.poz_pending}{view.hidden_seats} "
+        f"k{b'|'.join(view.known).hex()} {turn} {view.end}"
+    )
+
+
+class BurracoObserver:
+    """The observer: the tensor of :func:`burraco.envs.encoding.encode_view`, and :func:`view_string`."""
+
+    def __init__(self) -> None:
+        self.tensor = np.zeros(OBS_SIZE, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: BurracoState, player: int) -> None:
+        if state.g is None:
+            self.tensor.fill(0.0)
+            return
+        encode_game(state.g, player, out=self.tensor)
+
+    def string_from(self, state: BurracoState, player: int) -> str:
+        if state.g is None:
+            return f"p{player} dealing {len(state.dealt)}"
+        return view_string(state.g.view(player), state.moves)
+
+
+def observation_from_view(view: View) -> np.ndarray[Any, np.dtype[np.float32]]:
+    """The observation tensor of a view (the same as the observer's)."""
+    return encode_view(view)
+
+
+pyspiel.register_game(_GAME_TYPE, BurracoGame)
+
+__all__ = ["BurracoGame", "BurracoObserver", "BurracoState", "view_string"]

@@ -1,0 +1,179 @@
+"""A PettingZoo AEC environment: every seat is an agent (``N E S W``, or ``N S`` with two players).
+
+Observations are dicts ``{"observation": float32[OBS_SIZE], "action_mask": int8[NUM_ACTIONS]}`` (the layout of
+:mod:`burraco.envs.encoding`); only the agent to act has a non-zero mask. Rewards are team rewards: both partners
+get their side's score minus the other side's at the end of a hand (``reward="score"``, scaled by
+``reward_scale``), or +1 / 0 / -1 at the end of the match (``reward="win"``). An episode is one hand
+(``episode="hand"``) or a whole match (``episode="match"``; truncated after ``max_hands`` hands).
+
+>>> from burraco.envs import pettingzoo_env
+>>> env = pettingzoo_env(rules="italian-2p")
+>>> env.reset(seed=1)
+>>> env.agent_selection, env.possible_agents
+('N', ['N', 'S'])
+>>> obs, reward, term, trunc, info = env.last()
+>>> int(obs["action_mask"].sum()), [str(a) for a in env.legal_actions()]
+(2, ['N draw', 'N pick'])
+>>> env.step(0)                                       # draw
+>>> env.agent_selection
+'N'
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from ..actions import Action
+from ..view import View
+from ._core import Table, make_rules, new_seed
+from .encoding import NUM_ACTIONS, OBS_SIZE, decode_action
+
+ObsDict = dict[str, npt.NDArray[Any]]
+
+
+class IllegalActionError(ValueError):
+    """An action index that is not legal for the agent to act (with ``illegal="raise"``)."""
+
+
+class BurracoAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
+    """Burraco as a PettingZoo AEC environment.
+
+    ``rules``: a preset name, a record's rules object (``{"preset": "italian", "target": 1005}``) or a
+    :class:`~burraco.Rules`; ``players`` overrides the number of players. ``illegal``: ``"raise"`` (default) raises
+    :class:`IllegalActionError` for an index that is not legal; ``"penalize"`` ends the episode with
+    ``illegal_reward`` for the offender's side instead."""
+
+    metadata = {"name": "burraco_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+
+    def __init__(
+        self,
+        rules: Any = "italian",
+        *,
+        players: int | None = None,
+        episode: str = "hand",
+        reward: str = "score",
+        reward_scale: float = 0.001,
+        max_hands: int = 100,
+        illegal: str = "raise",
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if illegal not in ("raise", "penalize"):
+            raise ValueError("illegal must be 'raise' or 'penalize'")
+        self.rules = make_rules(rules, players)
+        self.table = Table(self.rules, episode, reward, reward_scale, max_hands)
+        self.illegal = illegal
+        self.illegal_reward = illegal_reward
+        self.render_mode = render_mode
+        seats = self.table.game.seats
+        self.possible_agents = list(seats)
+        self._seat = {a: i for i, a in enumerate(seats)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(-1e6, 1e6, (OBS_SIZE,), np.float32),
+                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self._rng = random.Random()
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # ----- the AEC protocol ---------------------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new hand (match): from ``seed`` when given, else from the environment's own random source."""
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.table.reset(new_seed(self._rng))
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.table.to_act]
+
+    def observe(self, agent: str) -> ObsDict:
+        seat = self._seat[agent]
+        return {"observation": self.table.observation(seat), "action_mask": self.table.mask(seat)}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        t = self.table
+        seat = self._seat[agent]
+        self._cumulative_rewards[agent] = 0.0
+        a = None if action is None else t.action_of(int(action))
+        if a is None:
+            if self.illegal == "raise":
+                raise IllegalActionError(f"action {action!r} is not legal for {agent} now")
+            rewards: list[float] | None = t.penalize(seat, self.illegal_reward)
+        else:
+            rewards = t.play(a)
+        self.rewards = {x: 0.0 for x in self.agents}
+        if rewards is not None:
+            for i, x in enumerate(self.possible_agents):
+                self.rewards[x] = rewards[i]
+        if t.over:
+            for x in self.agents:
+                if t.truncated:
+                    self.truncations[x] = True
+                else:
+                    self.terminations[x] = True
+        else:
+            self.agent_selection = self.possible_agents[t.to_act]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    # ----- extras ---------------------------------------------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        """The legal actions of the agent to act, as engine actions."""
+        return [] if self.table.over else list(self.table.legal())
+
+    def legal_indices(self) -> list[int]:
+        """The legal action indices of the agent to act."""
+        return self.table.legal_codes()
+
+    def decode(self, agent: str, index: int) -> Action:
+        """The engine action an index names for ``agent`` in the current state."""
+        g = self.table.game
+        seat = self._seat[agent]
+        return decode_action(index, agent, g.melds[g.side_of(seat)])
+
+    def view(self, agent: str) -> View:
+        """The agent's :class:`~burraco.View` (its information set; with the match totals)."""
+        return self.table.match.view(self._seat[agent])
+
+    def render(self) -> str | None:
+        text = self.table.render()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def env(**kwargs: Any) -> BurracoAEC:
+    """PettingZoo's usual constructor name."""
+    return BurracoAEC(**kwargs)
+
+
+__all__ = ["BurracoAEC", "IllegalActionError", "env"]

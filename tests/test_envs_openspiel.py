@@ -1,0 +1,95 @@
+"""The OpenSpiel game python_burraco."""
+
+from __future__ import annotations
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pyspiel = pytest.importorskip("pyspiel")
+
+import burraco.envs.openspiel_game  # noqa: E402,F401
+from burraco.envs import encoding  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    "params", [{"preset": "italian-2p"}, {"preset": "brazilian-2p", "overrides": '{"target": 1500}'}]
+)
+def test_random_sim_test(params: dict) -> None:  # type: ignore[type-arg]
+    game = pyspiel.load_game("python_burraco", params)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def test_parameters_and_deal_probabilities() -> None:
+    game = pyspiel.load_game(
+        "python_burraco", {"preset": "italian", "players": 2, "overrides": '{"target": 1005}'}
+    )
+    assert game.num_players() == 2 and game.num_distinct_actions() == encoding.NUM_ACTIONS
+    assert game.rules.target == 1005
+    state = game.new_initial_state()
+    out = state.chance_outcomes()
+    assert len(out) == 53 and abs(sum(p for _, p in out) - 1.0) < 1e-12
+    assert dict(out)[52] == 4 / 108  # four jokers among 108 cards
+    with pytest.raises(Exception, match="unknown preset"):  # noqa: B017
+        pyspiel.load_game("python_burraco", {"preset": "nope"})
+
+
+def _deal(state, rs):  # type: ignore[no-untyped-def]
+    while state.is_chance_node():
+        a, p = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(int(rs.choice(a, p=p)))
+
+
+def test_observation_is_the_view_and_resampling_keeps_it() -> None:
+    game = pyspiel.load_game("python_burraco", {"preset": "italian"})
+    rs = np.random.RandomState(1)
+    checked = changed = 0
+    for _hand in range(3):
+        state = game.new_initial_state()
+        _deal(state, rs)
+        while not state.is_terminal():
+            changed += _check_resample(state)
+            checked += 1
+            state.apply_action(int(rs.choice(state.legal_actions())))
+    assert checked > 30 and changed > 0.9 * checked
+
+
+def _check_resample(state) -> bool:  # type: ignore[no-untyped-def]
+    """The resampled state keeps the player's view; returns whether it changed another seat's view."""
+    p = state.current_player()
+    tensor = np.asarray(state.observation_tensor(p))
+    assert np.array_equal(tensor, encoding.encode_view(state.view(p)))
+    other = state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert other.view(p) == state.view(p)
+    assert other.observation_string(p) == state.observation_string(p)
+    assert other.legal_actions() == state.legal_actions()
+    return any(other.observation_string(q) != state.observation_string(q) for q in range(4) if q != p)
+
+
+def test_openspiel_ismcts_bot_plays_hands() -> None:
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game("python_burraco", {"preset": "italian-2p"})
+    rs = np.random.RandomState(0)
+    bot = ismcts.ISMCTSBot(
+        game,
+        mcts.RandomRolloutEvaluator(1, rs),
+        2.0,
+        max_simulations=4,
+        random_state=rs,
+        use_observation_string=True,
+    )
+    decisions = 0
+    for _hand in range(3):
+        state = game.new_initial_state()
+        _deal(state, rs)
+        while not state.is_terminal():
+            if state.current_player() == 0:
+                a = bot.step(state)
+                assert a in state.legal_actions()
+                decisions += 1
+            else:
+                a = int(rs.choice(state.legal_actions()))
+            state.apply_action(a)
+        r = state.returns()
+        assert r[0] == -r[1] and state.g.end is not None
+    assert decisions > 20
