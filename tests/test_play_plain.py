@@ -253,3 +253,16 @@ def test_default_language_from_the_locale(monkeypatch: pytest.MonkeyPatch) -> No
     assert default_lang() == "de"
     monkeypatch.setenv("LC_ALL", "fr_FR.UTF-8")
     assert default_lang() == "en"
+
+
+def test_plain_match_end_shows_the_winner_and_a_summary() -> None:
+    s = Session.new(preset("italian-2p", target=100), opponents="heuristic:easy", seed=40)
+    out = io.StringIO()
+    assert PlainUI(s, Translator("en"), Scripted(s), out).run() == 0
+    text = out.getvalue()
+    assert s.match_over and s.match.winner() == 0
+    assert "Match over: N wins" in text
+    assert f"Hands played: 1 · N {s.match.totals[0]} – S {s.match.totals[1]}" in text
+    assert json.loads(s.path.read_text() if s.path else "")["play"]["finished"] is True
+    with pytest.raises(SessionError):
+        Session.resume()

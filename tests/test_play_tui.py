@@ -266,3 +266,32 @@ def test_quit_and_resume_in_the_table() -> None:
         again.play_human(again.hint("easy").action)
         again.play_computers()
     assert again.record()["hands"] == straight.record()["hands"]
+
+
+def test_match_end_screen() -> None:
+    s = Session.new(preset("italian-2p", target=100), opponents="heuristic:easy", seed=40)
+    s.play_computers()
+    while True:  # play up to the last move of the human without the screen
+        probe = Session.from_record(s.record(), None)
+        probe.play_human(probe.hint("easy").action)
+        probe.play_computers()
+        if probe.hand_over:
+            break
+        s.play_human(s.hint("easy").action)
+        s.play_computers()
+
+    async def run() -> None:
+        app = PlayApp(s, Translator("de"))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            await play_by_ui(app, pilot, s.hint("easy").action)
+            await settle(app, pilot)
+            assert isinstance(app.screen, TextScreen)
+            assert "Partie beendet: N gewinnt" in app.screen.plain
+            assert f"N {s.match.totals[0]} – S {s.match.totals[1]}" in app.screen.plain
+            await pilot.press("enter")
+            await pilot.pause()
+        assert app.return_value == 0
+
+    asyncio.run(run())
+    assert s.match_over

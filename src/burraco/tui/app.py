@@ -232,7 +232,7 @@ class TableView(Vertical):
             if s == v.seat:
                 continue
             mark = "▶ " if v.turn == s else ""
-            seats.append(f"{mark}{names.seat(s)}: {tr('cards', n=v.hand_sizes[s])}")
+            seats.append(f"{mark}{names.seat(s)}: {tr.cards(v.hand_sizes[s])}")
         self.line("seats").show("   ".join(seats))
         own = v.side_of(v.seat)
         order = (own, 1 - own)
@@ -271,12 +271,12 @@ class TableView(Vertical):
         self.line("status").show(status_text(tr, names, v))
         self.line("message").show(st.message)
         how = tr("sorted_rank" if st.by_rank else "sorted_suit")
-        head = f"{tr('your_hand', n=len(v.hand))} · {how}"
+        hand_head = f"{tr('your_hand', n=len(v.hand))} · {how}"
         if v.hidden_pozzetto:
-            head += " · " + tr("hidden_poz", n=v.hidden_pozzetto)
+            hand_head += " · " + tr("hidden_poz", n=v.hidden_pozzetto)
         if st.extra:
-            head += " · " + " · ".join(st.extra)
-        self.line("hand-title").show(head)
+            hand_head += " · " + " · ".join(st.extra)
+        self.line("hand-title").show(hand_head)
         self.query_one(CardHand).set_cards(sort_hand(v.hand, st.by_rank))
 
 
@@ -366,7 +366,7 @@ class PlayApp(App[int]):
         *[Binding(str(k), f"add({k})", show=False) for k in range(1, 10)],
         Binding("left", "cursor(-1)", show=False, priority=True),
         Binding("right", "cursor(1)", show=False, priority=True),
-        Binding("space", "toggle", show=False, priority=True),
+        Binding("space", "select_card", show=False, priority=True),
         Binding("escape", "clear", show=False),
         Binding("h", "hint", show=False),
         Binding("u", "undo", show=False),
@@ -542,7 +542,7 @@ class PlayApp(App[int]):
             h.cursor = (h.cursor + step) % len(h.cards)
             h.refresh()
 
-    def action_toggle(self) -> None:
+    def action_select_card(self) -> None:
         h = self.hand
         if h.cards:
             h.selected ^= {h.cursor}

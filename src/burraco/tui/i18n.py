@@ -24,9 +24,6 @@ LANGS = ("en", "it", "de", "pt", "nl")
 #: key -> texts in the order of LANGS
 MESSAGES: dict[str, tuple[str, str, str, str, str]] = {
     "title": ("Burraco", "Burraco", "Burraco", "Buraco", "Burraco"),
-    "you": ("You", "Tu", "Du", "Você", "Jij"),
-    "partner": ("Partner", "Compagno", "Partner", "Parceiro", "Partner"),
-    "opponent": ("Opponent", "Avversario", "Gegner", "Adversário", "Tegenstander"),
     "seat_you": ("You ({seat})", "Tu ({seat})", "Du ({seat})", "Você ({seat})", "Jij ({seat})"),
     "seat_partner": (
         "Partner ({seat})",
@@ -43,6 +40,7 @@ MESSAGES: dict[str, tuple[str, str, str, str, str]] = {
         "Tegenstander {seat}",
     ),
     "cards": ("{n} cards", "{n} carte", "{n} Karten", "{n} cartas", "{n} kaarten"),
+    "one_card": ("1 card", "1 carta", "1 Karte", "1 carta", "1 kaart"),
     "stock": ("Stock: {n}", "Tallone: {n}", "Stapel: {n}", "Monte: {n}", "Stapel: {n}"),
     "pile": ("Discard pile ({n}):", "Scarti ({n}):", "Ablage ({n}):", "Lixo ({n}):", "Aflegstapel ({n}):"),
     "pile_closed": (
@@ -383,11 +381,11 @@ MESSAGES: dict[str, tuple[str, str, str, str, str]] = {
         "Partij voorbij: gelijkspel",
     ),
     "match_summary": (
-        "{hands} hands played; {a_side} {a} – {b_side} {b}",
-        "{hands} smazzate giocate; {a_side} {a} – {b_side} {b}",
-        "{hands} Spiele gespielt; {a_side} {a} – {b_side} {b}",
-        "{hands} mãos jogadas; {a_side} {a} – {b_side} {b}",
-        "{hands} spellen gespeeld; {a_side} {a} – {b_side} {b}",
+        "Hands played: {hands} · {a_side} {a} – {b_side} {b}",
+        "Smazzate giocate: {hands} · {a_side} {a} – {b_side} {b}",
+        "Gespielte Spiele: {hands} · {a_side} {a} – {b_side} {b}",
+        "Mãos jogadas: {hands} · {a_side} {a} – {b_side} {b}",
+        "Gespeelde spellen: {hands} · {a_side} {a} – {b_side} {b}",
     ),
     "press_quit": (
         "Press q to quit",
@@ -480,21 +478,6 @@ MESSAGES: dict[str, tuple[str, str, str, str, str]] = {
         "Erlaubte Züge: {moves}",
         "Jogadas permitidas: {moves}",
         "Toegestane zetten: {moves}",
-    ),
-    "turn_phase": (
-        "Turn: {who}, {phase}",
-        "Turno: {who}, {phase}",
-        "Am Zug: {who}, {phase}",
-        "Vez: {who}, {phase}",
-        "Beurt: {who}, {phase}",
-    ),
-    "phase_draw": ("to draw", "deve pescare", "muss ziehen", "deve comprar", "moet trekken"),
-    "phase_play": (
-        "to meld and discard",
-        "cala e scarta",
-        "meldet und legt ab",
-        "baixa e descarta",
-        "meldt en legt af",
     ),
     "rules_title": ("Rules: {name}", "Regole: {name}", "Regeln: {name}", "Regras: {name}", "Regels: {name}"),
     "rule_players": ("{n} players", "{n} giocatori", "{n} Spieler", "{n} jogadores", "{n} spelers"),
@@ -641,13 +624,6 @@ MESSAGES: dict[str, tuple[str, str, str, str, str]] = {
     "btn_undo": ("undo", "annulla", "zurück", "desfazer", "terug"),
     "btn_sort": ("sort", "ordina", "sortieren", "ordenar", "sorteren"),
     "btn_rules": ("rules", "regole", "Regeln", "regras", "regels"),
-    "thinking": (
-        "{who} is thinking…",
-        "{who} sta pensando…",
-        "{who} denkt nach…",
-        "{who} está pensando…",
-        "{who} denkt na…",
-    ),
 }
 
 
@@ -685,6 +661,10 @@ class Translator:
 
     def __call__(self, key: str, **fields: object) -> str:
         return MESSAGES[key][self._i].format(**fields)
+
+    def cards(self, n: int) -> str:
+        """``11 cards``, ``1 card``."""
+        return self("one_card") if n == 1 else self("cards", n=n)
 
 
 def fields_of(text: str) -> set[str]:

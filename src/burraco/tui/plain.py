@@ -51,7 +51,7 @@ class PlainUI:
         totals = v.match_totals or (0, 0)
         self.say(f"== {match_line(tr, names, self.s.rules, totals, self.s.hand_index() + 1)} ==")
         others = [s for s in range(self.s.rules.players) if s != self.s.human]
-        self.say(" · ".join(f"{names.seat(s)}: {tr('cards', n=v.hand_sizes[s])}" for s in others))
+        self.say(" · ".join(f"{names.seat(s)}: {tr.cards(v.hand_sizes[s])}" for s in others))
         if not v.pile_size:
             pile = tr("pile_empty")
         elif v.rules.discard_pile_open:

@@ -48,10 +48,11 @@ def card_face(c: int) -> str:
 
 
 def card_rich(c: int, *, selected: bool = False, cursor: bool = False) -> Text:
-    """A card in colour on a light face, :data:`CARD_CELL` cells wide with the gap after it."""
+    """A card in colour on a light face (a yellow one when selected), :data:`CARD_CELL` cells wide with the gap
+    after it."""
     face = card_face(c).rjust(CARD_CELL - 1)
     style = "bold magenta" if c == JOKER else f"bold {SUIT_COLOURS[c // 13]}"
-    style += " reverse" if selected else " on grey93"
+    style += " on gold1" if selected else " on grey93"
     if cursor:
         style += " underline"
     t = Text(face, style=style)
