@@ -1,0 +1,129 @@
+"""The storage layer on SQLite and on a real PostgreSQL server (127.0.0.1:5432, user postgres; a fresh database
+per test, dropped afterwards; skipped only when no server answers there): migrations, events, seats, and a whole
+server restarted on the same store."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy.exc
+
+from burraco import replay
+from burraco.server.store import SeatRow, Store, token_hash
+from server_support import (
+    Client,
+    create,
+    fast_config,
+    hint_player,
+    http,
+    my_turn,
+    run,
+    sqlite_url,
+    thread_server,
+)
+
+PG_HOST = os.environ.get("BURRACO_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+async def _pg(sql: str) -> None:
+    import asyncpg
+
+    conn = await asyncio.wait_for(asyncpg.connect(PG_HOST), 5)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+def _pg_available() -> bool:
+    try:
+        asyncio.run(_pg("SELECT 1"))
+        return True
+    except Exception:
+        return False
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield sqlite_url(tmp_path / "store.sqlite3")
+        return
+    if not _pg_available():
+        pytest.skip(f"no PostgreSQL server answers at {PG_HOST}")
+    name = "burraco_test_" + secrets.token_hex(6)
+    asyncio.run(_pg(f'CREATE DATABASE "{name}"'))
+    try:
+        yield PG_HOST.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://") + "/" + name
+    finally:
+        asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def test_migrations_events_and_seats_round_trip(db_url: str) -> None:
+    async def go() -> None:
+        store = Store(db_url)
+        await store.migrate()
+        await store.migrate()  # idempotent: already at the newest revision
+        seats = [SeatRow(0, "human", "heuristic:medium", "Ann", False, token_hash("t0")),
+                 SeatRow(1, "computer", "random", "Bot", False, "")]
+        await store.create_table("tab1", {"rules": "italian-2p", "name": "x"}, seats, {"name": "x"})
+        await store.append("tab1", [(2, "game", {"game_no": 0, "dealer": 1}), (3, "chat", {"text": "ciao ✓"})],
+                           seat=SeatRow(0, "human", "heuristic:medium", "Ann", True, token_hash("t0")),
+                           status="playing")
+        with pytest.raises(sqlalchemy.exc.IntegrityError):  # an event number is written once, never twice
+            await store.append("tab1", [(3, "chat", {"text": "again"})])
+        rows = await store.load_tables()
+        assert [r.id for r in rows] == ["tab1"] and rows[0].status == "playing"
+        assert rows[0].seats[0].claimed and rows[0].seats[0].token_hash == token_hash("t0")
+        evs = await store.load_events("tab1")
+        assert [(e.n, e.kind) for e in evs] == [(1, "created"), (2, "game"), (3, "chat")]
+        assert evs[2].data == {"text": "ciao ✓"}
+        assert [e.n for e in await store.load_events("tab1", after=2)] == [3]
+        assert await store.load_tables(("finished",)) == []
+        await store.close()
+
+    run(go())
+
+
+def test_server_restarted_on_the_same_store_resumes_the_table(db_url: str) -> None:
+    easy = {"kind": "computer", "level": "heuristic:easy"}
+    with thread_server(fast_config(db_url)) as server:
+        t = create(server.url, preset="italian", hands=1, seats=[{"kind": "human"}, easy, easy, easy])
+        done = create(server.url, preset="italian-2p", hands=1, seats=[easy, easy])
+
+        async def first() -> dict[str, object]:
+            north = await Client.open(server.ws_url)
+            await north.hello(t["id"], t["tokens"]["N"])
+            await north.until(lambda m: m["type"] == "state" and my_turn(m))
+            await north.send({"type": "act", "action": "N draw", "n": north.last_n})
+            st = await north.until(lambda m: m["type"] == "state" and m["view"]["phase"] == "play")
+            watcher = await Client.open(server.ws_url)
+            await watcher.hello(done["id"])
+            if not watcher.state or watcher.state["table"]["status"] != "finished":
+                await watcher.until(lambda m: m["type"] == "event" and m["kind"] == "game_end", 60)
+            await north.close()
+            await watcher.close()
+            return st
+
+        before = run(first())
+    with thread_server(fast_config(db_url)) as server:
+
+        async def second() -> None:
+            north = await Client.open(server.ws_url)
+            await north.hello(t["id"], t["tokens"]["N"], last=before["n"])
+            st = north.state
+            assert st is not None and st["n"] == before["n"]
+            assert st["view"] == before["view"]  # the same hand, the same turn, the same cards
+            await hint_player(north)
+            await north.close()
+
+        run(second())
+        status, games = http("GET", server.url + f"/api/tables/{done['id']}/games")
+        assert status == 200 and len(games["games"]) == 1
+        for tid in (t["id"], done["id"]):
+            status, rec = http("GET", server.url + f"/api/tables/{tid}/games/0/record")
+            assert status == 200 and replay(rec)["ok"]
