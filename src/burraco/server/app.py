@@ -264,7 +264,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             raise ClientError("version", f"this server speaks protocol version {PROTOCOL_VERSION}, not {v!r}")
         if conn.table is not None:
             raise ClientError("not_now", "this connection has already joined a table (use sync to catch up)")
-        t = hub.tables.get(msg.get("table")) if isinstance(msg.get("table"), str) else None
+        tid = msg.get("table")
+        t = hub.tables.get(tid) if isinstance(tid, str) else None
         if t is None:
             raise ClientError("no_table", f"no table {msg.get('table')!r}")
         await t.attach(conn, msg.get("token"), msg.get("name"), msg.get("last"))

@@ -476,7 +476,7 @@ class Table:
             self.players[key] = p
         return p
 
-    async def _act(self, seat: int, text: str, expect: Any) -> None:
+    async def _act(self, seat: int, text: Any, expect: Any) -> None:
         """Validate an action of ``seat`` against the engine and apply it (lock held); raises ClientError."""
         g = self.game
         if not self.hand_running() or g is None:
