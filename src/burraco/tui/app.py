@@ -54,7 +54,7 @@ from .session import Session
 #: melds shown per side (no side can open more under any preset)
 MAX_MELDS = 24
 #: moves shown in the log
-LOG_LINES = 4
+LOG_LINES = 6
 
 
 #: the style sheet of both apps
@@ -291,8 +291,6 @@ class TextScreen(ModalScreen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "close(True)", show=False),
         Binding("escape", "close(False)", show=False),
-        Binding("r", "close(False)", show=False),
-        Binding("question_mark", "close(False)", show=False),
         Binding("q", "app.quit", show=False),
     ]
 
@@ -313,6 +311,15 @@ class TextScreen(ModalScreen[bool]):
 
     def action_close(self, ok: bool) -> None:
         self.dismiss(ok)
+
+
+class PageScreen(TextScreen):
+    """The rules and help pages: the key that opened them closes them too."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "close(False)", show=False),
+        Binding("question_mark", "close(False)", show=False),
+    ]
 
 
 def score_page(tr: Translator, names: Names, session: Session) -> tuple[Table, str]:
@@ -385,6 +392,7 @@ class PlayApp(App[int]):
         self.by_rank = False
         self.message = message
         self._busy = False  # the computer players are moving
+        self._gen = 0  # the current run of computer moves (an undo starts a new one)
 
     # ----- layout -----------------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -443,10 +451,11 @@ class PlayApp(App[int]):
             self.show_scores()
         elif s.computer_to_act and not self._busy:
             self._busy = True
-            self.run_worker(self.computer_moves(), exclusive=True, group="computer")
+            self._gen += 1
+            self.run_worker(self.computer_moves(self._gen), exclusive=True, group="computer")
 
-    async def computer_moves(self) -> None:
-        """The computer players move one at a time, ``delay`` seconds apart."""
+    async def computer_moves(self, gen: int) -> None:
+        """The computer players move one at a time, ``delay`` seconds apart (``gen``: this run's number)."""
         s = self.session
         try:
             while s.computer_to_act:
@@ -459,7 +468,8 @@ class PlayApp(App[int]):
                 s.apply(a)
                 self.refresh_table()
         finally:
-            self._busy = False
+            if gen == self._gen:
+                self._busy = False
         self.after_change()
 
     def show_scores(self) -> None:
@@ -573,6 +583,7 @@ class PlayApp(App[int]):
             self.say(self.tr("refused", msg=e.message))
             return
         self.workers.cancel_group(self, "computer")
+        self._gen += 1
         self._busy = False
         self.message = self.tr("undone")
         self.refresh_table()
@@ -586,11 +597,11 @@ class PlayApp(App[int]):
     def action_rules(self) -> None:
         lines = rules_lines(self.tr, self.session.rules)
         text = "\n".join([self.tr("rules_title", name=self.session.rules.name), "", *lines])
-        self.push_screen(TextScreen(text, text, self.tr("close_screen"), "rules"))
+        self.push_screen(PageScreen(text, text, self.tr("close_screen"), "rules"))
 
     def action_help(self) -> None:
         text = "\n".join([self.tr("help_title"), "", *self.tr("help_lines").split(" · ")])
-        self.push_screen(TextScreen(text, text, self.tr("close_screen"), "help"))
+        self.push_screen(PageScreen(text, text, self.tr("close_screen"), "help"))
 
     # ----- mouse ----------------------------------------------------------------------------------------------------
     def on_card_hand_clicked(self, msg: CardHand.Clicked) -> None:
