@@ -27,11 +27,9 @@ final score difference of a match) add it by a bootstrap over whole deals (:func
 
 from __future__ import annotations
 
-import concurrent.futures
 import importlib
 import json
 import math
-import multiprocessing
 import os
 import random
 import tempfile
@@ -414,8 +412,12 @@ def run_arena(
     save: Path | str | None = None,
     resume: bool = True,
     progress: Callable[[int], None] | None = None,
+    ray: str | None = None,
 ) -> dict[str, Any]:
     """Play ``deals`` duplicate deals between the players named ``a`` and ``b`` (specs for :func:`parse_player`).
+
+    ``ray``: play the deals as tasks on a Ray cluster at this address (``"local"``: start one here; needs
+    ``burraco[ray]``), with the same figures.
 
     ``workers`` > 1 spreads the deals over that many processes (0: one per CPU); the figures are the same as with
     one. With ``save``, progress is written there (atomically) after every finished deal; if the file exists and
@@ -460,23 +462,22 @@ def run_arena(
 
     if path is not None and not path.exists():
         save_now()
-    if workers == 1 or len(todo) <= 1:
+    if ray is None and (workers == 1 or len(todo) <= 1):
         for i in todo:
             finished(play_deal(rules, make_a, make_b, seed, i))
     else:
-        ctx = multiprocessing.get_context("spawn")
-        pool = concurrent.futures.ProcessPoolExecutor(
-            max_workers=min(workers, len(todo)),
-            mp_context=ctx,
+        # processes, or Ray tasks (workers > 1 caps those in flight); deal i is played the same way anywhere
+        from .parallel import run
+
+        for _, rec in run(
+            _worker_deal,
+            todo,
+            workers=workers if ray is None or workers > 1 else 0,
+            ray=ray,
             initializer=_init_worker,
             initargs=(rules, a, b, seed),
-        )
-        try:
-            futures = [pool.submit(_worker_deal, i) for i in todo]
-            for fut in concurrent.futures.as_completed(futures):
-                finished(fut.result())
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+        ):
+            finished(rec)
     seconds = earlier + time.perf_counter() - t_start
     save_now()
     out = summarize(rules, seed, [done[i] for i in range(deals)], seconds)

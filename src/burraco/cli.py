@@ -84,26 +84,50 @@ def simulate(
         100, "--max-hands", help="stop a match still running after this many hands"
     ),
     as_json: bool = typer.Option(False, "--json", help="print the figures as one JSON object"),
+    workers: int = typer.Option(
+        1, "--workers", "-w", help="spread the games over this many processes (0: one per CPU); same results"
+    ),
+    ray: str | None = typer.Option(
+        None, "--ray", help="run the games on the Ray cluster at ADDRESS ('local': start one here; burraco[ray])"
+    ),
+    records: Path | None = typer.Option(
+        None, "--records", help="write one JSON line per game (or match) to this file, with its game record"
+    ),
 ) -> None:
     """Play hands (or matches) between random legal players and report how they ended, scores and speed."""
     from rich.table import Table
 
+    from .parallel import ParallelError
     from .sim import END_KINDS
     from .sim import simulate as run_sim
 
     r = _rules(rules, players)
+    if workers < 0:
+        raise typer.BadParameter("--workers must be 0 (one per CPU) or more")
     total = matches or games
     console = Console(stderr=True)
-    with _progress(console, as_json) as prog:
-        task = prog.add_task(f"{r.name}: {'matches' if matches else 'hands'}", total=total)
-        st = run_sim(
-            r,
-            games=games,
-            seed=seed,
-            matches=matches,
-            progress=lambda k: prog.advance(task, k),
-            max_hands=max_hands,
-        )
+    try:
+        with _progress(console, as_json) as prog:
+            task = prog.add_task(f"{r.name}: {'matches' if matches else 'hands'}", total=total)
+            st = run_sim(
+                r,
+                games=games,
+                seed=seed,
+                matches=matches,
+                progress=lambda k: prog.advance(task, k),
+                max_hands=max_hands,
+                workers=workers,
+                ray=ray,
+                records=records is not None,
+                full_records=records is not None,
+            )
+    except ParallelError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(1) from e
+    if records is not None:
+        with records.open("w", encoding="utf-8") as f:
+            for rec in st.games:
+                f.write(json.dumps(rec, separators=(",", ":")) + "\n")
     data = st.to_json()
     if as_json:
         print(json.dumps(data))
@@ -171,6 +195,9 @@ def arena(
     workers: int = typer.Option(
         1, "--workers", "-w", help="spread the deals over this many processes (0: one per CPU); same results"
     ),
+    ray: str | None = typer.Option(
+        None, "--ray", help="play the deals on the Ray cluster at ADDRESS ('local': start one here; burraco[ray])"
+    ),
     resume: Path | None = typer.Option(
         None,
         "--resume",
@@ -188,6 +215,7 @@ def arena(
     from rich.table import Table
 
     from .arena import PLOT_INSTALL_HINT, ArenaError, parse_player, plot_available, plot_diffs, run_arena
+    from .parallel import ParallelError
 
     r = _rules(rules, players)
     try:
@@ -217,8 +245,9 @@ def arena(
                 save=resume or save,
                 resume=resume is not None,
                 progress=lambda k: prog.advance(task, k),
+                ray=ray,
             )
-    except ArenaError as e:
+    except (ArenaError, ParallelError) as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(1) from e
     data["a"], data["b"] = a, b

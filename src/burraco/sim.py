@@ -5,6 +5,16 @@
 >>> s = simulate(preset("italian"), games=3, seed=1)
 >>> s.hands, sum(s.ends.values())
 (3, 3)
+
+Batch runs spread games over processes (``workers``; 0 = one per CPU) or a Ray cluster (``ray="local"`` or an
+address, with ``burraco[ray]``) through :mod:`burraco.parallel`. Game ``i`` of a run seeded ``seed`` is dealt and
+played from seeds derived from ``(seed, i)`` alone, so every figure but the timings is the same whatever runs it;
+``records=True`` also returns one summary per game (``full_records=True``: with its game record, RECORDS.md)::
+
+>>> a = simulate(preset("italian-2p"), games=6, seed=2, records=True)
+>>> b = simulate(preset("italian-2p"), games=6, seed=2, records=True, workers=2, chunk=2)
+>>> a.games == b.games, a.to_json()["ends"] == b.to_json()["ends"], a.games[0]["game"]
+(True, True, 0)
 """
 
 from __future__ import annotations
@@ -40,6 +50,9 @@ class SimStats:
     match_draws: int = 0
     match_unfinished: int = 0
     sides: tuple[str, str] = ("NS", "EW")
+    #: per-game (or per-match) summaries, in order, when asked for
+    games: list[dict[str, Any]] = field(default_factory=list)
+    workers: int = 1
 
     @property
     def hands_per_s(self) -> float:
@@ -61,6 +74,7 @@ class SimStats:
             "hands_per_s": round(self.hands_per_s, 2),
             "decisions_per_s": round(self.decisions_per_s, 1),
             "seconds": round(self.seconds, 3),
+            "workers": self.workers,
         }
         if self.matches:
             out["matches"] = self.matches
@@ -90,22 +104,61 @@ def simulate(
     matches: int = 0,
     progress: Callable[[int], None] | None = None,
     max_hands: int = 100,
+    *,
+    workers: int = 1,
+    ray: str | None = None,
+    records: bool = False,
+    full_records: bool = False,
+    chunk: int = 0,
 ) -> SimStats:
     """Play ``games`` hands (or ``matches`` whole matches) between random players, deterministically per seed.
 
     Random players often score below zero, so a match to a target may never end: a match still running after
-    ``max_hands`` hands is stopped and counted as unfinished."""
+    ``max_hands`` hands is stopped and counted as unfinished. ``workers`` > 1 (0: one per CPU) or ``ray`` spread
+    the games in chunks of ``chunk`` (0: about four chunks per worker, at most 200 games) over processes or Ray
+    tasks; the figures do not depend on it. ``records``: keep one summary per game (or match) in ``games``."""
+    from .game import side_names
+    from .parallel import run, workers_for
+
+    total = matches or games
+    st = SimStats(rules=rules.name, players=rules.players, sides=side_names(rules.players))  # type: ignore[arg-type]
+    t0 = time.perf_counter()
+    n = 1 if ray is None and workers == 1 else workers_for(workers)
+    st.workers = n
+    if chunk <= 0:
+        chunk = max(1, min(200, -(-total // (4 * n)))) if n > 1 or ray is not None else max(total, 1)
+    jobs = [
+        (rules, bool(matches), i, min(i + chunk, total), seed, max_hands, records, full_records)
+        for i in range(0, total, chunk)
+    ]
+    parts: list[SimStats | None] = [None] * len(jobs)
+    for k, part in run(_play_chunk, jobs, workers=n, ray=ray):
+        parts[k] = part
+        if progress:
+            progress(part.matches if matches else part.hands)
+    for done in parts:
+        assert done is not None
+        _merge(st, done)
+    st.seconds = time.perf_counter() - t0
+    return st
+
+
+def _play_chunk(job: tuple[Rules, bool, int, int, int, int, bool, bool]) -> SimStats:
+    """Games (or matches) ``start`` … ``stop - 1`` of a run: the unit of work of :func:`simulate`."""
+    rules, matches, start, stop, seed, max_hands, records, full = job
     from .game import side_names
 
     st = SimStats(rules=rules.name, players=rules.players, sides=side_names(rules.players))  # type: ignore[arg-type]
-    t0 = time.perf_counter()
-    if matches:
-        for i in range(matches):
+    for i in range(start, stop):
+        if matches:
             m = Match(rules, seed=seed * 1_000_003 + i)
             rng = random.Random(seed * 7_919 + i)
+            decisions = 0
             while not m.is_over and len(m.games) < max_hands:
                 g = m.start_hand()
-                st.decisions += play_hand(g, rng)
+                d = play_hand(g, rng)
+                decisions += d
+                st.decisions += d
                 _count(st, g)
             st.matches += 1
             w = m.winner()
@@ -115,17 +168,49 @@ def simulate(
                 st.match_draws += 1
             else:
                 st.match_wins[w] += 1
-            if progress:
-                progress(1)
-    else:
-        for i in range(games):
+            if records:
+                rec: dict[str, Any] = {
+                    "match": i,
+                    "seed": seed * 1_000_003 + i,
+                    "hands": len(m.games),
+                    "decisions": decisions,
+                    "finished": m.is_over,
+                    **m.summary_json(),
+                }
+                if full:
+                    rec["record"] = m.to_record()
+                st.games.append(rec)
+        else:
             g = Game.new(rules, seed=seed * 1_000_003 + i)
-            st.decisions += play_hand(g, random.Random(seed * 7_919 + i))
+            d = play_hand(g, random.Random(seed * 7_919 + i))
+            st.decisions += d
             _count(st, g)
-            if progress:
-                progress(1)
-    st.seconds = time.perf_counter() - t0
+            if records:
+                rec = {
+                    "game": i,
+                    "seed": seed * 1_000_003 + i,
+                    "end": g.end,
+                    "closed_by": g.seats[g.closed_by] if g.closed_by >= 0 else None,
+                    "decisions": d,
+                    "scores": g.scores(),
+                }
+                if full:
+                    rec["record"] = g.to_record()
+                st.games.append(rec)
     return st
+
+
+def _merge(st: SimStats, part: SimStats) -> None:
+    st.hands += part.hands
+    st.matches += part.matches
+    st.decisions += part.decisions
+    st.ends.update(part.ends)
+    for i in (0, 1):
+        st.side_totals[i] += part.side_totals[i]
+        st.match_wins[i] += part.match_wins[i]
+    st.match_draws += part.match_draws
+    st.match_unfinished += part.match_unfinished
+    st.games.extend(part.games)
 
 
 def _count(st: SimStats, g: Game) -> None:
