@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from burraco import preset, replay
+from burraco import PRESETS, preset, replay
 from burraco.actions import Action
 from burraco.cards import CARD_STR
 from burraco.cli import app
@@ -266,3 +266,20 @@ def test_plain_match_end_shows_the_winner_and_a_summary() -> None:
     assert json.loads(s.path.read_text() if s.path else "")["play"]["finished"] is True
     with pytest.raises(SessionError):
         Session.resume()
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_every_preset_plays_a_hand_in_plain_mode(name: str) -> None:
+    s = Session.new(preset(name), partner="random", opponents="heuristic:easy", seed=1)
+    out = io.StringIO()
+    PlainUI(s, Translator("en"), Scripted(s), out).run()
+    text = out.getvalue()
+    assert s.hand_over
+    sc = s.game.scores()
+    assert sc is not None
+    a, b = s.match.sides
+    assert f"hand total: {a} {sc[a]['total']}, {b} {sc[b]['total']}" in text
+    if preset(name).discard_pile_open:
+        assert "Discard pile: " not in text.replace("Discard pile: empty", "")
+    else:
+        assert "cards, top " in text  # a closed pile shows its size and top card only

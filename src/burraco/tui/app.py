@@ -53,8 +53,8 @@ from .session import Session
 
 #: melds shown per side (no side can open more under any preset)
 MAX_MELDS = 24
-#: moves shown in the log
-LOG_LINES = 6
+#: moves shown in the log: in a tall terminal, a middling one, a short one (fewer than 30 and 36 rows)
+LOG_LINES = (6, 3, 1)
 
 
 #: the style sheet of both apps
@@ -62,7 +62,7 @@ TABLE_CSS = """
 TableView { height: 1fr; }
 #title { background: $primary; color: $text; text-style: bold; padding: 0 1; height: auto; }
 #seats { padding: 0 1; height: auto; }
-#melds { height: 1fr; }
+#melds { height: 1fr; min-height: 5; }
 .side { width: 1fr; height: 1fr; border: round $secondary; padding: 0 1; }
 .meld { height: auto; }
 #middle { height: auto; border: round $secondary; padding: 0 1; }
@@ -77,6 +77,9 @@ TableView { height: 1fr; }
 #buttons { height: auto; }
 #buttons Button { margin: 0 1 0 0; min-width: 10; }
 #help { color: $text-muted; padding: 0 1; height: auto; }
+.-short #help { display: none; }
+.-short #handbox { border: none; padding: 0 1; }
+.-short #middle { border: none; }
 """
 
 
@@ -267,7 +270,9 @@ class TableView(Vertical):
                 pile.append_text(card_rich(c))
         self.line("pile").show(pile)
         self.line("pozzetti").show(" · ".join(pozzetti_lines(tr, names, v)))
-        self.line("log").show("\n".join(describe_action(tr, names, a) for a in st.actions[-LOG_LINES:]))
+        rows = self.app.size.height
+        k = LOG_LINES[0] if rows >= 36 else LOG_LINES[1] if rows >= 30 else LOG_LINES[2]
+        self.line("log").show("\n".join(describe_action(tr, names, a) for a in st.actions[-k:]))
         self.line("status").show(status_text(tr, names, v))
         self.line("message").show(st.message)
         how = tr("sorted_rank" if st.by_rank else "sorted_suit")
@@ -365,6 +370,7 @@ class PlayApp(App[int]):
 
     TITLE = "burraco"
     CSS = TABLE_CSS
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("d", "draw", show=False),
         Binding("p", "pick", show=False),
@@ -393,6 +399,7 @@ class PlayApp(App[int]):
         self.message = message
         self._busy = False  # the computer players are moving
         self._gen = 0  # the current run of computer moves (an undo starts a new one)
+        self._table_ready = False
 
     # ----- layout -----------------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -415,7 +422,12 @@ class PlayApp(App[int]):
         self.query_one("#help", Line).show(self.tr("help_lines"))
         self.query_one(CardHand).focus()
         self.refresh_table()
+        self._table_ready = True
         self.after_change()
+
+    def on_resize(self, _event: events.Resize) -> None:
+        if self._table_ready:
+            self.refresh_table()
 
     @property
     def table(self) -> TableView:
@@ -632,6 +644,7 @@ class WatchApp(App[int]):
 
     TITLE = "burraco replay"
     CSS = TABLE_CSS
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right", "step(1)", show=False, priority=True),
         Binding("left", "step(-1)", show=False, priority=True),
@@ -653,6 +666,7 @@ class WatchApp(App[int]):
         self.seat = seat
         self.index = 0
         self.error = error
+        self._table_ready = False
 
     def compose(self) -> ComposeResult:
         yield TableView(self.tr, id="table")
@@ -660,6 +674,11 @@ class WatchApp(App[int]):
 
     def on_mount(self) -> None:
         self.show()
+        self._table_ready = True
+
+    def on_resize(self, _event: events.Resize) -> None:
+        if self._table_ready:
+            self.show()
 
     def show(self) -> None:
         hand_i, g, totals = self.positions[self.index]
