@@ -283,3 +283,19 @@ def test_every_preset_plays_a_hand_in_plain_mode(name: str) -> None:
         assert "Discard pile: " not in text.replace("Discard pile: empty", "")
     else:
         assert "cards, top " in text  # a closed pile shows its size and top card only
+
+
+def test_watch_reports_a_refused_action_and_a_bad_seat(tmp_path: Path) -> None:
+    from burraco.tui.app import watch_positions
+
+    s = new(6)
+    rec = s.record()
+    rec["hands"][0]["actions"] = [str(a) for a in s.game.actions] + ["S discard 9s", "N draw"]
+    positions, err = watch_positions(rec)
+    assert len(positions) == len(s.game.actions) + 1
+    assert err.startswith(f"hand 1, action {len(s.game.actions) + 1} (S discard 9s): ")
+    f = tmp_path / "game.json"
+    f.write_text(json.dumps(rec))
+    res = runner.invoke(app, ["replay", str(f), "--watch", "--seat", "X"])
+    assert res.exit_code == 2 and "is not a seat of this record" in res.output
+    assert runner.invoke(app, ["replay", str(f)]).exit_code == 1  # the JSON replay is unchanged: exit 1
