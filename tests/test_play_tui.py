@@ -183,7 +183,7 @@ def test_hint_undo_and_rules_screen() -> None:
         app = PlayApp(s, Translator("it"))
         async with app.run_test(size=SIZE) as pilot:
             await settle(app, pilot)
-            await pilot.press("h")
+            await pilot.click("#btn-hint")  # the button, as a mouse player would
             assert app.query_one("#message", Line).plain.startswith("Suggerimento: S ")
             await pilot.press("u")  # nothing to undo yet
             assert app.query_one("#message", Line).plain.startswith("Non consentito:")

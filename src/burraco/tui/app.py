@@ -172,6 +172,12 @@ class CardHand(Widget):
             )
         return t
 
+    def on_focus(self, _event: events.Focus) -> None:
+        self.refresh()
+
+    def on_blur(self, _event: events.Blur) -> None:
+        self.refresh()
+
     def on_click(self, event: events.Click) -> None:
         event.stop()
         i = event.y * self.per_row() + event.x // CARD_CELL
@@ -415,7 +421,9 @@ class PlayApp(App[int]):
                 ("sort", "o"),
                 ("rules", "r"),
             ):
-                yield Button(f"{key} {self.tr('btn_' + bid)}", id=f"btn-{bid}", compact=True)
+                button = Button(f"{key} {self.tr('btn_' + bid)}", id=f"btn-{bid}", compact=True)
+                button.can_focus = False  # the keys keep working on the hand
+                yield button
         yield Line(id="help")
 
     def on_mount(self) -> None:

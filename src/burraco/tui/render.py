@@ -255,11 +255,6 @@ def rules_lines(tr: Translator, r: Rules) -> list[str]:
     return out
 
 
-def recent_moves(tr: Translator, names: Names, actions: Sequence[Action], k: int) -> list[str]:
-    """The last ``k`` moves of the hand, oldest first."""
-    return [describe_action(tr, names, a) for a in actions[-k:]]
-
-
 __all__ = [
     "CARD_CELL",
     "Names",
@@ -275,7 +270,6 @@ __all__ = [
     "meld_rich",
     "meld_value",
     "pozzetti_lines",
-    "recent_moves",
     "rules_lines",
     "score_lines",
     "sort_hand",
