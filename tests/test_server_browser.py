@@ -1,0 +1,157 @@
+"""End to end in a real browser: Playwright driving Debian's Chromium (/usr/bin/chromium) against a real server.
+Every move is made by clicking, as a player would: the hint button says what to play, the test clicks it out."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server_support import ThreadServer, create, fast_config, sqlite_url, thread_server
+
+CHROMIUM = Path("/usr/bin/chromium")
+playwright_api = pytest.importorskip("playwright.sync_api")
+if not CHROMIUM.exists():
+    pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
+
+TIMEOUT_MS = 20000
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    db = tmp_path_factory.mktemp("db") / "browser.sqlite3"
+    with thread_server(fast_config(sqlite_url(db), bot_delay=0.02, between_hands=600.0)) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"])
+        yield b
+        b.close()
+
+
+def new_page(browser: Any, width: int = 1100) -> Any:
+    ctx = browser.new_context(viewport={"width": width, "height": 900}, locale="en-US")
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    return page
+
+
+def event_n(page: Any) -> int:
+    return int(page.evaluate("document.body.dataset.n || '0'"))
+
+
+def wait_turn_or_end(page: Any) -> str:
+    """Wait until it is this player's turn ('turn') or the hand's scoring screen shows ('end')."""
+    page.wait_for_function(
+        "document.body.dataset.myturn || !document.querySelector('[data-testid=hand-end]').hidden",
+        timeout=TIMEOUT_MS,
+    )
+    return "end" if page.locator("[data-testid=hand-end]").is_visible() else "turn"
+
+
+def play_one_move(page: Any) -> str:
+    """Ask for a hint, then make that move by clicking cards, melds and buttons; returns the action played."""
+    before = event_n(page)
+    page.click("[data-testid=hint]")
+    page.wait_for_function("document.querySelector('[data-testid=hint-text]').textContent.includes(' — ')")
+    text = page.locator("[data-testid=hint-text]").text_content()
+    m = re.search(r": ([NESW] [a-z]+(?: \d+)?(?: [^ —]+)*) —", text)
+    assert m, text
+    action = m.group(1)
+    seat, verb, *args = action.split()
+    if verb == "draw":
+        page.click("[data-testid=draw]")
+    elif verb == "pick":
+        page.click("[data-testid=pick]")
+    else:
+        cards = args[1:] if verb == "add" else args
+        for c in cards:
+            page.locator(f"[data-testid=hand] .card[data-card='{c}']:not(.selected)").first.click()
+        if verb == "meld":
+            page.click("[data-testid=meld]")
+        elif verb == "add":
+            page.locator(f"[data-testid=our-melds] [data-meld='{args[0]}']").click()
+        else:
+            page.click("[data-testid=discard]")
+    page.wait_for_function(f"Number(document.body.dataset.n) > {before}")
+    msg = page.locator("[data-testid=msg]").text_content() or ""
+    assert "not" not in msg.lower() or "turn" in msg.lower(), msg  # no refusal shown
+    return action
+
+
+def test_one_human_and_three_computers_play_a_hand_to_the_scoring_screen(server: ThreadServer, browser: Any) -> None:
+    page = new_page(browser, width=390)  # phone width
+    page.goto(server.url + "/")
+    page.select_option("#preset", "italian")
+    page.fill("#myname", "Ada")
+    page.select_option("#goal", "hands")
+    page.fill("#goalValue", "1")
+    for s in "ESW":
+        page.select_option(f"[data-testid=seat-{s}]", "computer:heuristic:easy")
+    page.click("[data-testid=create]")
+    page.wait_for_url(re.compile(r"/t/\w+$"))
+    moves = []
+    while wait_turn_or_end(page) == "turn":
+        moves.append(play_one_move(page))
+        assert len(moves) < 400
+    end = page.locator("[data-testid=hand-end]")
+    assert "total" in end.text_content().lower()
+    assert page.locator("[data-testid=hand-end] table.breakdown tr").count() >= 7
+    assert any(a.startswith("N discard") for a in moves)
+    # the finished game is listed, with its record and replay
+    page.wait_for_selector("[data-testid=games] a")
+    href = page.locator("[data-testid=games] a", has_text="replay").first.get_attribute("href")
+    page.goto(server.url + href)
+    page.wait_for_selector("[data-testid=r-board] .card")
+    page.click("[data-testid=r-next]")
+    assert page.locator("[data-testid=r-action]").text_content().startswith("1/")
+    page.context.close()
+
+
+def test_two_humans_a_spectator_and_a_reload(server: ThreadServer, browser: Any) -> None:
+    t = create(server.url, preset="italian-2p", hands=1, seats=[{"kind": "human"}, {"kind": "human"}])
+    north, south, spect = new_page(browser), new_page(browser), new_page(browser)
+    north.goto(server.url + t["links"]["N"])
+    south.goto(server.url + t["links"]["S"])
+    spect.goto(server.url + f"/t/{t['id']}")
+    pages = {"N": north, "S": south}
+    played = 0
+    turn = "N"
+    while played < 8:
+        page = pages[turn]
+        assert wait_turn_or_end(page) == "turn"
+        action = play_one_move(page)
+        played += 1
+        if action.split()[1] == "discard":
+            turn = "S" if turn == "N" else "N"
+        if played == 4:
+            # a reload mid-hand: the same hand comes back (the seat token is kept by the browser)
+            hand_before = sorted(c for c in pages[turn].locator("[data-testid=hand] .card").evaluate_all(
+                "els => els.map(e => e.dataset.card)") if c)
+            pages[turn].reload()
+            pages[turn].wait_for_function(f"Number(document.body.dataset.n) >= {event_n(spect) - 1}")
+            pages[turn].wait_for_selector("[data-testid=hand] .card")
+            hand_after = sorted(c for c in pages[turn].locator("[data-testid=hand] .card").evaluate_all(
+                "els => els.map(e => e.dataset.card)") if c)
+            assert hand_after == hand_before
+    # the spectator follows the game and sees no hand
+    spect.wait_for_function(f"Number(document.body.dataset.n) >= {event_n(north)}")
+    assert spect.locator("[data-testid=hand] .card").count() == 0
+    assert spect.locator("[data-testid=draw]").is_hidden()
+    assert "N" in spect.locator("[data-testid=log]").text_content()
+    # chat reaches the other player and the spectator
+    north.fill("[data-testid=chat-input]", "ciao!")
+    north.press("[data-testid=chat-input]", "Enter")
+    south.wait_for_function("document.querySelector('[data-testid=chatlog]').textContent.includes('ciao!')")
+    spect.wait_for_function("document.querySelector('[data-testid=chatlog]').textContent.includes('ciao!')")
+    # languages switch
+    south.select_option("[data-testid=lang]", "it")
+    assert south.locator("[data-testid=draw]").text_content() == "Pesca"
+    for p in (north, south, spect):
+        p.context.close()
