@@ -9,7 +9,7 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from burraco import PRESETS, Game, Match, preset  # noqa: E402
+from burraco import PRESETS, Game, Match, parse_card, preset  # noqa: E402
 from burraco.actions import Action  # noqa: E402
 from burraco.cards import JOKER  # noqa: E402
 from burraco.envs import encoding as enc  # noqa: E402
@@ -153,3 +153,33 @@ def test_match_view_scores_and_bad_indices() -> None:
     with pytest.raises(enc.EncodingError):
         enc.check_rules(preset("italian", max_wilds=2))
     assert enc.describe_index(enc.ADD_OFFSET + enc.ADD_BLOCK + 5) == ("add", 2, 5)
+
+
+def test_observation_layout_fields() -> None:
+    """The documented blocks hold what docs/research.md says, from each seat's own point of view."""
+    g = Game.new(preset("italian"), seed=13)
+    for a in ("N pick", "N meld Td Jd Qd"):
+        g.apply(a)
+    blocks = {name: (off, size) for name, off, size in enc.OBS_LAYOUT}
+
+    def blk(o, name):  # type: ignore[no-untyped-def]
+        off, size = blocks[name]
+        return o[off : off + size]
+
+    o = enc.encode_game(g, 0)
+    assert list(blk(o, "hand")) == list(g.hands[0])
+    assert list(blk(o, "hand_sizes")) == [9, 11, 11, 11]
+    assert list(blk(o, "to_act")) == [1, 0, 0, 0] and list(blk(o, "phase")) == [0, 1, 0]
+    assert blk(o, "flags")[0] == 1 and blk(o, "flags")[9] == 1  # picked, own turn
+    assert blk(o, "counters")[1] == 41 and blk(o, "counters")[2] == 0  # stock, empty pile
+    row = blk(o, "melds_own")[: enc.MELD_FEATURES]
+    assert row[0] == 1 and row[1] == 1 and row[2 + 1] == 1 and row[45] == 3  # a 3-card diamond sequence
+    table = blk(o, "table_own")
+    assert sum(table) == 3 and table[parse_card("Jd")] == 1
+    assert blk(o, "rules")[0] == 1  # four players
+    e = enc.encode_game(g, 1)  # East: North is the previous seat and the other side
+    assert list(blk(e, "hand_sizes")) == [11, 11, 11, 9]
+    assert list(blk(e, "to_act")) == [0, 0, 0, 1]
+    assert sum(blk(e, "table_other")) == 3 and sum(blk(e, "table_own")) == 0
+    assert blk(e, "flags")[9] == 0
+    assert list(blk(e, "hand")) == list(g.hands[1])

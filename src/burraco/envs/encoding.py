@@ -566,15 +566,49 @@ def _deck_lanes(r: Rules) -> int:
     return got
 
 
-def _counts(cards: Sequence[int]) -> npt.NDArray[np.int64]:
-    return np.bincount(np.asarray(cards, dtype=np.int64), minlength=NUM_TYPES)
+_SIDE_BLOCKS: dict[tuple[int, ...], tuple[npt.NDArray[np.float32], bytes, int, bool, bool]] = {}
+_ZERO53 = bytes(NUM_TYPES)
+_LANE = [1 << (8 * (NUM_TYPES - 1 - c)) for c in range(NUM_TYPES)]
+_ONE_HOT = [bytes(c) + b"\x01" + bytes(NUM_TYPES - 1 - c) for c in range(NUM_TYPES)]
+_COUNTS_END = _O_MELDS[0]  # hand … table_other: nine blocks of 53 counts
+
+
+def _side_block(
+    ms: Sequence[Meld], values: tuple[int, ...]
+) -> tuple[npt.NDArray[np.float32], bytes, int, bool, bool]:
+    """The meld rows of one side, its table counts, card points, and whether it has a burraco / a clean one
+    (cached by the melds' unique ids)."""
+    key = tuple(m.uid for m in ms[:MAX_SLOTS])
+    got = _SIDE_BLOCKS.get(key)
+    if got is None:
+        rows = []
+        lanes = pts = 0
+        bur = clean = False
+        for m in ms[:MAX_SLOTS]:
+            row, p, b, c, ln = _meld_row(m, values)
+            rows.append(row)
+            lanes += ln
+            pts += p
+            bur = bur or b
+            clean = clean or c
+        got = (np.concatenate(rows), lanes.to_bytes(NUM_TYPES, "big"), pts, bur, clean)
+        if len(_SIDE_BLOCKS) > 100_000:
+            _SIDE_BLOCKS.clear()
+        _SIDE_BLOCKS[key] = got
+    return got
+
+
+_PHASES = {"draw": (1.0, 0.0, 0.0), "play": (0.0, 1.0, 0.0)}
+_END_PHASE = (0.0, 0.0, 1.0)
+_TAIL = _O_SIZES  # hand_sizes … rules: 67 values written at once
+_TAIL_LEN = OBS_SIZE - _O_SIZES
 
 
 def _fill(
     out: npt.NDArray[np.float32],
     r: Rules,
     me: int,
-    hand: npt.NDArray[Any],
+    hand: bytes | bytearray,
     hidden_poz: int,
     hand_sizes: Sequence[int],
     known: Sequence[bytes | bytearray],
@@ -595,101 +629,113 @@ def _fill(
 ) -> None:
     """Write the observation of seat ``me`` into ``out`` (zeroed) from the fields of its view."""
     n = r.players
-    d = r.direction
     if n == 4:
+        d = r.direction
         rel = [((s - me) * d) % 4 for s in range(4)]
         my_side = me % 2
     else:
-        rel = [0 if s == me else 1 for s in range(2)]
+        rel = [0, 1] if me == 0 else [1, 0]
         my_side = me
-    out[_O_HAND : _O_HAND + NUM_TYPES] = hand
+    sizes = [0.0] * 4
+    hidden = [0.0] * 4
+    pending = [0.0] * 4
+    kn: list[bytes | bytearray] = [_ZERO53, _ZERO53, _ZERO53]
     for s in range(n):
         k = rel[s]
         if k:
-            kb = known[s]
-            if any(kb):
-                out[_O_KNOWN[k - 1] : _O_KNOWN[k - 1] + NUM_TYPES] = np.frombuffer(kb, dtype=np.uint8)
-        out[_O_SIZES + k] = hand_sizes[s]
+            kn[k - 1] = known[s]
+        sizes[k] = hand_sizes[s]
         if hidden_seats[s]:
-            out[_O_HIDDEN + k] = 1.0
+            hidden[k] = 1.0
         if poz_pending[s]:
-            out[_O_PENDING + k] = 1.0
+            pending[k] = 1.0
     if pile:
-        if len(pile) == 1:
-            out[_O_PILE + pile[0]] = 1.0
-        else:
-            out[_O_PILE : _O_PILE + NUM_TYPES] = _counts(pile)
-        out[_O_TOP + pile[-1]] = 1.0
-    out[_O_UNSEEN : _O_UNSEEN + NUM_TYPES] = np.frombuffer(unseen, dtype=np.uint8)
-    values = r.card_values()
-    pts = [0, 0]
-    bur = [False, False]
-    clean = [False, False]
-    for j in (0, 1):
-        side = my_side if j == 0 else 1 - my_side
-        ms = melds[side]
-        if not ms:
-            continue
-        base = _O_MELDS[j]
-        rows = []
         lanes = 0
-        for m in ms[:MAX_SLOTS]:
-            row, p, b, c, ln = _meld_row(m, values)
-            rows.append(row)
-            lanes += ln
-            pts[j] += p
-            bur[j] = bur[j] or b
-            clean[j] = clean[j] or c
-        out[base : base + len(rows) * MELD_FEATURES] = np.concatenate(rows)
-        out[_O_TABLE[j] : _O_TABLE[j] + NUM_TYPES] = np.frombuffer(
-            lanes.to_bytes(NUM_TYPES, "big"), dtype=np.uint8
-        )
+        for c in pile:
+            lanes += _LANE[c]
+        pile_b = lanes.to_bytes(NUM_TYPES, "big")
+        top_b = _ONE_HOT[pile[-1]]
+    else:
+        pile_b = top_b = _ZERO53
+    values = r.card_values()
+    blocks: list[Any] = [None, None]
+    table = [_ZERO53, _ZERO53]
+    for j in (0, 1):
+        ms = melds[my_side if j == 0 else 1 - my_side]
+        if ms:
+            blocks[j] = _side_block(ms, values)
+            table[j] = blocks[j][1]
+    # the nine count blocks at the start, in one copy
+    out[:_COUNTS_END] = np.frombuffer(
+        b"".join((bytes(hand), kn[0], kn[1], kn[2], pile_b, top_b, unseen, table[0], table[1])),
+        dtype=np.uint8,
+    )
+    pts = [0, 0]
+    bur = [0.0, 0.0]
+    clean = [0.0, 0.0]
+    for j in (0, 1):
+        got = blocks[j]
+        if got is not None:
+            block, _counts_b, p, b, c = got
+            base = _O_MELDS[j]
+            out[base : base + len(block)] = block
+            pts[j] = p
+            bur[j] = b
+            clean[j] = c
     if st.lone >= 0 and turn >= 0:
         out[_O_LONE + st.lone] = 1.0
     if st.top >= 0 and not st.top_used:
         out[_O_TOPUSE + st.top] = 1.0
+    to_act = [0.0] * 4
     if turn >= 0:
-        out[_O_TOACT + rel[turn]] = 1.0
-    out[_O_PHASE + (0 if phase == "draw" else 1 if phase == "play" else 2)] = 1.0
-    f = _O_FLAGS
-    out[f] = st.picked
-    out[f + 1] = st.drew
-    out[f + 2] = st.melded
-    out[f + 3] = st.opening
-    out[f + 4] = st.must_open
-    out[f + 5] = st.last_turn
-    out[f + 6] = st.timeout_called
-    out[f + 7] = st.redrawn
-    out[f + 8] = hidden_poz > 0
-    out[f + 9] = turn == me
-    c0 = _O_COUNT
-    out[c0] = hidden_poz
-    out[c0 + 1] = stock_size
-    out[c0 + 2] = pile_size
-    out[c0 + 3] = st.laid
-    out[c0 + 4] = st.stalemate_run
-    out[c0 + 5] = st.turns
-    out[c0 + 6] = st.timeout_left
-    for i, present in enumerate(pozzetti[:3]):
-        if present:
-            out[_O_POZ + i] = 1.0
-    out[_O_POZT] = poz_taken[my_side]
-    out[_O_POZT + 1] = poz_taken[1 - my_side]
+        to_act[rel[turn]] = 1.0
+    poz = [1.0 if x else 0.0 for x in pozzetti[:3]]
+    poz += [0.0] * (3 - len(poz))
+    by = [0.0] * 8
     for j in (0, 1):
-        by = poz_by[my_side if j == 0 else 1 - my_side]
-        if by >= 0:
-            out[_O_POZBY + 4 * j + rel[by]] = 1.0
-    sc = _O_SCORES
-    if match_totals is not None:
-        out[sc] = match_totals[my_side]
-        out[sc + 1] = match_totals[1 - my_side]
-    out[sc + 2] = pts[0]
-    out[sc + 3] = pts[1]
-    out[sc + 4] = bur[0]
-    out[sc + 5] = bur[1]
-    out[sc + 6] = clean[0]
-    out[sc + 7] = clean[1]
+        x = poz_by[my_side if j == 0 else 1 - my_side]
+        if x >= 0:
+            by[4 * j + rel[x]] = 1.0
+    mt = match_totals or (0, 0)
+    tail = (
+        sizes
+        + to_act
+        + list(_PHASES.get(phase, _END_PHASE))
+        + [
+            st.picked,
+            st.drew,
+            st.melded,
+            st.opening,
+            st.must_open,
+            st.last_turn,
+            st.timeout_called,
+            st.redrawn,
+            hidden_poz > 0,
+            turn == me,
+            hidden_poz,
+            stock_size,
+            pile_size,
+            st.laid,
+            st.stalemate_run,
+            st.turns,
+            st.timeout_left,
+        ]
+        + poz
+        + [poz_taken[my_side], poz_taken[1 - my_side]]
+        + by
+        + hidden
+        + pending
+        + [mt[my_side], mt[1 - my_side], pts[0], pts[1], bur[0], bur[1], clean[0], clean[1]]
+    )
+    out[_TAIL : _TAIL + len(tail)] = tail
     out[_O_RULES : _O_RULES + 10] = _rules_row(r)
+
+
+def _hand_bytes(cards: Sequence[int]) -> bytes:
+    lanes = 0
+    for c in cards:
+        lanes += _LANE[c]
+    return lanes.to_bytes(NUM_TYPES, "big")
 
 
 def encode_view(view: View, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
@@ -702,7 +748,7 @@ def encode_view(view: View, out: npt.NDArray[np.float32] | None = None) -> npt.N
         out,
         view.rules,
         view.seat,
-        _counts(view.hand),
+        _hand_bytes(view.hand),
         view.hidden_pozzetto,
         view.hand_sizes,
         view.known,
@@ -745,7 +791,6 @@ def encode_game(
         vis = bytes(max(0, hb[c] - hid[c]) for c in range(NUM_TYPES))
         known[seat] = bytes(min(g.known[seat][c], vis[c]) for c in range(NUM_TYPES))
         hb = vis
-    hand = np.frombuffer(hb, dtype=np.uint8)
     pile: Sequence[int] = g.pile if r.discard_pile_open else g.pile[-1:]
     # unseen = deck - own visible hand - melds - visible pile - cards others were seen to take, lane by lane on
     # Python integers (every lane stays non-negative), as the view computes it
@@ -762,7 +807,7 @@ def encode_game(
         out,
         r,
         seat,
-        hand,
+        hb,
         sum(hid) if hid is not None else 0,
         g.hand_n,
         known,

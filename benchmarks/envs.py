@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""Research-API benchmark: PettingZoo AEC steps per second against PettingZoo's gin_rummy_v4, observation
+encoding latency, and batch simulation scaling from 1 to 2 worker processes.
+
+* **AEC steps/s** -- the classic PettingZoo loop, the same code for both environments::
+
+      env.reset(seed=k)
+      for agent in env.agent_iter():
+          obs, reward, term, trunc, info = env.last()      # observation and action mask
+          action = None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+          env.step(action)
+
+  Every ``env.step`` counts as a step (also the ``None`` steps of finished agents). ``loop_steps_per_s`` is
+  steps over the loop's wall time (the agent's random choice included); ``env_steps_per_s`` counts only the
+  time spent inside ``env.last()`` and ``env.step()`` (the environment's own cost, without the agent).
+  Burraco: ``burraco.envs.pettingzoo_env(rules="italian")`` (4 players). gin_rummy_v4 was removed in
+  pettingzoo 1.27, so it runs in its own virtual environment with ``pettingzoo[classic]==1.26.1`` and rlcard
+  (created on first use under ``--gin-venv``, default ``~/.cache/burraco-bench/gin-venv``). The two loops
+  alternate ``--repeat`` times, ``--seconds`` each; medians are reported.
+* **observation encoding** -- p50 / p99 of ``encode_game(game, seat)`` and of ``encode_view(view)`` (without
+  building the view) over the states of random ``italian`` hands, and of ``action_mask``.
+* **batch simulation** -- ``burraco.sim.simulate(preset("italian"), games=N, workers=W)`` for W = 1 and 2, each
+  run in a fresh process (cold engine caches on both sides), alternating ``--repeat`` times: hands per second of
+  wall time and the speed-up (the machine's 1-minute load average is recorded beside it: the project's VM has
+  2 shared vCPUs).
+
+Usage: ``python benchmarks/envs.py [--json] [--seconds 10] [--repeat 3] [--sim-games 2000]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+LOOP = textwrap.dedent(
+    """
+    import json, sys, time
+    import numpy as np
+
+    def run(env, seconds):
+        rng = np.random.default_rng(0)
+        steps = 0
+        inside = 0.0
+        episodes = 0
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < seconds:
+            env.reset(seed=episodes)
+            episodes += 1
+            for agent in env.agent_iter():
+                a0 = time.perf_counter()
+                obs, reward, term, trunc, info = env.last()
+                inside += time.perf_counter() - a0
+                action = None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+                a0 = time.perf_counter()
+                env.step(action)
+                inside += time.perf_counter() - a0
+                steps += 1
+        wall = time.perf_counter() - t0
+        return {"steps": steps, "episodes": episodes, "loop_steps_per_s": steps / wall,
+                "env_steps_per_s": steps / inside, "seconds": wall}
+    """
+)
+
+BURRACO = LOOP + textwrap.dedent(
+    """
+    from burraco.envs import pettingzoo_env
+    env = pettingzoo_env(rules="italian")
+    run(env, 1.0)  # warm the engine's caches
+    print(json.dumps(run(env, float(sys.argv[1]))))
+    """
+)
+
+GIN = LOOP + textwrap.dedent(
+    """
+    import warnings
+    warnings.filterwarnings("ignore")
+    from pettingzoo.classic import gin_rummy_v4
+    env = gin_rummy_v4.env()
+    run(env, 1.0)
+    print(json.dumps(run(env, float(sys.argv[1]))))
+    """
+)
+
+
+def gin_python(venv: Path) -> Path:
+    """The side virtual environment with pettingzoo 1.26.1 and rlcard (created when missing)."""
+    py = venv / "bin" / "python"
+    if not py.exists():
+        print(f"creating {venv} (pettingzoo[classic]==1.26.1, rlcard) ...", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        subprocess.run(
+            [str(py), "-m", "pip", "install", "-q", "pettingzoo[classic]==1.26.1", "rlcard"], check=True
+        )
+    return py
+
+
+def loop(python: str, script: str, seconds: float, cpu: int | None) -> dict[str, float]:
+    cmd = [python, "-c", script, str(seconds)]
+    if cpu is not None and hasattr(os, "sched_setaffinity"):
+        cmd = ["taskset", "-c", str(cpu)] + cmd
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def encoding_latency(hands: int) -> dict[str, float]:
+    from burraco import Game, preset
+    from burraco.envs import encoding as enc
+
+    tg: list[float] = []
+    tv: list[float] = []
+    tm: list[float] = []
+    pc = time.perf_counter
+    for i in range(hands):
+        g = Game.new(preset("italian"), seed=10_000 + i)
+        rng = random.Random(i)
+        while g.end is None:
+            legal = g.legal_actions()
+            s = g.current_seat
+            v = g.view(s)
+            t0 = pc()
+            enc.encode_game(g, s)
+            t1 = pc()
+            enc.encode_view(v)
+            t2 = pc()
+            enc.action_mask(legal, g.melds[g.side_of(s)])
+            t3 = pc()
+            tg.append(t1 - t0)
+            tv.append(t2 - t1)
+            tm.append(t3 - t2)
+            g.apply(legal[rng.randrange(len(legal))])
+
+    def q(x: list[float], p: float) -> float:
+        x = sorted(x)
+        return round(x[min(len(x) - 1, int(p * len(x)))] * 1e6, 2)
+
+    return {
+        "states": len(tg),
+        "encode_game_us_p50": q(tg, 0.5),
+        "encode_game_us_p99": q(tg, 0.99),
+        "encode_view_us_p50": q(tv, 0.5),
+        "encode_view_us_p99": q(tv, 0.99),
+        "action_mask_us_p50": q(tm, 0.5),
+        "action_mask_us_p99": q(tm, 0.99),
+    }
+
+
+SIM = textwrap.dedent(
+    """
+    import json, sys
+    from burraco import preset
+    from burraco.sim import simulate
+    st = simulate(preset("italian"), games=int(sys.argv[1]), seed=1, workers=int(sys.argv[2]))
+    print(json.dumps({"hands_per_s": st.hands_per_s, "ends": dict(st.ends), "totals": st.side_totals}))
+    """
+)
+
+
+def sim_scaling(games: int, repeat: int) -> dict[str, object]:
+    """Each run in a fresh process (the engine's caches start cold in every worker, so both sides pay it)."""
+    one: list[float] = []
+    two: list[float] = []
+    for _ in range(repeat):
+        for w, acc in ((1, one), (2, two)):
+            out = subprocess.run(
+                [sys.executable, "-c", SIM, str(games), str(w)], check=True, capture_output=True, text=True
+            )
+            d = json.loads(out.stdout.strip().splitlines()[-1])
+            acc.append(d["hands_per_s"])
+    return {
+        "games": games,
+        "hands_per_s_1_worker": round(statistics.median(one), 1),
+        "hands_per_s_2_workers": round(statistics.median(two), 1),
+        "speedup": round(statistics.median(two) / statistics.median(one), 2),
+        "runs_1": [round(x, 1) for x in one],
+        "runs_2": [round(x, 1) for x in two],
+        "loadavg_1m": os.getloadavg()[0],
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seconds", type=float, default=10.0, help="seconds per loop and repeat")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--gin-venv", type=Path, default=Path.home() / ".cache" / "burraco-bench" / "gin-venv")
+    ap.add_argument("--encode-hands", type=int, default=100)
+    ap.add_argument("--sim-games", type=int, default=2000)
+    ap.add_argument("--cpu", type=int, default=0, help="pin the AEC loops to this CPU (-1: do not pin)")
+    ap.add_argument("--skip-gin", action="store_true")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    cpu = None if args.cpu < 0 else args.cpu
+    gin_py = None if args.skip_gin else str(gin_python(args.gin_venv))
+    bur: list[dict[str, float]] = []
+    gin: list[dict[str, float]] = []
+    for _ in range(args.repeat):
+        bur.append(loop(sys.executable, BURRACO, args.seconds, cpu))
+        if gin_py:
+            gin.append(loop(gin_py, GIN, args.seconds, cpu))
+
+    def med(xs: list[dict[str, float]], k: str) -> float:
+        return round(statistics.median(x[k] for x in xs), 1) if xs else 0.0
+
+    out: dict[str, object] = {
+        "date": time.strftime("%Y-%m-%d"),
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+        "seconds_per_loop": args.seconds,
+        "repeat": args.repeat,
+        "burraco_loop_steps_per_s": med(bur, "loop_steps_per_s"),
+        "burraco_env_steps_per_s": med(bur, "env_steps_per_s"),
+        "gin_loop_steps_per_s": med(gin, "loop_steps_per_s"),
+        "gin_env_steps_per_s": med(gin, "env_steps_per_s"),
+        "burraco_repeats": bur,
+        "gin_repeats": gin,
+    }
+    if gin:
+        out["loop_ratio"] = round(
+            float(out["burraco_loop_steps_per_s"]) / float(out["gin_loop_steps_per_s"]), 2
+        )  # type: ignore[arg-type]
+        out["env_ratio"] = round(float(out["burraco_env_steps_per_s"]) / float(out["gin_env_steps_per_s"]), 2)  # type: ignore[arg-type]
+    out["encoding"] = encoding_latency(args.encode_hands)
+    out["sim"] = sim_scaling(args.sim_games, args.repeat)
+    if args.json:
+        print(json.dumps(out, indent=1))
+        return
+    print(
+        f"AEC steps/s (loop, agent included): burraco {out['burraco_loop_steps_per_s']}, "
+        f"gin_rummy_v4 {out['gin_loop_steps_per_s']}, ratio {out.get('loop_ratio')}"
+    )
+    print(
+        f"AEC steps/s (inside env.last/env.step): burraco {out['burraco_env_steps_per_s']}, "
+        f"gin_rummy_v4 {out['gin_env_steps_per_s']}, ratio {out.get('env_ratio')}"
+    )
+    print("observation encoding:", out["encoding"])
+    print("batch simulation:", out["sim"])
+
+
+if __name__ == "__main__":
+    main()
