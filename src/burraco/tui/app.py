@@ -75,7 +75,7 @@ TableView { height: 1fr; }
 #message { height: auto; color: $warning; padding: 0 1; }
 #handbox { height: auto; border: round $accent; padding: 0 1; }
 #buttons { height: auto; }
-#buttons Button { margin: 0 1 0 0; min-width: 10; }
+#buttons Button { height: 1; min-width: 8; border: none; margin: 0 1 0 0; padding: 0 1; }
 #help { color: $text-muted; padding: 0 1; height: auto; }
 .-short #help { display: none; }
 .-short #handbox { border: none; padding: 0 1; }
@@ -421,7 +421,7 @@ class PlayApp(App[int]):
                 ("sort", "o"),
                 ("rules", "r"),
             ):
-                button = Button(f"{key} {self.tr('btn_' + bid)}", id=f"btn-{bid}", compact=True)
+                button = Button(f"{key} {self.tr('btn_' + bid)}", id=f"btn-{bid}")
                 button.can_focus = False  # the keys keep working on the hand
                 yield button
         yield Line(id="help")
