@@ -222,14 +222,20 @@ class Table:
             c.send(msg)
 
     def broadcast_state(self) -> None:
+        if not self.conns:
+            return
+        shared = self.shared_state()
         public = None
+        per_seat: dict[int, dict[str, Any]] = {}
         for c in list(self.conns):
             if c.seat is None:
                 if public is None:
-                    public = self.state_json(None)
+                    public = self.state_json(None, shared)
                 c.send(public)
             else:
-                c.send(self.state_json(c.seat))
+                if c.seat not in per_seat:
+                    per_seat[c.seat] = self.state_json(c.seat, shared)
+                c.send(per_seat[c.seat])
 
     def broadcast_presence(self) -> None:
         self.broadcast(self.presence_json())
@@ -282,18 +288,10 @@ class Table:
             out["left"] = round(self.turn_started + clock - time.monotonic(), 1)
         return out
 
-    def state_json(self, seat: int | None) -> dict[str, Any]:
-        """The full state for one recipient: its seat's view (or the public view), the scoreboard, the clock."""
+    def shared_state(self) -> dict[str, Any]:
+        """The part of a ``state`` message that is the same for every recipient (computed once per broadcast)."""
         m = self.match
         g = self.game
-        view: dict[str, Any] | None = None
-        last_end: dict[str, Any] | None = None
-        if g is not None and m is not None:
-            if g.is_over:
-                last_end = hand_end_json(m, len(m.games) - 1)
-            view = seat_view_json(m.view(seat)) if seat is not None else public_view_json(g)
-            if g.is_over and seat is None:
-                view["end"] = g.end
         next_in = None
         if self.status == "playing" and g is not None and g.is_over and self.hand_ended_at:
             next_in = round(max(0.0, self.hand_ended_at + self._between() - time.monotonic()), 1)
@@ -302,16 +300,26 @@ class Table:
             "v": PROTOCOL_VERSION,
             "n": self.n,
             "table": self.info_json(),
-            "you": None if seat is None else self.seat_names[seat],
             "game_no": len(self.matches) - 1 if m is not None else None,
             "hand_no": len(m.games) - 1 if m is not None and m.games else None,
-            "view": view,
-            "hand_end": last_end,
+            "hand_end": hand_end_json(m, len(m.games) - 1) if m is not None and g is not None and g.is_over else None,
             "scoreboard": scoreboard_json(m) if m is not None else None,
             "clock": self.clock_json(),
             "next_hand_in": next_in,
             "ready": [self.seat_names[s.index] for s in self.seats if s.ready],
         }
+
+    def state_json(self, seat: int | None, shared: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The full state for one recipient: its seat's view (or the public view), the scoreboard, the clock."""
+        m = self.match
+        g = self.game
+        view: dict[str, Any] | None = None
+        if g is not None and m is not None:
+            view = seat_view_json(m.view(seat)) if seat is not None else public_view_json(g)
+        out = dict(shared if shared is not None else self.shared_state())
+        out["you"] = None if seat is None else self.seat_names[seat]
+        out["view"] = view
+        return out
 
     def finished_games(self) -> list[dict[str, Any]]:
         """The games finished at this table (number, totals, winner, VP, hands)."""

@@ -1,0 +1,237 @@
+"""Load test of ``burraco serve``: N tables of four player clients over real websockets, on loopback.
+
+The server runs as its own process (``burraco serve``, SQLite store in a temporary folder); the clients run in
+other processes (asyncio, one websocket per seat). Each table makes about one action per second: the seat to play
+waits ~1 s, then draws, waits ~1 s, then discards its first card (always legal in the ``italian`` rules; the hands
+end by stock exhaustion and the server deals the next). The acting client measures the time from sending its
+action to receiving the broadcast event of that action (action-to-broadcast latency).
+
+    python benchmarks/load_server.py --tables 10 50 100 200 --seconds 30 --json docs/bench/load.json
+
+Reported per N: actions per second, latency p50/p99/max in ms, errors, and whether every action sent was applied
+exactly once (the events numbered per table have no gap and no duplicate action).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing as mp
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+WS_MAX = 1 << 22
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+PROFILE: str | None = None  # --profile: run the server under cProfile, write its statistics here
+
+
+def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
+    env = dict(os.environ)
+    env.update(
+        BURRACO_DB=db, BURRACO_BOT_DELAY="0", BURRACO_BETWEEN_HANDS="0", BURRACO_CONN_RATE="1000",
+        BURRACO_CONN_BURST="1000", BURRACO_IP_RATE="100000", BURRACO_IP_BURST="100000",
+        BURRACO_IP_CONNECTIONS="100000", BURRACO_IP_TABLES="100000",
+    )
+    prof = ["-m", "cProfile", "-o", PROFILE] if PROFILE else []
+    p = subprocess.Popen(
+        [sys.executable, *prof, "-m", "burraco", "serve", "--port", str(port)],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    for _ in range(200):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1).read()
+            return p
+        except OSError:
+            time.sleep(0.1)
+    p.kill()
+    raise RuntimeError("the server did not start")
+
+
+def create_table(port: int) -> dict[str, Any]:
+    body = json.dumps({"preset": "italian", "seats": [{"kind": "human"}] * 4, "listed": False}).encode()
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/api/tables", data=body, method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        out: dict[str, Any] = json.loads(r.read())
+        return out
+
+
+async def seat_client(url: str, table: str, seat: str, token: str, stats: dict[str, Any], stop_at: float,
+                      start_at: float) -> None:
+    from websockets.asyncio.client import connect
+
+    rng = random.Random(hash((table, seat)))
+    async with connect(url, max_size=WS_MAX, open_timeout=60, ping_interval=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "v": 1, "table": table, "token": token}))
+        pending: tuple[str, float] | None = None
+        scheduled = False
+
+        async def act_later(action: str, n: int) -> None:
+            nonlocal pending, scheduled
+            await asyncio.sleep(rng.uniform(0.8, 1.2))
+            if time.time() >= stop_at:
+                return
+            pending = (action, time.perf_counter())
+            await ws.send(json.dumps({"type": "act", "action": action, "n": n}))
+
+        while time.time() < stop_at:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop_at - time.time()))
+            except TimeoutError:
+                break
+            m = json.loads(raw)
+            t = m["type"]
+            if t == "event" and m["kind"] == "action" and pending and m["data"]["action"] == pending[0]:
+                if time.time() >= start_at:
+                    stats["lat"].append(time.perf_counter() - pending[1])
+                    stats["actions"] += 1
+                pending = None
+                scheduled = False
+            elif t == "state":
+                v = m["view"]
+                if v and v["turn"] == seat and v["end"] is None and not scheduled and m["table"]["status"] == "playing":
+                    action = f"{seat} draw" if v["phase"] == "draw" else f"{seat} discard {v['hand'][0]}"
+                    scheduled = True
+                    asyncio.get_running_loop().create_task(act_later(action, m["n"]))
+            elif t == "error":
+                stats["errors"].append(m["code"])
+                pending = None
+                scheduled = False
+
+
+def client_process(url: str, tables: list[dict[str, Any]], stop_at: float, start_at: float, q: Any) -> None:
+    stats: dict[str, Any] = {"lat": [], "actions": 0, "errors": [], "failed": 0}
+
+    async def main() -> None:
+        tasks = [
+            seat_client(url, t["id"], s, tok, stats, stop_at, start_at)
+            for t in tables for s, tok in t["tokens"].items()
+        ]
+        res = await asyncio.gather(*tasks, return_exceptions=True)
+        stats["failed"] = sum(1 for r in res if isinstance(r, BaseException))
+        stats["fail_kinds"] = sorted({type(r).__name__ for r in res if isinstance(r, BaseException)})
+
+    asyncio.run(main())
+    q.put(stats)
+
+
+def check_tables(port: int, tables: list[dict[str, Any]]) -> tuple[int, int]:
+    """Every table's events numbered 1..n without gap; its records replay (no action doubled or lost)."""
+    import asyncio as aio
+
+    from websockets.asyncio.client import connect
+
+    async def one(t: dict[str, Any]) -> tuple[int, bool]:
+        async with connect(f"ws://127.0.0.1:{port}/ws", max_size=WS_MAX) as ws:
+            await ws.send(json.dumps({"type": "hello", "v": 1, "table": t["id"], "last": 0}))
+            ns = []
+            while True:
+                m = json.loads(await ws.recv())
+                if m["type"] == "event":
+                    ns.append(m["n"])
+                if m["type"] == "state":
+                    return sum(1 for _ in ns), ns == list(range(1, len(ns) + 1))
+
+    async def allt() -> list[tuple[int, bool]]:
+        return list(await aio.gather(*(one(t) for t in tables)))
+
+    res = aio.run(allt())
+    return sum(n for n, _ in res), sum(1 for _, ok in res if not ok)
+
+
+def run(n_tables: int, seconds: float, procs: int, warmup: float) -> dict[str, Any]:
+    port = free_port()
+    with tempfile.TemporaryDirectory() as d:
+        server = start_server(port, f"sqlite+aiosqlite:///{Path(d) / 'load.sqlite3'}")
+        try:
+            tables = [create_table(port) for _ in range(n_tables)]
+            start_at = time.time() + warmup + 2.0
+            stop_at = start_at + seconds
+            q: Any = mp.Queue()
+            chunks = [tables[i::procs] for i in range(procs)]
+            ps = [mp.Process(target=client_process, args=(f"ws://127.0.0.1:{port}/ws", c, stop_at, start_at, q))
+                  for c in chunks if c]
+            for p in ps:
+                p.start()
+            results = [q.get(timeout=seconds + warmup + 120) for _ in ps]
+            for p in ps:
+                p.join(timeout=30)
+            events, gaps = check_tables(port, tables)
+            alive = server.poll() is None
+        finally:
+            if PROFILE:
+                server.send_signal(2)  # SIGINT: uvicorn stops, cProfile writes its file
+                try:
+                    server.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    pass
+            server.kill()
+            server.wait()
+    lat = sorted(x for r in results for x in r["lat"])
+    errors = [e for r in results for e in r["errors"]]
+
+    def pct(p: float) -> float:
+        return 1000 * lat[min(len(lat) - 1, int(p * len(lat)))] if lat else float("nan")
+
+    return {
+        "tables": n_tables,
+        "connections": 4 * n_tables,
+        "seconds": seconds,
+        "actions": sum(r["actions"] for r in results),
+        "actions_per_s": round(sum(r["actions"] for r in results) / seconds, 1),
+        "p50_ms": round(pct(0.50), 1),
+        "p99_ms": round(pct(0.99), 1),
+        "max_ms": round(1000 * lat[-1], 1) if lat else None,
+        "mean_ms": round(1000 * statistics.fmean(lat), 1) if lat else None,
+        "errors": len(errors),
+        "error_codes": sorted(set(errors)),
+        "failed_connections": sum(r["failed"] for r in results),
+        "events_checked": events,
+        "tables_with_gaps": gaps,
+        "server_alive": alive,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tables", type=int, nargs="+", default=[10, 50, 100, 200])
+    ap.add_argument("--seconds", type=float, default=30.0, help="measured seconds per N")
+    ap.add_argument("--warmup", type=float, default=5.0)
+    ap.add_argument("--procs", type=int, default=2, help="client processes")
+    ap.add_argument("--json", type=Path, default=None, help="write the results here")
+    ap.add_argument("--profile", default=None, help="profile the server with cProfile into this file")
+    a = ap.parse_args()
+    global PROFILE
+    PROFILE = a.profile
+    rows = []
+    print(f"{'tables':>6} {'conns':>6} {'act/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'errors':>6} {'gaps':>4}")
+    for n in a.tables:
+        r = run(n, a.seconds, a.procs, a.warmup)
+        rows.append(r)
+        print(f"{r['tables']:>6} {r['connections']:>6} {r['actions_per_s']:>7} {r['p50_ms']:>7} {r['p99_ms']:>7} "
+              f"{r['max_ms']!s:>7} {r['errors']:>6} {r['tables_with_gaps']:>4}", flush=True)
+    if a.json:
+        a.json.write_text(json.dumps({"cpus": os.cpu_count(), "python": sys.version.split()[0], "runs": rows},
+                                     indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
