@@ -133,6 +133,15 @@ def client_process(url: str, tables: list[dict[str, Any]], stop_at: float, start
     q.put(stats)
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
 def check_tables(port: int, tables: list[dict[str, Any]]) -> tuple[int, int]:
     """Every table's events numbered 1..n without gap; its records replay (no action doubled or lost)."""
     import asyncio as aio
@@ -171,7 +180,10 @@ def run(n_tables: int, seconds: float, procs: int, warmup: float) -> dict[str, A
                   for c in chunks if c]
             for p in ps:
                 p.start()
+            time.sleep(max(0.0, start_at - time.time()))
+            cpu0, t0, load0 = cpu_seconds(server.pid), time.time(), os.getloadavg()[0]
             results = [q.get(timeout=seconds + warmup + 120) for _ in ps]
+            cpu1, t1, load1 = cpu_seconds(server.pid), time.time(), os.getloadavg()[0]
             for p in ps:
                 p.join(timeout=30)
             events, gaps = check_tables(port, tables)
@@ -207,6 +219,8 @@ def run(n_tables: int, seconds: float, procs: int, warmup: float) -> dict[str, A
         "events_checked": events,
         "tables_with_gaps": gaps,
         "server_alive": alive,
+        "server_cpu": round((cpu1 - cpu0) / (t1 - t0), 2),  # cores used by the server process
+        "loadavg": [round(load0, 2), round(load1, 2)],  # the machine's 1-minute load (other work included)
     }
 
 
@@ -222,12 +236,14 @@ def main() -> None:
     global PROFILE
     PROFILE = a.profile
     rows = []
-    print(f"{'tables':>6} {'conns':>6} {'act/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'errors':>6} {'gaps':>4}")
+    print(f"{'tables':>6} {'conns':>6} {'act/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'errors':>6} {'gaps':>4}"
+          f" {'srv cpu':>7} {'load':>5}")
     for n in a.tables:
         r = run(n, a.seconds, a.procs, a.warmup)
         rows.append(r)
         print(f"{r['tables']:>6} {r['connections']:>6} {r['actions_per_s']:>7} {r['p50_ms']:>7} {r['p99_ms']:>7} "
-              f"{r['max_ms']!s:>7} {r['errors']:>6} {r['tables_with_gaps']:>4}", flush=True)
+              f"{r['max_ms']!s:>7} {r['errors']:>6} {r['tables_with_gaps']:>4} {r['server_cpu']:>7}"
+              f" {r['loadavg'][1]:>5}", flush=True)
     if a.json:
         a.json.write_text(json.dumps({"cpus": os.cpu_count(), "python": sys.version.split()[0], "runs": rows},
                                      indent=1) + "\n")

@@ -17,6 +17,8 @@ def _cards(cs: tuple[int, ...] | list[int]) -> list[str]:
 
 
 def _counts(b: bytes) -> list[str]:
+    if not any(b):
+        return []
     out: list[str] = []
     for c in range(NUM_TYPES):
         out.extend([CARD_STR[c]] * b[c])
