@@ -39,7 +39,7 @@ from .actions import (
 from .cards import CARD_STR, JOKER, NUM_TYPES, RANK_NAMES, cards_str
 from .deal import Deal, deal_from_seed
 from .gen import Generator, generator
-from .melds import CLEAN, SEQUENCE, SET, Meld, MeldError, MeldRules, meld_points, meld_rules
+from .melds import CLEAN, SEQUENCE, SET, Meld, MeldError, MeldRules, burraco_bonus, meld_points, meld_rules
 from .rules import BurracoNeeded, PickupRule, Rules, StockEnd, TimeoutPolicy
 
 if TYPE_CHECKING:
@@ -1022,20 +1022,7 @@ class Game:
         }
 
     def _bonus(self, m: Meld) -> int:
-        r = self.rules
-        b = m.burraco
-        if b is None:
-            return 0
-        if b == CLEAN:
-            if r.extra_honours and m.kind == SEQUENCE:
-                if m.mask == 0b111111111111110:
-                    return r.bonus_ace_to_ace
-                if m.naturals >= 13:
-                    return r.bonus_ace_to_king
-            return r.bonus_clean
-        if b == "semiclean":
-            return r.bonus_semiclean
-        return r.bonus_dirty
+        return burraco_bonus(m, self.rules)
 
     def returns(self) -> list[int]:
         """Per seat: its side's hand total (0 for everybody while the hand is running)."""

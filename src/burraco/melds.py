@@ -541,6 +541,24 @@ def attach(meld: Meld, added: list[int] | tuple[int, ...], rules: Rules) -> Meld
     return meld_rules(rules).attach(meld, tuple(sorted(added)))
 
 
+def burraco_bonus(meld: Meld, rules: Rules) -> int:
+    """The burraco bonus ``meld`` scores as it stands (§10.1): 0 below a burraco, else by its class; with
+    ``extra_honours`` a clean 13-natural sequence scores ``bonus_ace_to_king`` and A…A ``bonus_ace_to_ace``."""
+    b = meld.burraco
+    if b is None:
+        return 0
+    if b == CLEAN:
+        if rules.extra_honours and meld.kind == SEQUENCE:
+            if meld.mask == 0b111111111111110:
+                return rules.bonus_ace_to_ace
+            if meld.naturals >= 13:
+                return rules.bonus_ace_to_king
+        return rules.bonus_clean
+    if b == SEMICLEAN:
+        return rules.bonus_semiclean
+    return rules.bonus_dirty
+
+
 def meld_points(meld: Meld, values: tuple[int, ...]) -> int:
     """Card points of a meld (every card at face value, §1.3)."""
     return sum(values[c] for c in meld.cards)

@@ -25,7 +25,7 @@ import random
 
 from ..actions import ADD, DISCARD, DRAW, MELD, PICK, SWAP, Action
 from ..cards import JOKER, NUM_TYPES
-from ..melds import CLEAN, SEMICLEAN, SEQUENCE, SET, Meld, MeldError, MeldRules, meld_rules
+from ..melds import CLEAN, SEQUENCE, SET, Meld, MeldError, MeldRules, burraco_bonus, meld_rules
 from ..rules import BurracoNeeded
 from ..view import View
 
@@ -107,14 +107,7 @@ class _Ctx:
         return any(m.burraco is not None and (not self.need_clean or m.burraco == CLEAN) for m in melds)
 
     def bonus(self, m: Meld) -> int:
-        r = self.rules
-        if m.burraco is None:
-            return 0
-        if m.burraco == CLEAN:
-            return r.bonus_clean
-        if m.burraco == SEMICLEAN:
-            return r.bonus_semiclean
-        return r.bonus_dirty
+        return burraco_bonus(m, self.rules)
 
     def potential(self, m: Meld) -> float:
         """A meld's worth: its bonus once a burraco, else the expected bonus times the progress toward one."""

@@ -22,7 +22,7 @@ from rich.text import Text
 
 from ..actions import ADD, DISCARD, DRAW, MELD, PICK, TIMEOUT, Action
 from ..cards import CARD_STR, JOKER, RANKS, is_wild_card
-from ..melds import CLEAN, SEQUENCE, Meld, meld_points
+from ..melds import Meld, burraco_bonus, meld_points
 from ..rules import BurracoNeeded, PickupRule, Rules
 from ..view import View
 from .i18n import Translator
@@ -74,20 +74,8 @@ def sort_hand(cards: Sequence[int], by_rank: bool = False) -> list[int]:
 
 
 def meld_bonus(rules: Rules, m: Meld) -> int:
-    """The burraco bonus a meld scores now (RULES.md §10.1; the Brazilian honours with ``extra_honours``)."""
-    b = m.burraco
-    if b is None:
-        return 0
-    if b == CLEAN:
-        if rules.extra_honours and m.kind == SEQUENCE:
-            if m.mask == 0b111111111111110:
-                return rules.bonus_ace_to_ace
-            if m.naturals >= 13:
-                return rules.bonus_ace_to_king
-        return rules.bonus_clean
-    if b == "semiclean":
-        return rules.bonus_semiclean
-    return rules.bonus_dirty
+    """The burraco bonus a meld scores now (the engine's :func:`burraco.melds.burraco_bonus`)."""
+    return burraco_bonus(m, rules)
 
 
 def meld_value(rules: Rules, m: Meld) -> tuple[int, int]:
