@@ -10,8 +10,8 @@ to pick up stay where they are; the rest is dealt at random). Statistics are kep
     determinization *every* root candidate is played and followed by the same seeded rollout, with
     :class:`~burraco.bots.heuristic.HeuristicPlayer` at every seat to the end of the hand (or for
     ``rollout_depth`` decisions, then the static :func:`evaluate`). Candidates are therefore compared on the same
-    hidden cards and the same later luck, which removes most of the noise of a card game's outcome: with ten
-    determinizations a difference of a few tens of points is visible. The heuristic's own choice is kept unless
+    hidden cards and the same later luck, which removes most of the noise of a card game's outcome, so a handful
+    of determinizations per decision already separates them. The heuristic's own choice is kept unless
     another candidate beats it by more than ``z`` standard errors of the paired differences (rollout-based
     policy improvement; at worst the search plays like the heuristic, never like its noise).
 ``search="tree"``
