@@ -32,7 +32,6 @@ import json
 import math
 import os
 import random
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -42,6 +41,7 @@ from .bots.base import Player
 from .bots.heuristic import LEVELS, HeuristicPlayer
 from .bots.random_player import RandomPlayer
 from .deal import deal_from_seed
+from .files import write_json_atomic
 from .game import Game, side_names
 from .rules import Rules, rules_to_json
 
@@ -344,23 +344,6 @@ def _params(rules: Rules, a: str, b: str, seed: int) -> dict[str, Any]:
     return {"rules": rules_to_json(rules), "a": a, "b": b, "seed": seed}
 
 
-def _write_json_atomic(path: Path, data: dict[str, Any]) -> None:
-    """Write ``data`` to ``path`` so that the file is always either the old or the new content."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, separators=(",", ":"))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
 def load_progress(
     path: Path, rules: Rules, a: str, b: str, seed: int
 ) -> tuple[dict[int, dict[str, Any]], float]:
@@ -444,7 +427,7 @@ def run_arena(
         if path is None:
             return
         params = {**_params(rules, a, b, seed), "deals": max(deals, max(done, default=-1) + 1)}
-        _write_json_atomic(
+        write_json_atomic(
             path,
             {
                 "version": SAVE_VERSION,

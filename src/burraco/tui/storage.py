@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from ..files import write_json_atomic
 
 #: the environment variable that overrides the data folder
 DATA_ENV = "BURRACO_DATA_DIR"
@@ -51,19 +52,7 @@ def new_game_path(seed: int) -> Path:
 
 def write_record(path: Path, record: dict[str, Any]) -> None:
     """Write ``record`` as JSON to ``path`` atomically."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(record, f, ensure_ascii=False, indent=1)
-            f.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_json_atomic(path, record, indent=1)
 
 
 @dataclass(frozen=True)
