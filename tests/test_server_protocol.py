@@ -369,6 +369,25 @@ def test_rate_limit_per_connection(tmp_path: Path) -> None:
         run(go())
 
 
+def test_rate_limit_per_ip_over_all_its_connections(tmp_path: Path) -> None:
+    cfg = fast_config(sqlite_url(tmp_path / "p.sqlite3"), conn_rate=1.0, conn_burst=4.0, ip_rate=1.0, ip_burst=6.0)
+    with thread_server(cfg) as server:
+
+        async def go() -> None:
+            a = await Client.open(server.ws_url)
+            b = await Client.open(server.ws_url)
+            for c in (a, b):  # 4 + 4 messages: each connection within its own limit, the address over its 6
+                for i in range(4):
+                    await c.send({"type": "ping", "ref": i})
+            got = [await a.recv() for _ in range(4)] + [await b.recv() for _ in range(4)]
+            assert sum(1 for m in got if m["type"] == "pong") == 6
+            assert [m.get("code") for m in got[6:]] == ["rate_limited"] * 2
+            for c in (a, b):
+                await c.close()
+
+        run(go())
+
+
 def test_connections_per_ip_are_limited(tmp_path: Path) -> None:
     with thread_server(fast_config(sqlite_url(tmp_path / "i.sqlite3"), ip_connections=2)) as server:
 
