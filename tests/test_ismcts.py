@@ -113,3 +113,25 @@ def test_pick_best_keeps_the_heuristic_choice_unless_clearly_beaten() -> None:
     # among candidates that beat the first one clearly, the best mean wins
     assert pick_best([[0.0, 0.0, 0.0], [0.2, 0.3, 0.25], [0.5, 0.6, 0.55]], z=1.0) == 2
 
+
+
+
+def test_paired_differences() -> None:
+    from burraco.bots.ismcts import paired
+
+    m, se, n = paired([[0.0, 0.2, 0.4], [-0.5, -0.3, -0.1]], 1)
+    assert n == 3 and m == pytest.approx(-0.5) and se == pytest.approx(0.0)
+    m, se, n = paired([[0.0, 0.0, 0.0, 0.0], [1.0, -1.0, 1.0, -1.0]], 1)
+    assert m == pytest.approx(0.0) and se == pytest.approx(0.57735, rel=1e-4) and n == 4
+
+
+def test_flat_search_plays_every_candidate_on_every_determinization() -> None:
+    g = _mid_game("italian", 6, 12)
+    while g.end is None and len(g.legal_actions()) < 4:
+        g.apply(g.legal_actions()[0])
+    legal = g.legal_actions()
+    view = g.view(g.current_seat)
+    bot = ISMCTSPlayer(seed=2, iterations=5, rollout_depth=30)
+    assert bot.choose(view, legal) in legal
+    assert bot.last_iterations == 5
+    assert bot.last_rollouts == 5 * len(bot.root_candidates(view, legal)) > 5

@@ -100,25 +100,32 @@ def outcome(g: Game, side: int) -> float:
     return (g.side_score(side)["total"] - g.side_score(1 - side)["total"]) / REWARD_SCALE
 
 
+def paired(values: list[list[float]], j: int) -> tuple[float, float, int]:
+    """Mean and standard error of candidate ``j``'s advantage over candidate 0 on the determinizations both played,
+    and their number."""
+    n = min(len(values[0]), len(values[j]))
+    if n == 0:
+        return 0.0, math.inf, 0
+    diffs = [values[j][t] - values[0][t] for t in range(n)]
+    m = sum(diffs) / n
+    if n < 2:
+        return m, math.inf, n
+    var = sum((x - m) ** 2 for x in diffs) / (n - 1)
+    return m, math.sqrt(var / n), n
+
+
 def pick_best(values: list[list[float]], z: float) -> int:
     """The candidate to play from per-determinization values (row ``j``: candidate ``j``, paired by column).
 
-    Candidate 0 (the heuristic's choice) is kept unless another one's mean beats it by more than ``z`` standard
-    errors of the paired differences; among those that do, the best mean wins.
+    Candidate 0 (the heuristic's choice) is kept unless another one beats it by more than ``z`` standard errors of
+    the paired differences (over at least two determinizations); among those that do, the largest advantage wins.
     """
-    n = len(values[0])
-    means = [sum(v) / n for v in values]
     best = 0
+    best_m = 0.0
     for j in range(1, len(values)):
-        if means[j] <= means[best]:
-            continue
-        diffs = [values[j][t] - values[0][t] for t in range(n)]
-        m = sum(diffs) / n
-        if n < 2:
-            continue
-        var = sum((x - m) ** 2 for x in diffs) / (n - 1)
-        if m > z * math.sqrt(var / n):
-            best = j
+        m, se, n = paired(values, j)
+        if n >= 2 and m > z * se and m > best_m:
+            best, best_m = j, m
     return best
 
 
@@ -170,8 +177,9 @@ class ISMCTSPlayer:
         self.c = c
         self.bias = bias
         self._policy = HeuristicPlayer(level, seed=0)
-        #: iterations (determinizations) run by the last search (for measurement)
+        #: iterations (determinizations) run by the last search, and rollouts played (for measurement)
         self.last_iterations = 0
+        self.last_rollouts = 0
 
     # ------------------------------------------------------------------------------------------------------------
     def choose(self, view: View, legal: list[Action]) -> Action:
@@ -219,6 +227,7 @@ class ISMCTSPlayer:
         side = view.side_of(view.seat)
         players = [HeuristicPlayer(self.level, seed=0) for _ in range(view.players)]
         values: list[list[float]] = [[] for _ in cands]
+        rollouts = 0
         t0 = time.perf_counter()
         it = 0
         while True:
@@ -241,7 +250,9 @@ class ISMCTSPlayer:
                     p.rng.seed(seed + k)  # the same later luck for every candidate
                 self._rollout(g, players)
                 values[j].append(outcome(g, side))
+                rollouts += 1
         self.last_iterations = it
+        self.last_rollouts = rollouts
         return cands[pick_best(values, self.z)]
 
     # ----- the tree search ----------------------------------------------------------------------------------------
@@ -359,4 +370,4 @@ class CheatingISMCTSPlayer(ISMCTSPlayer):
         return self._search(view, legal, lambda rng: game.clone())
 
 
-__all__ = ["ISMCTSPlayer", "CheatingISMCTSPlayer", "evaluate", "outcome", "pick_best", "side_value"]
+__all__ = ["ISMCTSPlayer", "CheatingISMCTSPlayer", "evaluate", "outcome", "paired", "pick_best", "side_value"]
