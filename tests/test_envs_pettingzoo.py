@@ -11,7 +11,7 @@ pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from burraco import PRESETS, preset  # noqa: E402
+from burraco import PRESETS, preset, to_str  # noqa: E402
 from burraco.envs import encoding, pettingzoo_env  # noqa: E402
 from burraco.envs.pettingzoo_aec import IllegalActionError  # noqa: E402
 
@@ -99,3 +99,24 @@ def test_rules_objects_and_overrides() -> None:
     assert env.possible_agents == ["N", "S"]
     with pytest.raises(encoding.EncodingError):
         pettingzoo_env(rules={"preset": "italian", "max_wilds": 2})
+
+
+def test_dict_view_is_json_and_holds_only_the_seats_information() -> None:
+    import json
+
+    env = pettingzoo_env(rules="brazilian-stbl")
+    env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    for _ in range(60):
+        agent = env.agent_selection
+        if env.terminations[agent]:
+            break
+        d = env.view_dict(agent)
+        json.dumps(d)
+        seat = env.possible_agents.index(agent)
+        g = env.table.game
+        assert d["hand"] == [to_str(c) for c in env.view(agent).hand]
+        assert len(d["hand"]) == g.hand_n[seat] - d["hidden_pozzetto"]
+        assert set(d["known"]) == set(env.possible_agents) - {agent}
+        assert len(d["pile"]) <= 1  # a closed pile shows only its top card
+        env.step(int(rng.choice(env.legal_indices())))

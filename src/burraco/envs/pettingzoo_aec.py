@@ -32,7 +32,7 @@ from pettingzoo import AECEnv
 from ..actions import Action
 from ..view import View
 from ._core import Table, make_rules, new_seed
-from .encoding import NUM_ACTIONS, OBS_SIZE, decode_action
+from .encoding import NUM_ACTIONS, OBS_SIZE, decode_action, view_to_dict
 
 ObsDict = dict[str, npt.NDArray[Any]]
 
@@ -159,6 +159,10 @@ class BurracoAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
     def view(self, agent: str) -> View:
         """The agent's :class:`~burraco.View` (its information set; with the match totals)."""
         return self.table.match.view(self._seat[agent])
+
+    def view_dict(self, agent: str) -> dict[str, Any]:
+        """The agent's view as a JSON-ready dict (:func:`burraco.envs.encoding.view_to_dict`)."""
+        return view_to_dict(self.view(agent))
 
     def render(self) -> str | None:
         text = self.table.render()
