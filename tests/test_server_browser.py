@@ -55,8 +55,9 @@ def wait_turn_or_end(page: Any) -> str:
     return "end" if page.locator("[data-testid=hand-end]").is_visible() else "turn"
 
 
-def play_one_move(page: Any) -> str:
-    """Ask for a hint, then make that move by clicking cards, melds and buttons; returns the action played."""
+def play_one_move(page: Any, drag: bool = False) -> str:
+    """Ask for a hint, then make that move by clicking cards, melds and buttons (with ``drag``, a discard is
+    dragged onto the pile); returns the action played."""
     before = event_n(page)
     page.click("[data-testid=hint]")
     page.wait_for_function("document.querySelector('[data-testid=hint-text]').textContent.includes(' — ')")
@@ -69,6 +70,9 @@ def play_one_move(page: Any) -> str:
         page.click("[data-testid=draw]")
     elif verb == "pick":
         page.click("[data-testid=pick]")
+    elif verb == "discard" and drag:
+        card = page.locator(f"[data-testid=hand] .card[data-card='{args[0]}']").first
+        card.drag_to(page.locator("[data-testid=pile]"))
     else:
         cards = args[1:] if verb == "add" else args
         for c in cards:
@@ -123,12 +127,14 @@ def test_two_humans_a_spectator_and_a_reload(server: ThreadServer, browser: Any)
     pages = {"N": north, "S": south}
     played = 0
     turn = "N"
-    while played < 8:
+    discards = 0
+    while played < 8 or discards < 2:
         page = pages[turn]
         assert wait_turn_or_end(page) == "turn"
-        action = play_one_move(page)
+        action = play_one_move(page, drag=turn == "S")
         played += 1
         if action.split()[1] == "discard":
+            discards += turn == "S"
             turn = "S" if turn == "N" else "N"
         if played == 4:
             # a reload mid-hand: the same hand comes back (the seat token is kept by the browser)

@@ -135,6 +135,18 @@ function tableMain(id) {
   $("bDraw").onclick = () => act("draw");
   $("bPick").onclick = () => act("pick");
   $("pile").onclick = () => act("pick");
+  $("pile").addEventListener("dragover", (e) => e.preventDefault());
+  $("pile").addEventListener("drop", (e) => {
+    e.preventDefault();
+    const cs = draggedCards(e);
+    if (cs.length === 1) act("discard " + cs[0]); else say(t("selectOne"));
+  });
+  $("ourMelds").addEventListener("dragover", (e) => e.preventDefault());
+  $("ourMelds").addEventListener("drop", (e) => {  // dropped beside the melds: a new meld
+    if (e.target.closest(".meld")) return;
+    e.preventDefault();
+    act("meld " + draggedCards(e).join(" "));
+  });
   $("bMeld").onclick = () => {
     if (!selected.size) return say(t("selectCards"));
     act("meld " + selectedCards().join(" "));
@@ -187,6 +199,12 @@ function act(what) {
 }
 function say(text) { notice = text; $("msg").textContent = text; }
 function selectedCards() { return [...selected].map((k) => k.split("#")[0]); }
+// drag and drop: the dragged card, with the selected ones when it is one of them
+function draggedCards(e) {
+  const key = e.dataTransfer.getData("text/plain");
+  const keys = selected.has(key) ? [...selected] : [key];
+  return keys.filter((k) => k).map((k) => k.split("#")[0]);
+}
 
 function onMessage(m) {
   switch (m.type) {
@@ -262,7 +280,9 @@ function render() {
     seen[c] = (seen[c] || 0) + 1;
     const key = c + "#" + seen[c];
     return cardEl(c, { class: "card" + (selected.has(key) ? " selected" : "") + ((c[1] === "h" || c[1] === "d") ? " red" : ""),
-      "data-key": key, role: "button", tabindex: "0", onclick: () => { selected.has(key) ? selected.delete(key) : selected.add(key); render(); } });
+      "data-key": key, role: "button", tabindex: "0", draggable: "true",
+      ondragstart: (e) => { e.dataTransfer.setData("text/plain", key); },
+      onclick: () => { selected.has(key) ? selected.delete(key) : selected.add(key); render(); } });
   }), ...(v && v.hidden_pozzetto ? [el("span", { class: "card back", title: t("hidden"), text: "×" + v.hidden_pozzetto })] : []));
   $("bSort").textContent = sortBy === "suit" ? t("sortRank") : t("sortSuit");
   const myTurn = !!(v && s.you && v.turn === s.you && !v.end && tb.status === "playing");
@@ -313,6 +333,8 @@ function renderMelds(box, melds, side, mine) {
     ...(melds || []).map((m, i) => el("div", {
       class: "meld" + (m.burraco ? " burraco " + m.burraco : ""), "data-meld": mine ? i + 1 : null, "data-side": side,
       onclick: mine ? () => { if (selected.size) act(`add ${i + 1} ${selectedCards().join(" ")}`); } : null,
+      ondragover: mine ? (e) => e.preventDefault() : null,
+      ondrop: mine ? (e) => { e.preventDefault(); act(`add ${i + 1} ${draggedCards(e).join(" ")}`); } : null,
     }, el("span", { class: "mnum", text: `${i + 1}` }), ...m.cards.map((c) => cardEl(c)),
       m.burraco ? el("span", { class: "bmark", text: " ★ " + t(m.burraco) }) : null)));
 }
