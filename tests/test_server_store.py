@@ -122,7 +122,10 @@ def test_server_restarted_on_the_same_store_resumes_the_table(db_url: str) -> No
             await north.close()
 
         run(second())
+        hub = server.app.state.hub
+        assert t["id"] in hub.tables and done["id"] not in hub.tables  # finished tables load on demand
         status, games = http("GET", server.url + f"/api/tables/{done['id']}/games")
+        assert done["id"] in hub.tables
         assert status == 200 and len(games["games"]) == 1
         for tid in (t["id"], done["id"]):
             status, rec = http("GET", server.url + f"/api/tables/{tid}/games/0/record")

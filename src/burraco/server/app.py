@@ -154,29 +154,29 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             return err(e.code, e.message)
         return JSONResponse(out, status_code=201)
 
-    def _table(request: Request) -> Table:
-        t = hub.tables.get(request.path_params["table_id"])
+    async def _table(request: Request) -> Table:
+        t = await hub.get(request.path_params["table_id"])
         if t is None:
             raise ClientError("not_found", "no such table")
         return t
 
     async def table_info(request: Request) -> Response:
         try:
-            t = _table(request)
+            t = await _table(request)
         except ClientError as e:
             return err(e.code, e.message, 404)
         return JSONResponse(t.info_json())
 
     async def games(request: Request) -> Response:
         try:
-            t = _table(request)
+            t = await _table(request)
         except ClientError as e:
             return err(e.code, e.message, 404)
         return JSONResponse({"table": t.id, "games": t.finished_games()})
 
     async def record(request: Request) -> Response:
         try:
-            t = _table(request)
+            t = await _table(request)
             rec = t.record(int(request.path_params["game_no"]))
         except ClientError as e:
             return err(e.code, e.message, 404)
@@ -185,7 +185,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
     async def replay(request: Request) -> Response:
         try:
-            t = _table(request)
+            t = await _table(request)
             rec = t.record(int(request.path_params["game_no"]))
         except ClientError as e:
             return err(e.code, e.message, 404)
@@ -265,7 +265,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         if conn.table is not None:
             raise ClientError("not_now", "this connection has already joined a table (use sync to catch up)")
         tid = msg.get("table")
-        t = hub.tables.get(tid) if isinstance(tid, str) else None
+        t = await hub.get(tid) if isinstance(tid, str) else None
         if t is None:
             raise ClientError("no_table", f"no table {msg.get('table')!r}")
         await t.attach(conn, msg.get("token"), msg.get("name"), msg.get("last"))

@@ -180,13 +180,21 @@ class Store:
             )
 
     # ----- reads --------------------------------------------------------------------------------------------------
-    async def load_tables(self, statuses: tuple[str, ...] | None = None) -> list[TableRow]:
+    async def load_tables(
+        self, statuses: tuple[str, ...] | None = None, ids: list[str] | None = None
+    ) -> list[TableRow]:
+        """Tables with their seats: all, those in ``statuses``, or those named in ``ids``."""
         async with self.engine.connect() as conn:
             q = sa.select(tables_t)
+            sq = sa.select(seats_t)
             if statuses is not None:
                 q = q.where(tables_t.c.status.in_(statuses))
+                sq = sq.where(seats_t.c.table_id.in_(sa.select(tables_t.c.id).where(tables_t.c.status.in_(statuses))))
+            if ids is not None:
+                q = q.where(tables_t.c.id.in_(ids))
+                sq = sq.where(seats_t.c.table_id.in_(ids))
             rows = (await conn.execute(q.order_by(tables_t.c.created))).all()
-            seat_rows = (await conn.execute(sa.select(seats_t).order_by(seats_t.c.table_id, seats_t.c.seat))).all()
+            seat_rows = (await conn.execute(sq.order_by(seats_t.c.table_id, seats_t.c.seat))).all()
         seats: dict[str, list[SeatRow]] = {}
         for s in seat_rows:
             seats.setdefault(s.table_id, []).append(

@@ -29,7 +29,7 @@ from ..match import Match
 from ..rules import Rules, rules_from_json, rules_to_json
 from .config import ServerConfig
 from .protocol import DEFAULT_LEVEL, LEVELS, MAX_CHAT, MAX_NAME, PROTOCOL_VERSION, ClientError
-from .store import EventRow, SeatRow, Store, token_hash
+from .store import EventRow, SeatRow, Store, TableRow, token_hash
 from .views import hand_end_json, public_view_json, scoreboard_json, seat_view_json
 
 log = logging.getLogger("burraco.server")
@@ -728,19 +728,38 @@ class Hub:
         self.config = config
         self.store = store
         self.tables: dict[str, Table] = {}
+        self._loading = asyncio.Lock()
 
     async def start(self) -> None:
-        """Migrate the store, rebuild every table from its events and resume it."""
+        """Migrate the store, rebuild every table that is waiting or playing from its events and resume it
+        (finished tables are rebuilt when someone asks for them: :meth:`get`)."""
         await self.store.migrate()
-        for row in await self.store.load_tables():
-            seats = [Seat(s.seat, s.kind, s.level, s.name, s.claimed, s.token_hash) for s in row.seats]
-            t = Table(self, row.id, row.config, seats, status="waiting", created=row.created)
-            t.replay(await self.store.load_events(row.id))
-            now = time.monotonic()
-            for s in t.seats:
-                s.disconnected_since = now
-            self.tables[t.id] = t
-            self._run(t)
+        for row in await self.store.load_tables(("waiting", "playing")):
+            await self._rebuild(row)
+
+    async def _rebuild(self, row: TableRow) -> Table:
+        seats = [Seat(s.seat, s.kind, s.level, s.name, s.claimed, s.token_hash) for s in row.seats]
+        t = Table(self, row.id, row.config, seats, status="waiting", created=row.created)
+        t.replay(await self.store.load_events(row.id))
+        now = time.monotonic()
+        for s in t.seats:
+            s.disconnected_since = now
+        self.tables[t.id] = t
+        self._run(t)
+        return t
+
+    async def get(self, table_id: str) -> Table | None:
+        """A table by id: in memory, or rebuilt from the store (a finished table nobody has asked for yet)."""
+        t = self.tables.get(table_id)
+        if t is not None or not table_id or len(table_id) > 32:
+            return t
+        async with self._loading:
+            t = self.tables.get(table_id)
+            if t is None:
+                rows = await self.store.load_tables(ids=[table_id])
+                if rows:
+                    t = await self._rebuild(rows[0])
+        return t
 
     def _run(self, t: Table) -> None:
         t.watch_task = asyncio.create_task(t.watch())
