@@ -45,14 +45,15 @@ class Connection:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
 
-    def send(self, msg: dict[str, Any]) -> None:
+    def send(self, msg: dict[str, Any] | str) -> None:
+        """Queue a message (a dict, or one already encoded as JSON text)."""
         if self.closed:
             return
         if self.queue.qsize() > MAX_QUEUE:
             self.closed = True
             self.queue.put_nowait(None)
             return
-        self.queue.put_nowait(encode(msg))
+        self.queue.put_nowait(msg if isinstance(msg, str) else encode(msg))
 
     def send_close(self) -> None:
         """Close the connection once everything queued before has been sent."""

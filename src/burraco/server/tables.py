@@ -44,7 +44,7 @@ class Sink(Protocol):
     seat: int | None
     table: Table | None
 
-    def send(self, msg: dict[str, Any]) -> None: ...
+    def send(self, msg: dict[str, Any] | str) -> None: ...
 
 
 @dataclass
@@ -218,24 +218,23 @@ class Table:
 
     # ----- messages out -------------------------------------------------------------------------------------------
     def broadcast(self, msg: dict[str, Any]) -> None:
-        for c in list(self.conns):
-            c.send(msg)
+        if self.conns:
+            text = encode(msg)  # encoded once for everybody
+            for c in list(self.conns):
+                c.send(text)
 
     def broadcast_state(self) -> None:
+        """Each connection's ``state``: the shared part is encoded once, each seat's view once."""
         if not self.conns:
             return
-        shared = self.shared_state()
-        public = None
-        per_seat: dict[int, dict[str, Any]] = {}
+        head = encode(self.shared_state())[:-1]
+        texts: dict[int | None, str] = {}
         for c in list(self.conns):
-            if c.seat is None:
-                if public is None:
-                    public = self.state_json(None, shared)
-                c.send(public)
-            else:
-                if c.seat not in per_seat:
-                    per_seat[c.seat] = self.state_json(c.seat, shared)
-                c.send(per_seat[c.seat])
+            text = texts.get(c.seat)
+            if text is None:
+                st = self.state_json(c.seat, {})
+                text = texts[c.seat] = f'{head},"you":{encode(st["you"])},"view":{encode(st["view"])}}}'
+            c.send(text)
 
     def broadcast_presence(self) -> None:
         self.broadcast(self.presence_json())
