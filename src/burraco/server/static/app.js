@@ -36,7 +36,7 @@ function el(tag, attrs, ...kids) {
 function cardEl(c, extra) {
   const joker = c === "JK";
   const red = !joker && (c[1] === "h" || c[1] === "d");
-  const face = joker ? "🃏" : (c[0] === "T" ? "10" : c[0]) + SUITS[c[1]];
+  const face = joker ? "JK" : (c[0] === "T" ? "10" : c[0]) + SUITS[c[1]];
   return el("span", { class: "card" + (red ? " red" : "") + (joker ? " joker" : ""), "data-card": c, ...extra }, face);
 }
 function rankKey(c) { return c === "JK" ? 99 : RANKS.indexOf(c[0]); }
@@ -252,7 +252,7 @@ function render() {
   const v = s.view;
   const tb = s.table;
   $("tname").textContent = `${tb.name} · ${tb.preset}` + (tb.target ? ` · ${t("target")} ${tb.target}` : "") +
-    (tb.hands_per_match ? ` · ${tb.hands_per_match} ${t("hands")}` : "");
+    (tb.hands_per_match ? ` · ${t("hands")}: ${tb.hands_per_match}` : "");
   $("tstatus").textContent = t(tb.status);
   renderSeats();
   // take an open seat when the lobby link asked for it
