@@ -7,6 +7,7 @@ so replaying them rebuilds every game exactly (RECORDS.md). An event is committe
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import time
 from dataclasses import dataclass
@@ -79,6 +80,15 @@ class TableRow:
 
 
 @dataclass
+class _Append:
+    table_id: str
+    events: list[tuple[int, str, dict[str, Any]]]
+    seat: SeatRow | None
+    status: str | None
+    fut: asyncio.Future[None]
+
+
+@dataclass
 class EventRow:
     n: int
     kind: str
@@ -105,6 +115,8 @@ class Store:
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"timeout": 30}
         self.engine: AsyncEngine = create_async_engine(url, **kwargs)
+        self._pending: list[_Append] = []
+        self._writer: asyncio.Task[None] | None = None
         if url.startswith("sqlite"):
 
             @sa.event.listens_for(self.engine.sync_engine, "connect")
@@ -121,6 +133,8 @@ class Store:
             await conn.run_sync(_upgrade)
 
     async def close(self) -> None:
+        if self._writer is not None:
+            await asyncio.gather(self._writer, return_exceptions=True)
         await self.engine.dispose()
 
     # ----- writes -------------------------------------------------------------------------------------------------
@@ -155,29 +169,55 @@ class Store:
         seat: SeatRow | None = None,
         status: str | None = None,
     ) -> None:
-        """Commit numbered events (and a seat's new state, and the table's status) in one transaction."""
-        now = time.time()
-        async with self.engine.begin() as conn:
-            await self._append(conn, table_id, events, now)
-            if seat is not None:
-                await conn.execute(
-                    seats_t.update()
-                    .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat.seat)
-                    .values(kind=seat.kind, level=seat.level, name=seat.name, claimed=seat.claimed,
-                            token_hash=seat.token_hash)
-                )
-            if status is not None:
-                await conn.execute(tables_t.update().where(tables_t.c.id == table_id).values(status=status))
+        """Commit numbered events (and a seat's new state, and the table's status); returns once they are
+        committed. Appends that arrive while a commit is running are committed together in the next transaction
+        (group commit: one transaction for many tables' actions under load); if that transaction fails, each is
+        retried alone, so an error reaches only the caller it belongs to."""
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append(_Append(table_id, events, seat, status, fut))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_loop())
+        await fut
+
+    async def _write_loop(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                async with self.engine.begin() as conn:
+                    await self._write(conn, batch)
+            except Exception:
+                for item in batch:
+                    try:
+                        async with self.engine.begin() as conn:
+                            await self._write(conn, [item])
+                    except Exception as e:  # this caller's own failure (a duplicate event number, ...)
+                        if not item.fut.done():
+                            item.fut.set_exception(e)
+                    else:
+                        if not item.fut.done():
+                            item.fut.set_result(None)
+                continue
+            for item in batch:
+                if not item.fut.done():
+                    item.fut.set_result(None)
 
     @staticmethod
-    async def _append(
-        conn: AsyncConnection, table_id: str, events: list[tuple[int, str, dict[str, Any]]], now: float
-    ) -> None:
-        if events:
-            await conn.execute(
-                events_t.insert(),
-                [dict(table_id=table_id, n=n, kind=k, data=d, at=now) for n, k, d in events],
-            )
+    async def _write(conn: AsyncConnection, batch: list[_Append]) -> None:
+        now = time.time()
+        rows = [dict(table_id=a.table_id, n=n, kind=k, data=d, at=now) for a in batch for n, k, d in a.events]
+        if rows:
+            await conn.execute(events_t.insert(), rows)
+        for a in batch:
+            if a.seat is not None:
+                st = a.seat
+                await conn.execute(
+                    seats_t.update()
+                    .where(seats_t.c.table_id == a.table_id, seats_t.c.seat == st.seat)
+                    .values(kind=st.kind, level=st.level, name=st.name, claimed=st.claimed,
+                            token_hash=st.token_hash)
+                )
+            if a.status is not None:
+                await conn.execute(tables_t.update().where(tables_t.c.id == a.table_id).values(status=a.status))
 
     # ----- reads --------------------------------------------------------------------------------------------------
     async def load_tables(

@@ -438,7 +438,7 @@ class Table:
         )
 
     def _schedule_bot(self) -> None:
-        if self.bot_task is not None and not self.bot_task.done():
+        if self.hub.closing or (self.bot_task is not None and not self.bot_task.done()):
             return
         g = self.game
         if not self.hand_running() or g is None:
@@ -728,6 +728,7 @@ class Hub:
         self.store = store
         self.tables: dict[str, Table] = {}
         self._loading = asyncio.Lock()
+        self.closing = False
 
     async def start(self) -> None:
         """Migrate the store, rebuild every table that is waiting or playing from its events and resume it
@@ -765,6 +766,7 @@ class Hub:
         t.wake.set()
 
     async def stop(self) -> None:
+        self.closing = True
         for t in self.tables.values():
             for task in (t.watch_task, t.bot_task):
                 if task is not None:
