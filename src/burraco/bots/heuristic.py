@@ -285,7 +285,9 @@ class HeuristicPlayer:
         gain += ctx.potential(after) - (ctx.potential(before) if before is not None else 0.0)
         new_wild = after.wild >= 0 and (before is None or before.wild < 0)
         if new_wild and after.burraco is None and left > 2:
-            gain -= 45.0 if self.level == "hard" else 25.0
+            # hold a wild back for a burraco; not for long where only sequences exist (natural ones are rare)
+            hold = 45.0 if self.level == "hard" else 25.0
+            gain -= hold if ctx.rules.allowed_set_ranks else 0.0
         if new_wild and after.burraco is not None and before is not None and before.burraco == CLEAN:
             gain -= 60.0  # never dirty a clean burraco for nothing
         if left == 0 and not ctx.own_poz and ctx.poz_left:
