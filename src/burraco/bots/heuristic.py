@@ -263,9 +263,11 @@ class HeuristicPlayer:
         total += hidden * (-4.0 if ctx.late and self.level == "hard" else 1.5)
         if self.level == "hard" and ctx.opp_threat and ctx.opp_short:
             total -= 4.0 * v.pile_size  # they can close at any moment: no big hands now
-        if self.level == "hard" and not ctx.late and v.stock_size > 10:
-            # a long hand ahead: more cards are more melds and burraco (random pile-takers show how much)
-            total += 14.0 * len(pile) * min(1.0, (v.stock_size - 10) / 25.0)
+        if self.level == "hard" and not ctx.late and v.stock_size > 10 and not v.poz_taken[ctx.opp]:
+            # a long hand ahead: more cards are more melds and burraco (random pile-takers show how much); less so
+            # when an opponent is about to reach the pozzetto (closing is not far then)
+            ahead = min(1.0, (v.stock_size - 10) / 25.0) * (0.0 if ctx.opp_short else 1.0)
+            total += 14.0 * len(pile) * ahead
         return total - PICK_BASE
 
     # ----- melds and attachments ------------------------------------------------------------------------------
