@@ -12,8 +12,8 @@ What it does:
 * the policy is *masked*: it scores only the legal indices of the fixed action space (``info["action_mask"]``),
   each from the observation vector and a few features of the action the index names
   (:func:`burraco.envs.encoding.decode_action`): its part of the action space, the cards it lays and their
-  points, the size of the meld it makes, the card it discards. Observation encoder 4250 -> 64, scorer 64+31 -> 64
-  -> 1, a value head for the baseline: about 290 000 weights;
+  points, the size of the meld it makes, the card it discards. Observation encoder 4250 -> 64, scorer 64+29 -> 64
+  -> 1, a value head for the baseline: about 278 000 weights;
 * REINFORCE with a learned baseline and a little entropy, 16 hands per update, Adam; each decision is credited
   with the final score difference minus the difference "if the hand ended now" before it (a potential-based
   reward-to-go: the same optimum, less variance; the policy itself never sees the opponent's cards);
@@ -146,7 +146,7 @@ def ascii_curve(xs: list[float], ys: list[float], width: int = 60, height: int =
     x0, x1 = xs[0], max(xs[-1], xs[0] + 1e-9)
     for x, y in zip(xs, ys, strict=True):
         c = min(width - 1, int((x - x0) / (x1 - x0) * (width - 1)))
-        r = min(height - 1, int((y - lo) / (hi - lo) * (height - 1)))
+        r = min(height - 1, round((y - lo) / (hi - lo) * (height - 1)))
         grid[height - 1 - r][c] = "*"
     lines = [f"{label}"]
     for i, row in enumerate(grid):
