@@ -66,6 +66,8 @@ def test_http_create_lobby_and_refusals(server: ThreadServer) -> None:
         status, out = http("POST", server.url + "/api/tables", body)
         assert status == 400 and word in out["message"], (body, out)
     assert http("GET", server.url + "/api/tables/nope")[0] == 404
+    status, out = http("POST", server.url + "/api/tables", {"preset": "italian", "name": "x" * 20000})
+    assert status == 413 and out["error"] == "too_large"
     status, p = http("GET", server.url + "/api/presets")
     assert status == 200 and p["protocol"] == PROTOCOL_VERSION and "italian" in [x["name"] for x in p["presets"]]
 
@@ -404,10 +406,11 @@ def test_rate_limit_per_ip_over_all_its_connections(tmp_path: Path) -> None:
         async def go() -> None:
             a = await Client.open(server.ws_url)
             b = await Client.open(server.ws_url)
+            got = []
             for c in (a, b):  # 4 + 4 messages: each connection within its own limit, the address over its 6
                 for i in range(4):
                     await c.send({"type": "ping", "ref": i})
-            got = [await a.recv() for _ in range(4)] + [await b.recv() for _ in range(4)]
+                got += [await c.recv() for _ in range(4)]
             assert sum(1 for m in got if m["type"] == "pong") == 6
             assert [m.get("code") for m in got[6:]] == ["rate_limited"] * 2
             for c in (a, b):

@@ -142,7 +142,14 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         ip = _ip(request.client)
         if not limits.create_bucket(ip).take():
             return err("rate_limited", "too many tables created from your address: wait a minute", 429)
-        body = await request.body()
+        declared = request.headers.get("content-length", "0")
+        if not declared.isdigit() or int(declared) > 16384:
+            return err("too_large", "the request body is too large (16 KiB at most)", 413)
+        body = b""
+        async for chunk in request.stream():  # read no more than the limit, whatever the header said
+            body += chunk
+            if len(body) > 16384:
+                break
         if len(body) > 16384:
             return err("too_large", "the request body is too large (16 KiB at most)", 413)
         try:
