@@ -161,3 +161,20 @@ def test_two_humans_a_spectator_and_a_reload(server: ThreadServer, browser: Any)
     assert south.locator("[data-testid=draw]").text_content() == "Pesca"
     for p in (north, south, spect):
         p.context.close()
+
+
+def test_lobby_lists_a_table_and_a_visitor_takes_its_open_seat(server: ThreadServer, browser: Any) -> None:
+    t = create(server.url, preset="italian-2p", hands=1, name="open house",
+               seats=[{"kind": "human"}, {"kind": "open"}])
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    row = page.locator(f"[data-table='{t['id']}']")
+    row.wait_for()
+    assert "open house" in row.text_content()
+    row.locator("a.take").click()  # "Sit at S"
+    page.wait_for_selector("[data-seat='S'].mine")
+    # the game waits for North, who has not come yet; the visitor fills the table with a computer
+    page.click("[data-testid=fill]")
+    page.wait_for_function("document.querySelector('[data-testid=status]').textContent === 'playing'")
+    assert page.locator("[data-seat='N']").text_content().startswith("N Computer")
+    page.context.close()
