@@ -130,3 +130,18 @@ def test_server_restarted_on_the_same_store_resumes_the_table(db_url: str) -> No
         for tid in (t["id"], done["id"]):
             status, rec = http("GET", server.url + f"/api/tables/{tid}/games/0/record")
             assert status == 200 and replay(rec)["ok"]
+
+
+def test_finished_tables_leave_memory_and_come_back_on_demand(tmp_path: Path) -> None:
+    easy = {"kind": "computer", "level": "heuristic:easy"}
+    with thread_server(fast_config(sqlite_url(tmp_path / "u.sqlite3"), unload_after=0.3)) as server:
+        hub = server.app.state.hub
+        t = create(server.url, preset="italian-2p", hands=1, seats=[easy, easy])
+
+        async def wait_unloaded() -> None:
+            while t["id"] in hub.tables:
+                await asyncio.sleep(0.05)
+
+        run(wait_unloaded(), timeout=60)  # it plays to the end, then nobody watches it
+        status, games = http("GET", server.url + f"/api/tables/{t['id']}/games")
+        assert status == 200 and len(games["games"]) == 1 and t["id"] in hub.tables

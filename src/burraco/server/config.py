@@ -49,3 +49,6 @@ class ServerConfig:
     ip_tables_per_minute: float = field(default_factory=lambda: _env_float("BURRACO_IP_TABLES", 30.0))
     #: a reconnecting client further behind than this gets a full resync instead of the missed events
     max_replay_events: int = 2000
+    #: a finished table nobody has watched for this many seconds leaves memory (the store keeps it; it is
+    #: rebuilt when someone asks for it again)
+    unload_after: float = field(default_factory=lambda: _env_float("BURRACO_UNLOAD_AFTER", 600.0))

@@ -103,6 +103,7 @@ class Table:
     watch_task: asyncio.Task[None] | None = None
     players: dict[tuple[int, str], Player] = field(default_factory=dict)
     rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
+    touched: float = field(default_factory=time.monotonic)  # last request or departure (for unloading)
     finished: list[dict[str, Any]] = field(default_factory=list)
     hands_ended: set[tuple[int, int]] = field(default_factory=set)
     _rules: Rules | None = None
@@ -568,6 +569,7 @@ class Table:
         if conn not in self.conns:
             return
         self.conns.discard(conn)
+        self.touched = time.monotonic()
         if conn.seat is not None:
             s = self.seats[conn.seat]
             s.connected = max(0, s.connected - 1)
@@ -729,6 +731,7 @@ class Hub:
         self.tables: dict[str, Table] = {}
         self._loading = asyncio.Lock()
         self.closing = False
+        self._janitor: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         """Migrate the store, rebuild every table that is waiting or playing from its events and resume it
@@ -736,6 +739,23 @@ class Hub:
         await self.store.migrate()
         for row in await self.store.load_tables(("waiting", "playing")):
             await self._rebuild(row)
+        self._janitor = asyncio.create_task(self._unload_idle())
+
+    async def _unload_idle(self) -> None:
+        """Every so often, drop finished tables nobody watches from memory (they stay in the store)."""
+        every = max(0.05, min(60.0, self.config.unload_after / 4))
+        while True:
+            await asyncio.sleep(every)
+            now = time.monotonic()
+            for t in list(self.tables.values()):
+                if t.status == "finished" and not t.conns and now - t.touched > self.config.unload_after:
+                    async with t.lock:
+                        if t.conns or t.status != "finished":
+                            continue
+                        del self.tables[t.id]
+                    for task in (t.watch_task, t.bot_task):
+                        if task is not None:
+                            task.cancel()
 
     async def _rebuild(self, row: TableRow) -> Table:
         seats = [Seat(s.seat, s.kind, s.level, s.name, s.claimed, s.token_hash) for s in row.seats]
@@ -751,6 +771,8 @@ class Hub:
     async def get(self, table_id: str) -> Table | None:
         """A table by id: in memory, or rebuilt from the store (a finished table nobody has asked for yet)."""
         t = self.tables.get(table_id)
+        if t is not None:
+            t.touched = time.monotonic()
         if t is not None or not table_id or len(table_id) > 32:
             return t
         async with self._loading:
@@ -767,6 +789,8 @@ class Hub:
 
     async def stop(self) -> None:
         self.closing = True
+        if self._janitor is not None:
+            self._janitor.cancel()
         for t in self.tables.values():
             for task in (t.watch_task, t.bot_task):
                 if task is not None:
