@@ -20,8 +20,12 @@ def create_app(config: ServerConfig | None = None):  # type: ignore[no-untyped-d
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, log_level: str = "info") -> None:
     """Run the server until interrupted (what ``burraco serve`` does)."""
+    import gc
+
     import uvicorn
 
+    # fewer, later collections: a full collection over every table's games would stall the event loop
+    gc.set_threshold(50_000, 20, 100)
     cfg = ServerConfig(db_url=db) if db else ServerConfig()
     uvicorn.run(create_app(cfg), host=host, port=port, ws_max_size=1 << 20, log_level=log_level,
                 ws="websockets-sansio")

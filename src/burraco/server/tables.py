@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 import random
@@ -740,6 +741,8 @@ class Hub:
         for row in await self.store.load_tables(("waiting", "playing")):
             await self._rebuild(row)
         self._janitor = asyncio.create_task(self._unload_idle())
+        gc.collect()
+        gc.freeze()  # what was rebuilt at start is never scanned again by the collector
 
     async def _unload_idle(self) -> None:
         """Every so often, drop finished tables nobody watches from memory (they stay in the store)."""
