@@ -130,3 +130,43 @@ def test_4_3_new_sets_generated_equal_solver(rules_name: str) -> None:
         got = set(gen.sets(rank, hb[rank - 1 : rank - 1 + 40 : 13], wild_sig(hb)))
         want = _new_melds_by_solver(ctx, hand, lambda m, rank=rank: m.kind == SET and m.rank == rank)
         assert got == want, (sorted(hand), got - want, want - got)
+
+
+def test_4_3_sets_of_twos_house_rule_generated_equal_solver() -> None:
+    """With ``allow_set_of_twos`` a 2 is a natural of the set and a wild at once: the generator must never use one
+    card both ways (a hand with one 2c once offered ``meld 2c 2c 2s``)."""
+    r = preset("italian", allow_set_of_twos=True)
+    ctx = meld_rules(r)
+    gen = generator(ctx)
+    rng = random.Random(8)
+    for _ in range(300):
+        pool = [1, 14, 27, 40] * 2 + [52, 52]
+        hand = rng.sample(pool, rng.randint(2, 9))
+        hb = _hand_counts(hand)
+        got = set(gen.sets(2, hb[1 : 1 + 40 : 13], wild_sig(hb)))
+        want = _new_melds_by_solver(ctx, hand, lambda m: m.kind == SET and m.rank == 2)
+        assert got == want, (sorted(hand), got - want, want - got)
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        preset("italian", allow_set_of_twos=True),
+        preset("brazilian", allowed_set_ranks=list(range(1, 14)), allow_set_of_twos=True, extra_honours=True),
+    ],
+)
+def test_melds_and_attachments_use_only_cards_held(rules: object) -> None:
+    checked = 0
+    for seed in range(12):
+        g = Game.new(rules, seed=seed)  # type: ignore[arg-type]
+        rng = random.Random(seed)
+        while not g.is_over:
+            held = Counter(g.hand_cards(g.current_seat))
+            legal = g.legal_actions()
+            for a in legal:
+                if a.verb in ("meld", "add"):
+                    need = Counter(a.cards)
+                    assert all(need[c] <= held[c] for c in need), (str(a), sorted(held.elements()))
+                    checked += 1
+            g.apply(legal[rng.randrange(len(legal))])
+    assert checked > 1000

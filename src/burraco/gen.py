@@ -218,7 +218,7 @@ class Generator:
             if k < 2:
                 continue
             cands = [nat] if k >= 3 else []
-            cands += [tuple(sorted((*nat, w))) for w in wilds]
+            cands += [tuple(sorted((*nat, w))) for w in wilds if _spare(w, nat, cnt, base)]
             for t in cands:
                 try:
                     out.append((t, ctx.make(t)))
@@ -347,7 +347,8 @@ class Generator:
                 emit(nat)
                 if m.wild < 0:
                     for w in wilds:
-                        emit(tuple(sorted((*nat, w))))
+                        if _spare(w, nat, counts, base):
+                            emit(tuple(sorted((*nat, w))))
             return out
         raise AssertionError("sequences use _seq_additions")
 
@@ -563,6 +564,14 @@ def _expand_sets(shapes: list[tuple[bytes, bool]], base: int, wilds: list[int]) 
         else:
             out.append(nat)
     return out
+
+
+def _spare(w: int, nat: tuple[int, ...], cnt: bytes, base: int) -> bool:
+    """Whether the hand still holds wild ``w`` besides the naturals ``nat`` of a set of rank ``base + 1`` (counts
+    per suit ``cnt``): only a set of 2s uses 2s both ways, and one card cannot be both."""
+    if w % 13 != base or w == JOKER:
+        return True
+    return nat.count(w) < cnt[w // 13]
 
 
 def _sub_multisets(cnt: bytes, base: int) -> list[tuple[int, ...]]:
