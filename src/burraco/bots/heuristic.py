@@ -5,10 +5,12 @@ played (ties broken by the player's own seeded random source, over the actions i
 
 * **Draw phase** — the pile is taken when it is worth more than a stock card: each pile card is rated by what it
   does with the hand and the side's melds (a wild, an attachment, a pair for a set, a same-suit neighbour within two
-  ranks), useless cards cost their points (more when the opponents can close soon).
+  ranks), useless cards cost their points (more when the opponents can close soon); while a long hand lies ahead
+  and no opponent is near the pozzetto, every pile card is worth more (more cards make more melds and burraco).
 * **Play phase** — melds and attachments are rated by the points they lay down and the progress toward a burraco
   (convex in the meld's length, a clean meld worth twice a dirty one, so long clean sequences are preferred); a wild
-  is kept back unless it completes a burraco or the hand is nearly empty; emptying the hand to take the pozzetto is
+  is kept back unless it completes a burraco or the hand is nearly empty (not where only sequences exist: natural
+  burraco are rare there); emptying the hand to take the pozzetto is
   rewarded; the side closes when it can, unless it is behind and nobody threatens to close.
 * **Discard** — the card least worth keeping: wilds, pairs and near-sequences are kept, isolated high cards go
   early; cards the next opponent was seen to pick up (same rank, same suit nearby) and cards that extend the
@@ -16,7 +18,8 @@ played (ties broken by the player's own seeded random source, over the actions i
 
 Levels make human mistakes on purpose: ``easy`` melds greedily (wilds included), takes the pile whenever its top
 card fits and never thinks about what it feeds the opponents; ``medium`` keeps wilds back a little and watches
-only the cards the next opponent picked up; ``hard`` does everything above.
+only the cards the next opponent picked up and values the pile by its cards' uses alone; ``hard`` does
+everything above.
 """
 
 from __future__ import annotations
