@@ -56,6 +56,7 @@ def test_http_create_lobby_and_refusals(server: ThreadServer) -> None:
     assert status == 200 and t["id"] in [x["id"] for x in lobby["tables"]]
     for body, word in [
         ({"preset": "italiano"}, "unknown preset"),
+        ({"preset": []}, "unknown preset"),
         ({"preset": "italian", "seats": [HUMAN]}, "must list 4 seats"),
         ({"preset": "italian", "seats": [{"kind": "robot"}] * 4}, "kind must be"),
         ({"preset": "italian", "seats": [{"kind": "computer", "level": "god"}] * 4}, "unknown computer level"),
@@ -111,6 +112,9 @@ def test_bad_input_gets_an_error_and_the_connection_stays_up(server: ThreadServe
         assert (await err({"type": "dance"}))["code"] == "unknown_type"
         assert (await err([1, 2]))["code"] == "bad_message"
         assert (await err({"type": "chat", "text": "x" * 10000}))["code"] == "too_large"
+        assert (await err("[" * 2000 + "]" * 2000))["code"] == "bad_json"  # too deep for the parser
+        await c.ws.send(b"\x00binary")
+        assert (await c.until("error"))["code"] == "bad_message"
         assert (await err({"type": "hello", "v": 99, "table": t["id"]}))["code"] == "version"
         assert (await err({"type": "hello", "v": 1, "table": "nope"}))["code"] == "no_table"
         assert (await err({"type": "hello", "v": 1, "table": t["id"], "token": "guess"}))["code"] == "bad_token"
@@ -127,6 +131,7 @@ def test_bad_input_gets_an_error_and_the_connection_stays_up(server: ThreadServe
         assert (await nerr({"type": "act", "action": "E draw", "n": k}))["code"] == "other_seat"
         assert (await nerr({"type": "act", "action": "timeout", "n": k}))["code"] == "other_seat"
         assert (await nerr({"type": "act", "action": "N fly", "n": k}))["code"] == "invalid"
+        assert (await nerr({"type": "act", "action": "N add \u00b2 5h", "n": k}))["code"] == "invalid"
         assert (await nerr({"type": "act", "action": "N discard 7h", "n": k}))["code"] in ("illegal", "invalid")
         assert (await nerr({"type": "act", "action": "N draw", "n": "x"}))["code"] == "bad_message"
         assert (await nerr({"type": "act", "action": "N draw", "n": k + 50}))["code"] == "bad_message"
@@ -292,11 +297,16 @@ def test_take_leave_and_fill_seats(server: ThreadServer) -> None:
         # the new token works for a second connection of the same player
         a2 = await joined(server, t["id"], seated["token"])
         assert a2.state is not None and a2.state["you"] == "S"
-        await a2.close()
         await a.send({"type": "leave"})
         await a.until("left")
+        # the seat's other connection leaves with it: a spectator from now on
+        await a2.until("left")
         await b.send({"type": "take", "seat": "S", "name": "Bea"})
         assert (await b.until("seated"))["seat"] == "S"
+        await a2.send({"type": "back"})
+        assert (await a2.until("error"))["code"] == "not_seated"
+        assert a2.state is not None and a2.state["you"] is None
+        await a2.close()
         # the old token no longer opens the seat... Ada's was replaced
         bad = await Client.open(server.ws_url)
         await bad.send({"type": "hello", "v": 1, "table": t["id"], "token": seated["token"]})

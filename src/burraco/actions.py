@@ -132,7 +132,7 @@ def parse_action(text: str, seats: tuple[str, ...] = SEAT_LETTERS) -> Action:
                 raise InvalidActionError(f"{text!r}: 'meld' needs the cards to meld", text)
             return Action(seat, MELD, tuple(sorted(parse_card(a) for a in args)))
         # add / swap
-        if len(args) < 2 or not args[0].isdigit():
+        if len(args) < 2 or not (args[0].isascii() and args[0].isdigit()):
             raise InvalidActionError(f"{text!r}: write '{seat} {verb} <meld number> <cards>'", text)
         k = int(args[0])
         if k < 1:

@@ -154,8 +154,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             return err("too_large", "the request body is too large (16 KiB at most)", 413)
         try:
             spec = json.loads(body or b"{}")
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return err("bad_json", "the request body is not JSON")
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+            return err("bad_json", "the request body is not JSON (or nested too deeply)")
         try:
             out = await hub.create_table(spec)
         except ClientError as e:
@@ -212,7 +212,13 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         limits.conns[ip] = limits.conns.get(ip, 0) + 1
         try:
             while True:
-                text = await ws.receive_text()
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
+                if text is None:  # a binary frame: refused, the connection stays
+                    conn.send(ClientError("bad_message", "send JSON in text frames, not binary ones").to_json())
+                    continue
                 reply = await on_message(conn, text)
                 if reply is not None:
                     conn.send(reply)
@@ -233,14 +239,17 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
     async def on_message(conn: Connection, text: str) -> dict[str, Any] | None:
         """Answer one client message: a direct reply, an error, or None (the effect is broadcast)."""
-        if len(text.encode("utf-8", "replace")) > cfg.max_message:
-            return ClientError("too_large", f"messages are limited to {cfg.max_message} bytes").to_json()
+        # every message counts against the limits, an oversized one too
         if not conn.bucket.take() or not limits.bucket(conn.ip).take():
             return ClientError("rate_limited", "too many messages: slow down").to_json()
+        if len(text.encode("utf-8", "replace")) > cfg.max_message:
+            return ClientError("too_large", f"messages are limited to {cfg.max_message} bytes").to_json()
         try:
             msg = json.loads(text)
         except json.JSONDecodeError:
             return ClientError("bad_json", "the message is not JSON").to_json()
+        except RecursionError:
+            return ClientError("bad_json", "the message is nested too deeply").to_json()
         ref = msg.get("ref") if isinstance(msg, dict) else None
         if ref is not None and not isinstance(ref, str | int):
             ref = None
@@ -265,6 +274,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             return reply
         except ClientError as e:
             return e.to_json(ref)
+        except Exception:  # a fault of the server's, not the client's: say so, keep the connection
+            log.exception("message of type %r", msg.get("type") if isinstance(msg, dict) else None)
+            return ClientError("server_error", "the server could not handle this message").to_json(ref)
 
     async def hello(conn: Connection, msg: dict[str, Any]) -> dict[str, Any] | None:
         v = msg.get("v")

@@ -432,7 +432,9 @@ class Table:
     async def _deal(self) -> None:
         m = self.match
         assert m is not None
-        deal = deal_from_seed(m.rules, self.rng)
+        # every deal from fresh OS randomness: the deals of finished games are public (records), so no
+        # generator state may link one deal to the next
+        deal = deal_from_seed(m.rules, random.Random(secrets.randbits(128)))
         hand_no = len(m.games)
         await self._emit(
             [("hand", {"game_no": len(self.matches) - 1, "hand_no": hand_no,
@@ -520,19 +522,22 @@ class Table:
         """A connection joins: with a seat token as that seat, else as a spectator. It gets ``welcome``, then the
         events after ``last`` (when given and not too far behind), then its ``state``; then the live broadcasts."""
         seat = None
-        if token is not None:
-            if not isinstance(token, str) or not token or len(token) > 200:
-                raise ClientError("bad_token", "the seat token must be a short string")
-            h = token_hash(token)
-            for s in self.seats:
-                if s.token_hash and secrets.compare_digest(s.token_hash, h):
-                    seat = s
-                    break
-            if seat is None:
-                raise ClientError("bad_token", "this seat link is not valid at this table (it may have been left)")
+        if token is not None and (not isinstance(token, str) or not token or len(token) > 200):
+            raise ClientError("bad_token", "the seat token must be a short string")
         if last is not None and (not isinstance(last, int) or isinstance(last, bool) or last < 0):
             raise ClientError("bad_message", "'last' must be the number of the last event you have seen")
         async with self.lock:
+            if token is not None:
+                # resolved under the lock: a seat left and taken meanwhile no longer answers to the old token
+                h = token_hash(token)
+                for s in self.seats:
+                    if s.token_hash and secrets.compare_digest(s.token_hash, h):
+                        seat = s
+                        break
+                if seat is None:
+                    raise ClientError(
+                        "bad_token", "this seat link is not valid at this table (it may have been left)"
+                    )
             conn.seat = None if seat is None else seat.index
             conn.table = self
             self._catch_up(conn, last)
@@ -633,10 +638,16 @@ class Table:
             if t == "leave":
                 seat = self._need_seat(conn)
                 seat.kind, seat.claimed, seat.token_hash, seat.away = "open", False, "", False
-                seat.connected = max(0, seat.connected - 1)
+                seat.connected = 0
                 seat.name = f"Seat {self.seat_names[seat.index]}"
+                # every connection on this seat (another tab, the same link opened twice) becomes a spectator:
+                # none of them may see or play the hand of whoever takes the seat next
+                others = [c for c in self.conns if c is not conn and c.seat == seat.index]
                 conn.seat = None
-                await self._emit([("seat", self.seat_event(seat))], seat=seat)
+                for c in others:
+                    c.seat = None
+                    c.send({"type": "left"})
+                await self._emit([("seat", self.seat_event(seat))], seat=seat)  # then everybody's new state
                 await self.advance()
                 self.broadcast_presence()
                 return {"type": "left"}
@@ -812,7 +823,7 @@ class Hub:
         from ..rules import PRESETS, RulesError, preset
 
         name = spec.get("preset", "italian")
-        if name not in PRESETS:
+        if not isinstance(name, str) or name not in PRESETS:
             raise ClientError("bad_request", f"unknown preset {name!r} (presets are {', '.join(PRESETS)})")
         overrides: dict[str, Any] = {}
         for key, field_name in (("players", "players"), ("target", "target"), ("hands", "hands_per_match")):

@@ -241,7 +241,12 @@ function onEvent(m) {
   if (m.kind === "action") { log.push(d.action); notice = ""; }
   else if (m.kind === "chat") chat.push(`${d.name}: ${d.text}`);
   else if (m.kind === "hand") log.push(`— ${t("handN")} ${d.hand_no + 1} —`);
-  else if (m.kind === "away") log.push(`${["N", "E", "S", "W"][d.seat] || d.seat}: ${d.away ? t("away") : t("back")}`);
+  else if (m.kind === "away") {
+    // the event names the seat by its index in the table's seat list (N E S W, or N S with two players)
+    const seats = state && state.table ? state.table.seats : null;
+    const name = seats && seats[d.seat] ? seats[d.seat].seat : d.seat;
+    log.push(`${name}: ${d.away ? t("away") : t("back")}`);
+  }
   if (log.length > 200) log = log.slice(-200);
   if (chat.length > 100) chat = chat.slice(-100);
 }
