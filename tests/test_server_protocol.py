@@ -382,6 +382,10 @@ def test_turn_clock_hands_the_turn_to_the_computer(tmp_path: Path) -> None:
             away = await north.until(lambda m: m["type"] == "event" and m["kind"] == "away")
             assert away["data"]["why"] == "time"
             await north.until(lambda m: m["type"] == "event" and m["kind"] == "action" and m["data"]["seat"] == "N")
+            # a refused action changes nothing, not even the "away" mark
+            await north.send({"type": "act", "action": "N discard 7h", "n": 10**6})
+            assert (await north.until("error"))["code"] in ("bad_message", "stale", "illegal", "invalid", "out_of_turn")
+            assert north.state is not None and north.state["table"]["seats"][0]["away"] is True
             await north.send({"type": "back"})
             back = await north.until(lambda m: m["type"] == "event" and m["kind"] == "away")
             assert back["data"]["away"] is False

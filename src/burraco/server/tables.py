@@ -595,9 +595,10 @@ class Table:
                 if conn.seat is None:
                     raise ClientError("not_seated", "spectators cannot play: take an open seat first")
                 s = self.seats[conn.seat]
+                # the action first: a refused one raises and changes nothing, not even the seat's "away" mark
+                await self._act(conn.seat, msg.get("action"), msg.get("n"))
                 if s.away:
                     await self._emit([("away", {"seat": s.index, "away": False, "why": "back"})])
-                await self._act(conn.seat, msg.get("action"), msg.get("n"))
                 await self.advance()
                 return None
             if t == "back":
