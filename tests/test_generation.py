@@ -133,8 +133,8 @@ def test_4_3_new_sets_generated_equal_solver(rules_name: str) -> None:
 
 
 def test_4_3_sets_of_twos_house_rule_generated_equal_solver() -> None:
-    """With ``allow_set_of_twos`` a 2 is a natural of the set and a wild at once: the generator must never use one
-    card both ways (a hand with one 2c once offered ``meld 2c 2c 2s``)."""
+    """RULES.md §4.2.3 and C-12 (the house rule ``allow_set_of_twos``, §14): a 2 is a natural of the set and a wild at
+    once; the generator must never use one card both ways (a hand with one 2c once offered ``meld 2c 2c 2s``)."""
     r = preset("italian", allow_set_of_twos=True)
     ctx = meld_rules(r)
     gen = generator(ctx)
@@ -156,6 +156,8 @@ def test_4_3_sets_of_twos_house_rule_generated_equal_solver() -> None:
     ],
 )
 def test_melds_and_attachments_use_only_cards_held(rules: object) -> None:
+    """§5.4: an attachment (and likewise a new meld) is a multiset of the player's hand cards; here with the
+    set-of-2s house rule (§4.2.3, C-12)."""
     checked = 0
     for seed in range(12):
         g = Game.new(rules, seed=seed)  # type: ignore[arg-type]

@@ -35,7 +35,7 @@ import pyspiel
 
 from ..actions import Action
 from ..cards import NUM_TYPES, cards_str
-from ..deal import Deal
+from ..deal import deal_from_order
 from ..game import Game
 from ..view import View, determinize
 from .encoding import (
@@ -141,22 +141,9 @@ class BurracoState(pyspiel.State):  # type: ignore[misc]
         return [(c, k / total) for c, k in enumerate(left) if k]
 
     def _deal_done(self) -> None:
+        # the chance outcomes are a shuffled deck: cut it as the engine does (pozzetti, hands, up-card, stock)
         r = self.rules
-        cards = self.dealt
-        pos = 0
-        hands = []
-        for _ in range(r.players):
-            hands.append(tuple(cards[pos : pos + r.hand_size]))
-            pos += r.hand_size
-        pozzetti = []
-        for _ in range(r.num_pozzetti):
-            pozzetti.append(tuple(cards[pos : pos + r.pozzetto_size]))
-            pos += r.pozzetto_size
-        upcard = None
-        if r.up_card:
-            upcard = cards[pos]
-            pos += 1
-        deal = Deal(tuple(hands), tuple(pozzetti), upcard, tuple(cards[pos:]))
+        deal = deal_from_order(r, list(self.dealt))
         dealer = r.players - 1
         self.g = Game(r, deal, (dealer + r.direction) % r.players, check=False)
 
