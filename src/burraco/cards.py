@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from .messages import Message, msg, render
+from .messages import text as plain_text
+
 RANKS = "A23456789TJQK"
 SUITS = "hdcs"
 SUIT_NAMES = ("hearts", "diamonds", "clubs", "spades")
@@ -24,7 +27,15 @@ _UNICODE_SUITS = {"♥": "h", "♡": "h", "♦": "d", "♢": "d", "♣": "c", "�
 
 
 class CardError(ValueError):
-    """A string that is not a card in the notation of RECORDS.md §1."""
+    """A string that is not a card in the notation of RECORDS.md §1 (``msg``: the message, ``str``: English)."""
+
+    def __init__(self, message: Message | str) -> None:
+        m = plain_text(message) if isinstance(message, str) else message
+        super().__init__(m)
+        self.msg = m
+
+    def __str__(self) -> str:
+        return render(self.msg)
 
 
 def card(rank: int, suit: int) -> int:
@@ -77,7 +88,7 @@ def parse_card(text: str) -> int:
         si = SUITS.find(s)
         if ri >= 0 and si >= 0:
             return si * 13 + ri
-    raise CardError(f"{text!r} is not a card (write rank then suit, e.g. 7h, Td, As, or JK for a joker)")
+    raise CardError(msg("not_a_card", text=text))
 
 
 def parse_cards(text: str) -> list[int]:
