@@ -14,8 +14,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .cards import CARD_STR, CardError, parse_card
-from .messages import Message, msg, render
-from .messages import text as plain_text
+from .messages import Message, MessageError, msg
 
 SEAT_LETTERS = ("N", "E", "S", "W")
 VERBS = ("draw", "pick", "meld", "add", "discard", "timeout", "redraw", "swap")
@@ -33,25 +32,14 @@ REDRAW = "redraw"
 SWAP = "swap"
 
 
-class ActionError(ValueError):
+class ActionError(MessageError):
     """An action the engine refuses. ``kind`` is ``"invalid"`` or ``"illegal"`` as RECORDS.md §5 defines them."""
 
     kind = "illegal"
 
     def __init__(self, message: Message | str, action: str = "") -> None:
-        m = plain_text(message) if isinstance(message, str) else message
-        super().__init__(m)
-        #: the refusal as a code with parameters (:mod:`burraco.messages`), to show in the player's language
-        self.msg = m
+        super().__init__(message)
         self.action = action
-
-    @property
-    def message(self) -> str:
-        """The refusal in English."""
-        return render(self.msg)
-
-    def __str__(self) -> str:
-        return render(self.msg)
 
 
 class InvalidActionError(ActionError):

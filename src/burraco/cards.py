@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .messages import Message, msg, render
-from .messages import text as plain_text
+from .messages import MessageError, msg
 
 RANKS = "A23456789TJQK"
 SUITS = "hdcs"
@@ -26,16 +25,8 @@ HEARTS, DIAMONDS, CLUBS, SPADES = range(4)
 _UNICODE_SUITS = {"♥": "h", "♡": "h", "♦": "d", "♢": "d", "♣": "c", "♧": "c", "♠": "s", "♤": "s"}
 
 
-class CardError(ValueError):
+class CardError(MessageError):
     """A string that is not a card in the notation of RECORDS.md §1 (``msg``: the message, ``str``: English)."""
-
-    def __init__(self, message: Message | str) -> None:
-        m = plain_text(message) if isinstance(message, str) else message
-        super().__init__(m)
-        self.msg = m
-
-    def __str__(self) -> str:
-        return render(self.msg)
 
 
 def card(rank: int, suit: int) -> int:

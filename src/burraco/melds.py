@@ -16,8 +16,7 @@ from collections.abc import Callable
 from typing import Final
 
 from .cards import CARD_STR, JOKER, RANK_NAMES, SUIT_NAMES, SUITS, cards_str
-from .messages import Message, msg, render
-from .messages import text as plain_text
+from .messages import Message, MessageError, msg
 from .rules import Rules
 
 
@@ -39,17 +38,9 @@ DIRTY: Final = "dirty"
 FULL_POSITIONS: Final = 0b111111111111110  # bits 1…14
 
 
-class MeldError(ValueError):
+class MeldError(MessageError):
     """Cards that do not form a meld (or cannot be attached), with the rule that forbids it: ``msg`` is the
     :class:`~burraco.messages.Message` (code and parameters), ``str(err)`` its English text."""
-
-    def __init__(self, message: Message | str) -> None:
-        m = plain_text(message) if isinstance(message, str) else message
-        super().__init__(m)
-        self.msg = m
-
-    def __str__(self) -> str:
-        return render(self.msg)
 
 
 #: builds the error of one meld or attachment from the reason it fails

@@ -60,6 +60,24 @@ class Message(NamedTuple):
         return render(self)
 
 
+class MessageError(ValueError):
+    """An error whose text is a :class:`Message` (``err.msg``); ``str(err)`` is its English text."""
+
+    def __init__(self, message: Message | str) -> None:
+        m = text(message) if isinstance(message, str) else message
+        super().__init__(m)
+        #: the error as a code with parameters, to show in the player's language
+        self.msg = m
+
+    @property
+    def message(self) -> str:
+        """The error in English."""
+        return render(self.msg)
+
+    def __str__(self) -> str:
+        return render(self.msg)
+
+
 def msg(code: str, **params: Param) -> Message:
     """Shorthand: ``msg("wrong_suit", card="7c", suit="h")``."""
     return Message(code, params)
