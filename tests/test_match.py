@@ -66,7 +66,9 @@ def test_physical_deal_and_dealer_draw_from_the_seed() -> None:
     a = Match(r, seed=3, physical_deal=True, draw_dealer=True)
     b = Match(r, seed=3, physical_deal=True, draw_dealer=True)
     assert a.dealer == b.dealer and a.dealer_draw == b.dealer_draw
-    assert a.deal_for_hand(2) == b.deal_for_hand(2) == burraco.deal_physical(r, a._source(2), a.hand_dealer(2))
+    assert (
+        a.deal_for_hand(2) == b.deal_for_hand(2) == burraco.deal_physical(r, a._source(2), a.hand_dealer(2))
+    )
 
 
 @pytest.mark.parametrize(

@@ -299,3 +299,65 @@ def test_watch_reports_a_refused_action_and_a_bad_seat(tmp_path: Path) -> None:
     res = runner.invoke(app, ["replay", str(f), "--watch", "--seat", "X"])
     assert res.exit_code == 2 and "is not a seat of this record" in res.output
     assert runner.invoke(app, ["replay", str(f)]).exit_code == 1  # the JSON replay is unchanged: exit 1
+
+
+def finish_hand(s: Session) -> None:
+    s.play_computers()
+    while not s.hand_over:
+        s.play_human(s.hint("easy").action)
+        s.play_computers()
+
+
+def test_undo_across_the_end_of_a_hand() -> None:
+    s = new(8)
+    finish_hand(s)
+    ended = list(s.game.actions)
+    last = max(i for i, a in enumerate(ended) if a.seat == "S")
+    totals = list(s.match.totals)
+    assert totals != [0, 0] and s.can_undo()
+    s.undo()  # from the scores: back into the hand that ended
+    assert s.hand_index() == 0 and s.game.actions == ended[:last] and s.human_to_act
+    assert s.match.totals == [0, 0]
+    s.play_human(ended[last])
+    s.play_computers()
+    assert s.game.actions == ended and s.match.totals == totals
+    s.next_hand()
+    s.play_computers()  # the computers open the next hand; the human has not played in it
+    assert s.hand_index() == 1 and not any(a.seat == "S" for a in s.game.actions)
+    s.undo()  # back into the hand before, and the next hand is dealt again from the seed
+    assert s.hand_index() == 0 and s.game.actions == ended[:last]
+    saved = json.loads(s.path.read_text() if s.path else "")
+    assert len(saved["hands"]) == 1 and saved["play"]["undos"] == 2
+    s.play_human(ended[last])
+    s.play_computers()
+    s.next_hand()
+    assert s.game.deal == Match(preset("italian"), seed=8).deal_for_hand(1)
+
+
+def test_plain_undo_at_the_scores() -> None:
+    s = Session.new(preset("italian-2p"), opponents="heuristic:easy", seed=4)
+
+    class UndoOnce(Scripted):
+        done = False
+
+        def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+            if self.s.hand_over and not self.done:
+                self.done = True
+                self.typed.append("u")
+                return "u\n"
+            return super().readline(size)
+
+    out = io.StringIO()
+    inp = UndoOnce(s)
+    assert PlainUI(s, Translator("pt"), inp, out).run() == 0
+    text = out.getvalue()
+    assert "Aperte Enter para a próxima mão · u para desfazer sua última jogada" in text
+    assert text.count("Desfeito: de volta à sua decisão anterior") == 1
+    assert text.count("Mão 1: a contagem") == 2 and s.hand_over and s.hand_index() == 0
+
+
+def test_plain_undo_with_nothing_to_undo() -> None:
+    s = new(2)
+    out = io.StringIO()
+    PlainUI(s, Translator("de"), Scripted(s, stop_after=0, extra=["u"]), out).run()
+    assert "Nichts rückgängig zu machen: du hast noch nicht gespielt" in out.getvalue()

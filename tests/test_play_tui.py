@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.widgets import Button
 
 from burraco import preset
 from burraco.actions import ADD, DISCARD, DRAW, MELD, PICK, Action
@@ -186,7 +187,7 @@ def test_hint_undo_and_rules_screen() -> None:
             await pilot.click("#btn-hint")  # the button, as a mouse player would
             assert app.query_one("#message", Line).plain.startswith("Suggerimento: S ")
             await pilot.press("u")  # nothing to undo yet
-            assert app.query_one("#message", Line).plain.startswith("Non consentito:")
+            assert app.query_one("#message", Line).plain == "Niente da annullare: non hai ancora giocato"
             start = list(s.game.actions)
             hand_before = list(app.query_one(CardHand).cards)
             await pilot.click("#stock")
@@ -319,5 +320,46 @@ def test_undo_while_the_computers_move() -> None:
             await pilot.pause(0.5)
             assert s.game.actions == before_discard and s.human_to_act and not app._busy
             assert app.query_one("#message", Line).plain == "Undone: back to your previous decision"
+
+    asyncio.run(run())
+
+
+def test_undo_across_the_end_of_a_hand() -> None:
+    """u on the scores goes back into the hand that ended; u before the human's first move of the next hand goes
+    back into the hand before, too."""
+    s = Session.new(preset("italian-2p"), opponents="heuristic:easy", seed=4)
+    whole = Session.from_record(s.record(), None)  # the hand played to its end, to know the human's last move
+    whole.play_computers()
+    while not whole.hand_over:
+        whole.play_human(whole.hint("easy").action)
+        whole.play_computers()
+    ended = list(whole.game.actions)
+    last = max(i for i, a in enumerate(ended) if a.seat == "S")
+    for a in ended[:last]:  # up to the human's last decision, without the screen
+        s.apply(a)
+
+    async def run() -> None:
+        app = PlayApp(s, Translator("en"))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            await play_by_ui(app, pilot, ended[last])
+            await settle(app, pilot)
+            assert isinstance(app.screen, TextScreen) and app.screen.id == "scores"
+            assert "u undo your last move" in str(app.screen.query_one(Button).label)
+            await pilot.press("u")
+            await settle(app, pilot)
+            assert not isinstance(app.screen, TextScreen) and s.hand_index() == 0 and not s.hand_over
+            assert s.game.actions == ended[:last] and s.human_to_act and s.match.totals == [0, 0]
+            assert app.query_one("#message", Line).plain == "Undone: back to your previous decision"
+            await play_by_ui(app, pilot, ended[last])  # the same move again: the same end, the same scores
+            await settle(app, pilot)
+            assert isinstance(app.screen, TextScreen) and s.game.actions == ended
+            await pilot.press("enter")
+            await settle(app, pilot)
+            assert s.hand_index() == 1 and s.human_to_act
+            assert not any(a.seat == "S" for a in s.game.actions)
+            await pilot.press("u")
+            await settle(app, pilot)
+            assert s.hand_index() == 0 and s.game.actions == ended[:last] and s.human_to_act
 
     asyncio.run(run())

@@ -291,8 +291,9 @@ class TableView(Vertical):
         self.query_one(CardHand).set_cards(sort_hand(v.hand, st.by_rank))
 
 
-class TextScreen(ModalScreen[bool]):
-    """A modal page of text (scores, rules, help): Enter or Escape closes it; q quits the app."""
+class TextScreen(ModalScreen[str]):
+    """A modal page of text (scores, rules, help): Enter (``ok``) or Escape (``cancel``) closes it; q quits the
+    app."""
 
     DEFAULT_CSS = """
     TextScreen { align: center middle; }
@@ -300,8 +301,8 @@ class TextScreen(ModalScreen[bool]):
                             border: thick $accent; background: $surface; padding: 1 2; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "close(True)", show=False),
-        Binding("escape", "close(False)", show=False),
+        Binding("enter", "close('ok')", show=False),
+        Binding("escape", "close('cancel')", show=False),
         Binding("q", "app.quit", show=False),
     ]
 
@@ -318,19 +319,26 @@ class TextScreen(ModalScreen[bool]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.dismiss(True)
+        self.dismiss("ok")
 
-    def action_close(self, ok: bool) -> None:
-        self.dismiss(ok)
+    def action_close(self, how: str) -> None:
+        self.dismiss(how)
 
 
 class PageScreen(TextScreen):
     """The rules and help pages: the key that opened them closes them too."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "close(False)", show=False),
-        Binding("question_mark", "close(False)", show=False),
+        Binding("r", "close('cancel')", show=False),
+        Binding("question_mark", "close('cancel')", show=False),
     ]
+
+
+class ScoreScreen(TextScreen):
+    """The scores of a hand just ended: Enter deals the next hand (or ends the match), u undoes the human's last
+    decision (back into the hand that ended)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("u", "close('undo')", show=False)]
 
 
 def score_page(tr: Translator, names: Names, session: Session) -> tuple[Table, str]:
@@ -497,10 +505,15 @@ class PlayApp(App[int]):
             return
         table, plain = score_page(self.tr, self.names, self.session)
         footer = self.tr("press_quit") if self.session.match_over else self.tr("next_hand")
-        self.push_screen(TextScreen(table, plain, footer, "scores"), self.scores_closed)
+        if self.session.can_undo():
+            footer += " · " + self.tr("score_undo")
+        self.push_screen(ScoreScreen(table, plain, footer, "scores"), self.scores_closed)
 
-    def scores_closed(self, _ok: bool | None) -> None:
+    def scores_closed(self, how: str | None) -> None:
         s = self.session
+        if how == "undo":
+            self.action_undo()
+            return
         if s.match_over:
             self.exit(0)
             return
@@ -597,11 +610,11 @@ class PlayApp(App[int]):
         self.say(self.tr("hint", action=h.action, reason=h.reason))
 
     def action_undo(self) -> None:
-        try:
-            self.session.undo()
-        except ActionError as e:
-            self.say(self.tr("refused", msg=e.message))
+        """Back to the human's previous decision, in this hand or the one before (from the scores, too)."""
+        if not self.session.can_undo():
+            self.say(self.tr("nothing_to_undo"))
             return
+        self.session.undo()
         self.workers.cancel_group(self, "computer")
         self._gen += 1
         self._busy = False
@@ -747,4 +760,14 @@ def watch_positions(record: Any) -> tuple[list[tuple[int, Game, tuple[int, int]]
     return out, ""
 
 
-__all__ = ["CardHand", "PlayApp", "TableView", "WatchApp", "score_page", "watch_positions"]
+__all__ = [
+    "CardHand",
+    "PageScreen",
+    "PlayApp",
+    "ScoreScreen",
+    "TableView",
+    "TextScreen",
+    "WatchApp",
+    "score_page",
+    "watch_positions",
+]

@@ -118,10 +118,21 @@ class PlainUI:
                 self.scores()
                 if s.match_over:
                     self.match_end()
+                undo = s.can_undo()
+                if s.match_over and not undo:
                     return 0
-                self.say(tr("next_hand"))
+                prompt = tr("end_prompt") if s.match_over else tr("next_hand")
+                self.say(prompt + (" · " + tr("score_undo_plain") if undo else ""))
                 line = self.inp.readline()
-                if not line or line.strip().lower() in ("q", "quit", "exit"):
+                word = line.strip().lower()
+                if undo and word in ("u", "undo"):
+                    s.undo()  # back into the hand that ended
+                    self.say(tr("undone"))
+                    shown = False
+                    continue
+                if s.match_over:
+                    return 0
+                if not line or word in ("q", "quit", "exit"):
                     return self.stop()
                 s.next_hand()
                 shown = False
@@ -168,6 +179,9 @@ class PlainUI:
                 h = s.hint()
                 self.say(tr("hint", action=h.action, reason=h.reason))
             elif cmd.kind == "undo":
+                if not s.can_undo():
+                    self.say(tr("nothing_to_undo"))
+                    return True
                 s.undo()
                 self.say(tr("undone"))
                 self.table()

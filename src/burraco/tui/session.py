@@ -259,20 +259,29 @@ class Session:
             raise IllegalActionError("it is not your turn")
         return hint(self.view, level, self.game.legal_actions())
 
+    def _last_decision(self) -> tuple[int, int] | None:
+        """Where the human's last decision stands: (hand index, action index), in this hand or an earlier one."""
+        for h in range(len(self.match.games) - 1, -1, -1):
+            acts = self.match.games[h].actions
+            j = max((i for i, a in enumerate(acts) if self._is_human(a)), default=-1)
+            if j >= 0:
+                return h, j
+        return None
+
     def can_undo(self) -> bool:
-        return not self.game.is_over and any(self._is_human(a) for a in self.game.actions)
+        return self._last_decision() is not None
 
     def undo(self) -> None:
-        """Go back to the human's previous decision of this hand: rebuild the match from its record with the tail
-        of the current hand's actions left out (the computer players then replay the same moves)."""
-        if self.game.is_over:
-            raise IllegalActionError("the hand is over: there is nothing to undo")
-        acts = self.game.actions
-        last = max((i for i, a in enumerate(acts) if self._is_human(a)), default=-1)
-        if last < 0:
-            raise IllegalActionError("you have not played in this hand yet: there is nothing to undo")
+        """Go back to the human's previous decision, in this hand or, when he has not played in it yet (or it has
+        ended), in the hand before: rebuild the match from its record cut just before that decision (the computer
+        players then replay the same moves, and the hands after it are dealt again from the seed)."""
+        last = self._last_decision()
+        if last is None:
+            raise IllegalActionError("you have not played yet: there is nothing to undo")
+        h, j = last
         rec = self.match.to_record()
-        rec["hands"][-1]["actions"] = rec["hands"][-1]["actions"][:last]
+        rec["hands"] = rec["hands"][: h + 1]
+        rec["hands"][h]["actions"] = rec["hands"][h]["actions"][:j]
         self.match = Match.from_record(rec, self.seed)
         self.undos += 1
         self.save()
