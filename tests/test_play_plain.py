@@ -361,3 +361,35 @@ def test_plain_undo_with_nothing_to_undo() -> None:
     out = io.StringIO()
     PlainUI(s, Translator("de"), Scripted(s, stop_after=0, extra=["u"]), out).run()
     assert "Nichts rückgängig zu machen: du hast noch nicht gespielt" in out.getvalue()
+
+
+def test_plain_pace_command() -> None:
+    s = new(2)
+    out = io.StringIO()
+    ui = PlainUI(
+        s,
+        Translator("it"),
+        Scripted(s, stop_after=0, extra=["s", "s istantaneo", "s lento", "pace 0.25", "s warp", "?"]),
+        out,
+    )
+    ui.delay = 0.0
+    ui.run()
+    text = out.getvalue()
+    assert "Ritmo del computer: veloce" in text
+    assert "Ritmo del computer: 0.25 s per mossa" in text
+    assert "Ritmo sconosciuto 'warp'" in text
+    assert "s [RITMO] (ritmo del computer" in text
+    assert ui.delay == 0.25
+    assert "Ritmo del computer: lento" in text  # the pace in the player's words, too
+    assert "Ritmo del computer: istantaneo" in text
+
+
+def test_pace_cycle() -> None:
+    from burraco.tui.session import next_speed, speed_name
+
+    seq = [0.0]
+    for _ in range(4):
+        seq.append(next_speed(seq[-1]))
+    assert seq == [0.0, 0.3, 0.8, 1.6, 0.0]
+    assert next_speed(0.5) == 0.8 and next_speed(5.0) == 0.0
+    assert speed_name(0.8) == "normal" and speed_name(0.5) is None

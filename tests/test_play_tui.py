@@ -363,3 +363,40 @@ def test_undo_across_the_end_of_a_hand() -> None:
             assert s.hand_index() == 0 and s.game.actions == ended[:last] and s.human_to_act
 
     asyncio.run(run())
+
+
+def test_pace_key_changes_the_computers_pace_mid_game() -> None:
+    async def run() -> None:
+        s = Session.new(preset("italian"), partner="heuristic:easy", opponents="heuristic:easy", seed=2)
+        app = PlayApp(s, Translator("nl"), delay=0.0)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            help_line = app.query_one("#help", Line).plain
+            assert "s tempo van de computer" in help_line and help_line.endswith("Tempo van de computer: direct")
+            assert str(app.query_one("#btn-speed", Button).label) == "s tempo: direct"
+            for name, delay in (("snel", 0.3), ("normaal", 0.8), ("langzaam", 1.6), ("direct", 0.0)):
+                await pilot.press("s")
+                assert app.delay == delay
+                assert app.query_one("#message", Line).plain == f"Tempo van de computer: {name}"
+                assert app.query_one("#help", Line).plain.endswith(f"Tempo van de computer: {name}")
+                assert str(app.query_one("#btn-speed", Button).label) == f"s tempo: {name}"
+            await pilot.click("#btn-speed")  # the button, too
+            assert app.delay == 0.3
+            await pilot.press("question_mark")
+            assert isinstance(app.screen, TextScreen) and app.screen.id == "help"
+            assert "s tempo van de computer" in app.screen.plain
+            assert "Tempo van de computer: snel" in app.screen.plain
+            await pilot.press("escape")
+            # the new pace holds for the computers' next moves: a discard lets them play, 0.3 s apart
+            await pilot.press("d")
+            await pilot.pause()
+            await play_by_ui(app, pilot, next(a for a in s.game.legal_actions() if a.verb == DISCARD))
+            n = len(s.game.actions)
+            await pilot.pause(0.1)
+            assert len(s.game.actions) == n and app._busy  # the first computer move waits for its 0.3 s
+            await pilot.press("s", "s", "s")  # slow, instant
+            assert app.delay == 0.0
+            await settle(app, pilot)
+            assert s.human_to_act
+
+    asyncio.run(run())

@@ -43,13 +43,14 @@ from .render import (
     describe_action,
     match_line,
     meld_rich,
+    pace_text,
     pozzetti_lines,
     rules_lines,
     score_lines,
     sort_hand,
     status_text,
 )
-from .session import Session
+from .session import Session, next_speed
 
 #: melds shown per side (no side can open more under any preset)
 MAX_MELDS = 24
@@ -398,6 +399,7 @@ class PlayApp(App[int]):
         Binding("h", "hint", show=False),
         Binding("u", "undo", show=False),
         Binding("o", "sort", show=False),
+        Binding("s", "speed", show=False),
         Binding("r", "rules", show=False),
         Binding("question_mark", "help", show=False),
         Binding("q", "quit", show=False),
@@ -427,6 +429,7 @@ class PlayApp(App[int]):
                 ("hint", "h"),
                 ("undo", "u"),
                 ("sort", "o"),
+                ("speed", "s"),
                 ("rules", "r"),
             ):
                 button = Button(f"{key} {self.tr('btn_' + bid)}", id=f"btn-{bid}")
@@ -434,8 +437,14 @@ class PlayApp(App[int]):
                 yield button
         yield Line(id="help")
 
+    def show_pace(self) -> None:
+        """The pace on its button and at the end of the help line."""
+        pace = pace_text(self.tr, self.delay)
+        self.query_one("#btn-speed", Button).label = f"s {self.tr('btn_speed_now', pace=pace)}"
+        self.query_one("#help", Line).show(f"{self.tr('help_lines')} · {self.tr('pace_now', pace=pace)}")
+
     def on_mount(self) -> None:
-        self.query_one("#help", Line).show(self.tr("help_lines"))
+        self.show_pace()
         self.query_one(CardHand).focus()
         self.refresh_table()
         self._table_ready = True
@@ -627,13 +636,20 @@ class PlayApp(App[int]):
         self.message = self.tr("sorted_now", how=self.tr("sorted_rank" if self.by_rank else "sorted_suit"))
         self.refresh_table()
 
+    def action_speed(self) -> None:
+        """The next pace of the computer's moves (instant, fast, normal, slow); it holds from the next move on."""
+        self.delay = next_speed(self.delay)
+        self.show_pace()
+        self.say(self.tr("pace_now", pace=pace_text(self.tr, self.delay)))
+
     def action_rules(self) -> None:
         lines = rules_lines(self.tr, self.session.rules)
         text = "\n".join([self.tr("rules_title", name=self.session.rules.name), "", *lines])
         self.push_screen(PageScreen(text, text, self.tr("close_screen"), "rules"))
 
     def action_help(self) -> None:
-        text = "\n".join([self.tr("help_title"), "", *self.tr("help_lines").split(" · ")])
+        pace = self.tr("pace_now", pace=pace_text(self.tr, self.delay))
+        text = "\n".join([self.tr("help_title"), "", *self.tr("help_lines").split(" · "), "", pace])
         self.push_screen(PageScreen(text, text, self.tr("close_screen"), "help"))
 
     # ----- mouse ----------------------------------------------------------------------------------------------------

@@ -17,13 +17,14 @@ from .render import (
     describe_action,
     match_line,
     meld_plain,
+    pace_text,
     pozzetti_lines,
     rules_lines,
     score_lines,
     sort_hand,
     status_text,
 )
-from .session import Session
+from .session import SPEEDS, Session, SessionError, next_speed, parse_speed
 
 
 class PlainUI:
@@ -195,8 +196,21 @@ class PlainUI:
                 self.say(tr("rules_title", name=s.rules.name))
                 for line_ in rules_lines(tr, s.rules):
                     self.say("  " + line_)
+            elif cmd.kind == "speed":
+                local = {tr(f"pace_{k}").lower(): v for k, v in SPEEDS.items()}  # the pace in his words, too
+                try:
+                    if not cmd.arg:
+                        self.delay = next_speed(self.delay)
+                    else:
+                        word = cmd.arg.strip().lower()
+                        self.delay = local[word] if word in local else parse_speed(cmd.arg)
+                except SessionError:
+                    self.say(tr("bad_pace", pace=cmd.arg))
+                    return True
+                self.say(tr("pace_now", pace=pace_text(tr, self.delay)))
             elif cmd.kind == "help":
                 self.say(tr("plain_help"))
+                self.say(tr("pace_now", pace=pace_text(tr, self.delay)))
             else:  # table, or an empty line
                 self.table()
         except ActionError as e:

@@ -68,6 +68,18 @@ def parse_speed(text: str) -> float:
     return v
 
 
+def next_speed(delay: float) -> float:
+    """The pace after ``delay`` in the cycle instant → fast → normal → slow → instant (a pace set in seconds goes to
+    the next slower named one, or back to instant)."""
+    values = list(SPEEDS.values())
+    return next((v for v in values if v > delay), values[0])
+
+
+def speed_name(delay: float) -> str | None:
+    """``instant``, ``fast``, ``normal`` or ``slow`` for a named pace, None for one set in seconds."""
+    return next((k for k, v in SPEEDS.items() if v == delay), None)
+
+
 def check_player(spec: str) -> str:
     """Check a computer player spec (``heuristic:easy|medium|hard``, ``ismcts[:N|:Ts]``, ``random``)."""
     if spec.strip().lower().startswith("cheat"):
@@ -319,5 +331,7 @@ __all__ = [
     "SessionError",
     "check_player",
     "derive_seed",
+    "next_speed",
     "parse_speed",
+    "speed_name",
 ]
