@@ -178,7 +178,7 @@ class PlainUI:
                     self.say(status_text(tr, self.names, s.view))
             elif cmd.kind == "hint":
                 h = s.hint()
-                self.say(tr("hint", action=h.action, reason=h.reason))
+                self.say(tr("hint", action=h.action, reason=h.why))
             elif cmd.kind == "undo":
                 if not s.can_undo():
                     self.say(tr("nothing_to_undo"))
@@ -213,8 +213,8 @@ class PlainUI:
                 self.say(tr("pace_now", pace=pace_text(tr, self.delay)))
             else:  # table, or an empty line
                 self.table()
-        except ActionError as e:
-            self.say(tr("refused", msg=e.message))
+        except ActionError as e:  # the engine's refusal, in the player's language
+            self.say(tr("refused", msg=e.msg))
         return True
 
     def stop(self) -> int:
