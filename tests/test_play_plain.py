@@ -15,8 +15,10 @@ from burraco.actions import Action
 from burraco.cards import CARD_STR
 from burraco.cli import app
 from burraco.tui import storage
+from burraco.tui.commands import command_text
 from burraco.tui.i18n import LANGS, MESSAGES, Translator, default_lang, fields_of
 from burraco.tui.plain import PlainUI
+from burraco.tui.render import advice_text
 from burraco.tui.session import Session, SessionError, derive_seed
 
 runner = CliRunner()
@@ -90,7 +92,7 @@ def test_plain_plays_a_whole_hand_from_stdin() -> None:
     assert "Your hand (11) [by rank]:" in text  # o
     assert "Write the cards as rank then suit" in text  # x ZZ
     assert "Unknown command 'frob'" in text
-    assert "Legal moves: S draw; S pick" in text
+    assert "Legal moves: d; p" in text  # what the player types
     assert "Rules: italian" in text and "Match to 2005 points" in text
     assert "Press Enter for the next hand" in text and "continue it with burraco play --resume" in text
     # the saved record replays to the same scores
@@ -396,14 +398,14 @@ def test_pace_cycle() -> None:
 
 
 @pytest.mark.parametrize(
-    ("lang", "refused", "hint", "words"),
+    ("lang", "refused", "hint", "typ", "words"),
     [
-        ("it", "Non consentito: ", "Suggerimento: ", "non è un gioco"),
-        ("de", "Nicht erlaubt: ", "Tipp: ", "ist keine Meldung"),
+        ("it", "Non consentito: ", "Suggerimento: ", "scrivi", "non è un gioco"),
+        ("de", "Nicht erlaubt: ", "Tipp: ", "tippe", "ist keine Meldung"),
     ],
 )
 def test_plain_engine_refusal_and_hint_in_the_players_language(
-    lang: str, refused: str, hint: str, words: str
+    lang: str, refused: str, hint: str, typ: str, words: str
 ) -> None:
     from itertools import combinations
 
@@ -427,7 +429,9 @@ def test_plain_engine_refusal_and_hint_in_the_players_language(
     out = io.StringIO()
     PlainUI(s, Translator(lang), Scripted(s, stop_after=0, extra=["h", "d", command_for(bad)]), out).run()
     text = out.getvalue()
-    assert f"{hint}{h.action} ({render(h.why, lang)})" in text and h.reason not in text
+    advice = advice_text(Translator(lang), h.action)
+    assert f"{hint}{advice}, {typ} {command_text(h.action)} ({render(h.why, lang)})" in text
+    assert h.reason not in text and str(h.action) not in text
     assert refused + render(err.msg, lang) in text
     assert words in text and err.message not in text and "is not a meld" not in text
     assert len(s.game.actions) == len(s2.game.actions)  # drawn, the meld refused
@@ -493,3 +497,13 @@ def test_every_action_is_described_in_every_language() -> None:
         for a in (Action("N", REDRAW), Action("S", SWAP, (5,), 2)):
             text = describe_action(tr, names, a)
             assert str(a) not in text and ("6♥" in text or a.verb == REDRAW)
+
+
+def test_the_table_speaks_the_engines_languages() -> None:
+    from burraco import messages
+
+    assert set(LANGS) == set(messages.LANGS)
+    for lang in LANGS:  # every move can be given as advice, in every language
+        tr = Translator(lang)
+        for verb in ("draw", "pick", "meld", "add", "discard", "redraw", "swap", "timeout"):
+            assert tr(f"do_{verb}", cards="7♥", k=2)

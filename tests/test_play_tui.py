@@ -17,7 +17,7 @@ from burraco.actions import ADD, DISCARD, DRAW, MELD, PICK, Action
 from burraco.cards import JOKER, is_wild_card
 from burraco.tui.app import CardHand, Line, PlayApp, TextScreen, WatchApp, watch_positions
 from burraco.tui.i18n import Translator
-from burraco.tui.render import CARD_CELL, card_face
+from burraco.tui.render import CARD_CELL, advice_text, card_face
 from burraco.tui.session import Session
 
 SIZE = (120, 45)
@@ -185,7 +185,7 @@ def test_hint_undo_and_rules_screen() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await settle(app, pilot)
             await pilot.click("#btn-hint")  # the button, as a mouse player would
-            assert app.query_one("#message", Line).plain.startswith("Suggerimento: S ")
+            assert app.query_one("#message", Line).plain.startswith("Suggerimento: raccogli gli scarti (")
             await pilot.press("u")  # nothing to undo yet
             assert app.query_one("#message", Line).plain == "Niente da annullare: non hai ancora giocato"
             start = list(s.game.actions)
@@ -432,8 +432,8 @@ def test_engine_refusal_and_hint_in_the_players_language(lang: str, refused: str
             await pilot.press("h")  # the hint's reason, in the player's language
             h = s.hint()
             shown = app.query_one("#message", Line).plain
-            assert shown == f"{hint}{h.action} ({render(h.why, lang)})"
-            assert h.reason not in shown and render(h.why, lang) != h.reason
+            assert shown == f"{hint}{advice_text(Translator(lang), h.action)} ({render(h.why, lang)})"
+            assert h.reason not in shown and render(h.why, lang) != h.reason and str(h.action) not in shown
             await pilot.press("d")
             await pilot.pause()
             bad = not_a_meld(s)

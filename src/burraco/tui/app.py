@@ -38,6 +38,7 @@ from .i18n import Translator
 from .render import (
     CARD_CELL,
     Names,
+    advice_text,
     card_face,
     card_rich,
     describe_action,
@@ -615,7 +616,7 @@ class PlayApp(App[int]):
             self.say(self.tr("not_your_turn"))
             return
         h = self.session.hint()
-        self.say(self.tr("hint", action=h.action, reason=h.why))
+        self.say(self.tr("hint", action=advice_text(self.tr, h.action), reason=h.why))
 
     def action_undo(self) -> None:
         """Back to the human's previous decision, in this hand or the one before (from the scores, too)."""

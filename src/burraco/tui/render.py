@@ -152,6 +152,13 @@ def describe_action(tr: Translator, names: Names, a: Action) -> str:
     return tr("act_other", who=who, text=str(a))
 
 
+def advice_text(tr: Translator, a: Action) -> str:
+    """A move as advice to the player: ``meld 3♥ 4♥ 5♥`` (a hint's move)."""
+    if a.verb in (DRAW, PICK, MELD, ADD, DISCARD, REDRAW, SWAP, TIMEOUT):
+        return tr(f"do_{a.verb}", cards=" ".join(card_face(c) for c in a.cards), k=a.meld)
+    return str(a)  # pragma: no cover - every verb is above
+
+
 def end_text(tr: Translator, names: Names, view: View) -> str:
     """Why the hand ended."""
     end = view.end or ""
@@ -253,6 +260,7 @@ def rules_lines(tr: Translator, r: Rules) -> list[str]:
 __all__ = [
     "CARD_CELL",
     "Names",
+    "advice_text",
     "card_face",
     "card_plain",
     "card_rich",
