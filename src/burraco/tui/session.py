@@ -67,10 +67,7 @@ class SessionError(ValueError):
 
 def engine_message(e: BaseException) -> Message | str:
     """An engine error as its :class:`~burraco.messages.Message` (to show in the player's language), else its
-    English text. A record's refused action (``ReplayError``) keeps the refusal it was raised from as its cause."""
-    cause = e.__cause__
-    if isinstance(e, MessageError) and e.msg.code == "text" and isinstance(cause, MessageError):
-        return cause.msg if str(cause) in str(e) else e.msg
+    English text (a malformed record's ``RecordError``)."""
     return e.msg if isinstance(e, MessageError) else str(e)
 
 
