@@ -114,7 +114,7 @@ TEMPLATES: dict[str, str] = {
     "(§4.4.7, §0.1 C-16)",
     "hint_draw": "ziehe vom Stapel",
     "hint_draw_not_pile": "ziehe vom Stapel: der Ablagestapel ({size} {size|Karte|Karten}) lohnt sich jetzt nicht",
-    "hint_pick": "nimm den Ablagestapel auf: {size} {size|Karte|Karten}, oben {top}; {useful} der sichtbaren passen zu deiner "
+    "hint_pick": "nimm den Ablagestapel auf: {size} {size|Karte|Karten}, oben {top}; {useful} der sichtbaren {useful|passt|passen} zu deiner "
     "Hand oder den Meldungen deiner Partei",
     "hint_meld": "lege {cards} aus: eine neue Meldung ({what}) mit {count} Karten",
     "hint_add": "lege {cards} an Meldung {meld} an ({what}), jetzt {count} Karten",

@@ -105,7 +105,7 @@ TEMPLATES: dict[str, str] = {
     "duplicate_sequence": "{cards} non si può aprire: la coppia ha già la scala identica {other} (§4.4.7, §0.1 C-16)",
     "hint_draw": "pesca dal tallone",
     "hint_draw_not_pile": "pesca dal tallone: gli scarti ({size} {size|carta|carte}) ora non valgono la pena",
-    "hint_pick": "raccogli gli scarti: {size} {size|carta|carte}, in cima {top}; {useful} di quelle visibili servono alla tua mano "
+    "hint_pick": "raccogli gli scarti: {size} {size|carta|carte}, in cima {top}; {useful} di quelle visibili {useful|serve|servono} alla tua mano "
     "o ai giochi della tua coppia",
     "hint_meld": "cala {cards}: un gioco nuovo ({what}) di {count} carte",
     "hint_add": "attacca {cards} al gioco {meld} ({what}), ora di {count} carte",

@@ -113,7 +113,7 @@ TEMPLATES: dict[str, str] = {
     "§0.1 C-16)",
     "hint_draw": "trek van de stapel",
     "hint_draw_not_pile": "trek van de stapel: de aflegstapel ({size} {size|kaart|kaarten}) is het nu niet waard",
-    "hint_pick": "pak de aflegstapel op: {size} {size|kaart|kaarten}, bovenop {top}; {useful} van de zichtbare passen bij je hand "
+    "hint_pick": "pak de aflegstapel op: {size} {size|kaart|kaarten}, bovenop {top}; {useful} van de zichtbare {useful|past|passen} bij je hand "
     "of de combinaties van je partij",
     "hint_meld": "leg {cards} uit: een nieuwe combinatie ({what}) van {count} kaarten",
     "hint_add": "leg {cards} aan bij combinatie {meld} ({what}), nu {count} kaarten",

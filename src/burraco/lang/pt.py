@@ -100,7 +100,7 @@ TEMPLATES: dict[str, str] = {
     "C-16)",
     "hint_draw": "compre do monte",
     "hint_draw_not_pile": "compre do monte: o lixo ({size} {size|carta|cartas}) não vale a pena agora",
-    "hint_pick": "pegue o lixo: {size} {size|carta|cartas}, no topo {top}; {useful} das visíveis servem à sua mão ou aos jogos da "
+    "hint_pick": "pegue o lixo: {size} {size|carta|cartas}, no topo {top}; {useful} das visíveis {useful|serve|servem} à sua mão ou aos jogos da "
     "sua dupla",
     "hint_meld": "baixe {cards}: um jogo novo ({what}) de {count} cartas",
     "hint_add": "encaixe {cards} no jogo {meld} ({what}), agora com {count} cartas",
