@@ -435,3 +435,69 @@ def test_the_creator_calls_time_out_where_the_rules_have_it(tmp_path: Path) -> N
             assert getattr(e.value, "code", None) == "illegal"
 
     run(go())
+
+
+# ----- 12. engine refusals and hints in the player's language ------------------------------------------------------
+def render_like_a_client(m: dict[str, Any], cat: dict[str, Any], en: dict[str, Any]) -> str:
+    """The template rules of docs/protocol.md ("Engine messages in every language"), as a client implements them
+    from the served catalogue alone (static/app.js does the same in JavaScript)."""
+    import re
+
+    tpl = cat["templates"].get(m["code"]) or en["templates"][m["code"]]
+    words = cat["words"]
+
+    def value(v: Any, table: str | None) -> str:
+        if isinstance(v, dict):
+            return render_like_a_client(v, cat, en)
+        if isinstance(v, list):
+            return str((words.get("join") or en["words"]["join"])["and"]).join(value(x, table) for x in v)
+        if table is not None:
+            w = words.get(table, {}).get(str(v), en["words"].get(table, {}).get(str(v)))
+            return str(v) if w is None else str(w)
+        return str(v)
+
+    def field(f: re.Match[str]) -> str:
+        name, table, one, other = f.groups()
+        v = m["params"].get(name, "?")
+        if one is not None:
+            return one if v == 1 else other
+        return value(v, table)
+
+    return re.sub(r"\{(\w+)(?::(\w+))?(?:\|([^|{}]*)\|([^{}]*))?\}", field, tpl)
+
+
+def test_an_illegal_meld_reaches_the_client_as_a_message_it_renders_in_italian(tmp_path: Path) -> None:
+    from burraco.messages import message_from_json, render
+    from server_support import Client
+
+    with thread_server(fast_config(sqlite_url(tmp_path / "m.sqlite3"))) as server:
+        t = create(server.url, preset="italian", hands=1, seats=[HUMAN, EASY, EASY, EASY])
+
+        async def go() -> tuple[dict[str, Any], dict[str, Any]]:
+            c = await Client.open(server.ws_url)
+            await c.hello(t["id"], t["tokens"]["N"])
+            st = await c.until(lambda m: m["type"] == "state" and m["view"] and m["view"]["turn"] == "N"
+                               and m["table"]["status"] == "playing")
+            await c.send({"type": "hint"})
+            hint = await c.until("hint")
+            await c.send({"type": "act", "action": "N draw", "n": st["n"]})
+            st = await c.until(lambda m: m["type"] == "state" and m["view"]["phase"] == "play")
+            two = st["view"]["hand"][:2]
+            await c.send({"type": "act", "action": "N meld " + " ".join(two), "n": st["n"], "ref": 7})
+            err = await c.until("error")
+            await c.close()
+            return err, hint
+
+        err, hint = run(go())
+        assert err["code"] == "illegal" and err["ref"] == 7
+        assert err["msg"]["code"] == "not_a_meld" and isinstance(err["msg"]["params"]["reason"], dict)
+        assert render(message_from_json(err["msg"]), "en") == err["message"]
+        assert hint["msg"]["code"] and render(message_from_json(hint["msg"]), "en") == hint["reason"]
+        status, en = http("GET", server.url + "/messages/en.json")
+        status_it, it = http("GET", server.url + "/messages/it.json")
+        assert status == status_it == 200
+        assert render_like_a_client(err["msg"], en, en) == err["message"]
+        italian = render_like_a_client(err["msg"], it, en)
+        assert italian == render(message_from_json(err["msg"]), "it") and italian != err["message"]
+        assert render_like_a_client(hint["msg"], it, en) == render(message_from_json(hint["msg"]), "it")
+        assert http("GET", server.url + "/messages/xx.json")[0] == 404
