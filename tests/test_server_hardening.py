@@ -249,6 +249,8 @@ def test_a_hint_overtaken_by_the_game_is_refused_as_stale(tmp_path: Path, monkey
             await until(lambda: north_to_play(t))
             hint = asyncio.create_task(t.handle(conn, {"type": "hint"}))
             await until(started.is_set)
+            with pytest.raises(Exception, match="being computed"):  # one hint at a time per seat
+                await t.handle(conn, {"type": "hint"})
             g = t.game
             assert g is not None
             # the table is not stalled by the hint: North plays meanwhile

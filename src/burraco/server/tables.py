@@ -118,6 +118,7 @@ class Table:
     unloaded: bool = False  # dropped from the hub: this object must not change or write anything any more
     human_seen: float = field(default_factory=time.time)  # wall-clock time of the last human activity
     replay_cache: dict[int, bytes] = field(default_factory=dict)  # finished game -> its encoded replay
+    hinting: set[int] = field(default_factory=set)  # seats whose hint is being computed (one at a time each)
     _rules: Rules | None = None
 
     # ----- basic facts --------------------------------------------------------------------------------------------
@@ -788,10 +789,16 @@ class Table:
             m = self.match
             if not self.hand_running() or g is None or m is None or g.current_seat != seat.index:
                 raise ClientError("not_now", "a hint is given only when it is your turn")
+            if seat.index in self.hinting:
+                raise ClientError("not_now", "your hint is being computed: wait for it")
             view = m.view(seat.index)
             legal = g.legal_actions()
             at = self.last_game_n
-        h = await asyncio.to_thread(engine_hint, view, "hard", legal)
+            self.hinting.add(seat.index)
+        try:
+            h = await asyncio.to_thread(engine_hint, view, "hard", legal)
+        finally:
+            self.hinting.discard(seat.index)
         async with self.lock:
             if self.last_game_n != at or conn.seat != seat.index:
                 raise ClientError("stale", "the game moved on while the hint was computed: ask again")
