@@ -266,8 +266,10 @@ class Store:
     async def idle_waiting(self, before: float) -> list[str]:
         """The tables still waiting for players whose last event is older than ``before`` (wall-clock time)."""
         async with self.engine.connect() as conn:
-            last = (
+            waiting = sa.select(tables_t.c.id).where(tables_t.c.status == "waiting")
+            last = (  # only the events of waiting tables (few each), not the whole log
                 sa.select(events_t.c.table_id, sa.func.max(events_t.c.at).label("last"))
+                .where(events_t.c.table_id.in_(waiting))
                 .group_by(events_t.c.table_id)
                 .subquery()
             )
