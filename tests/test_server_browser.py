@@ -255,3 +255,21 @@ def test_on_a_phone_tap_to_select_drag_with_a_finger_refusals_in_italian(server:
     page.locator("[data-testid=meld]").tap()
     page.wait_for_function("document.querySelector('[data-testid=msg]').textContent.includes('non è un gioco')")
     ctx.close()
+
+
+def test_the_creator_calls_time_out_from_the_table(server: ThreadServer, browser: Any) -> None:
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    page.select_option("#preset", "italian-tournament")
+    for s in "ESW":
+        page.select_option(f"[data-testid=seat-{s}]", "computer:heuristic:easy")
+    page.click("[data-testid=create]")
+    page.wait_for_url(re.compile(r"/t/\w+$"))
+    button = page.locator("[data-testid=timeout]")
+    button.wait_for(state="visible")  # the creator, at a table whose rules have time-outs, while a hand runs
+    button.click()
+    page.wait_for_function(
+        "[...document.querySelectorAll('[data-testid=log] div')].some((d) => d.textContent.startsWith('timeout'))")
+    button.click()  # a second one in the same hand: the engine refuses it, in plain words
+    page.wait_for_function("document.querySelector('[data-testid=msg]').textContent.toLowerCase().includes('time-out')")
+    page.context.close()
