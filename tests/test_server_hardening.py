@@ -287,6 +287,7 @@ def test_a_failed_commit_changes_no_seat(tmp_path: Path) -> None:
             with pytest.raises(RuntimeError):  # North's first visit claims the seat: not committed, not claimed
                 await t.attach(north, out["tokens"]["N"], "Nina", None)
             assert not t.seats[0].claimed and t.seats[0].name == "Player N"
+            assert north.table is None and north not in t.conns and t.seats[0].connected == 0
             hub.store.append = real  # type: ignore[method-assign]
             reply = await t.handle(spectator, {"type": "take", "seat": "E", "name": "Eve"})
             assert reply is not None and reply["type"] == "seated" and t.seats[1].name == "Eve"

@@ -594,6 +594,12 @@ class Table:
                     raise ClientError(
                         "bad_token", "this seat link is not valid at this table (it may have been left)"
                     )
+            if seat is not None and (
+                not seat.claimed or (name is not None and clean_name(name, seat.name) != seat.name)
+            ):
+                # first: if the store fails, the connection is not attached and nothing changed
+                changes = {"claimed": True, "name": clean_name(name, seat.name)}
+                await self._emit([("seat", self.seat_event(seat, changes))], seat=(seat, changes))
             conn.seat = None if seat is None else seat.index
             conn.table = self
             self._catch_up(conn, last)
@@ -602,9 +608,6 @@ class Table:
             if seat is not None:
                 self.human_seen = time.time()
                 seat.connected += 1
-                if not seat.claimed or (name is not None and clean_name(name, seat.name) != seat.name):
-                    changes = {"claimed": True, "name": clean_name(name, seat.name)}
-                    await self._emit([("seat", self.seat_event(seat, changes))], seat=(seat, changes))
                 if seat.away:
                     await self._emit([("away", {"seat": seat.index, "away": False, "why": "back"})])
                 await self.advance()
