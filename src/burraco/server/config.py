@@ -55,7 +55,7 @@ class ServerConfig:
     ip_memory: int = 100_000
     #: tables with no human seat (computer players only) running at once: per creating IP, and on the server
     computer_tables_per_ip: int = field(default_factory=lambda: int(_env_float("BURRACO_COMPUTER_TABLES_PER_IP", 2)))
-    computer_tables: int = field(default_factory=lambda: int(_env_float("BURRACO_COMPUTER_TABLES", 50)))
+    computer_tables: int = field(default_factory=lambda: int(_env_float("BURRACO_COMPUTER_TABLES", 20)))
     #: at a table with no human seat, computer players wait at least this many seconds before each move (and
     #: between hands), whatever ``bot_delay`` says: such a table never runs flat out
     computer_table_delay: float = field(default_factory=lambda: _env_float("BURRACO_COMPUTER_DELAY", 1.0))
