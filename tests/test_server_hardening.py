@@ -415,6 +415,26 @@ def test_at_start_no_table_is_rebuilt_until_asked_for(tmp_path: Path) -> None:
     run(go())
 
 
+def test_stop_waits_for_the_janitor_inside_a_store_call(tmp_path: Path) -> None:
+    """Stopping while the janitor is inside a store transaction: the janitor has unwound (and given its connection
+    back) before the store closes, so the server's stop never hangs on it."""
+
+    async def go() -> None:
+        inside = asyncio.Event()
+        async with hub_for(tmp_path, abandon_after=0.2) as hub:
+
+            async def slow_close_abandoned() -> None:
+                async with hub.store.engine.begin():
+                    inside.set()
+                    await asyncio.sleep(30)
+
+            hub.close_abandoned = slow_close_abandoned  # type: ignore[method-assign]
+            await asyncio.wait_for(inside.wait(), 10)
+        assert hub._janitor is not None and hub._janitor.done()
+
+    run(go(), timeout=20)
+
+
 # ----- 10. the director's time-out --------------------------------------------------------------------------------
 def test_the_creator_calls_time_out_where_the_rules_have_it(tmp_path: Path) -> None:
     async def go() -> None:

@@ -999,7 +999,10 @@ class Hub:
     async def stop(self) -> None:
         self.closing = True
         if self._janitor is not None:
+            # wait for it to unwind before the store closes: cancelled inside a store call, it still has to give
+            # its connection back, which can never happen once the engine is disposed (stop would then hang)
             self._janitor.cancel()
+            await asyncio.gather(self._janitor, return_exceptions=True)
         for t in self.tables.values():
             for task in (t.watch_task, t.bot_task):
                 if task is not None:
