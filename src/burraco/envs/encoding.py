@@ -386,9 +386,39 @@ def describe_index(index: int) -> tuple[str, int, int]:
     raise EncodingError(f"action index {i} is outside 0…{NUM_ACTIONS - 1}")
 
 
+_ADD_BY_UID: dict[tuple[int, tuple[int, ...]], int] = {}
+
+
 def legal_indices(legal: Sequence[Action], melds: Sequence[Meld]) -> list[int]:
-    """The indices of ``legal`` (in the same order)."""
-    return [encode_action(a, melds) for a in legal]
+    """The indices of ``legal`` (in the same order): :func:`encode_action` of each, with the common verbs inline
+    and attachments cached by the meld's unique id (melds are immutable)."""
+    out: list[int] = []
+    append = out.append
+    mc = _MELD_CACHE
+    ac = _ADD_BY_UID
+    for a in legal:
+        v = a[1]
+        if v == DISCARD:
+            append(DISCARD_OFFSET + a[2][0])
+        elif v == MELD:
+            got = mc.get(a[2])
+            append(encode_action(a, melds) if got is None else got)
+        elif v == ADD:
+            k = a[3]
+            if 1 <= k <= len(melds) and k <= MAX_SLOTS:
+                key = (melds[k - 1].uid, a[2])
+                got = ac.get(key)
+                if got is None:  # the template of the meld after the attachment (the same meld in any slot)
+                    got = encode_action(a, melds) - ADD_OFFSET - (k - 1) * ADD_BLOCK
+                    if len(ac) > 500_000:
+                        ac.clear()
+                    ac[key] = got
+                append(ADD_OFFSET + (k - 1) * ADD_BLOCK + got)
+            else:
+                append(encode_action(a, melds))  # raises EncodingError
+        else:
+            append(encode_action(a, melds))
+    return out
 
 
 def action_mask(legal: Sequence[Action], melds: Sequence[Meld]) -> npt.NDArray[np.int8]:
@@ -829,6 +859,188 @@ def encode_game(
     return out
 
 
+class Encoder:
+    """:func:`encode_game` for one rule set, incrementally: every seat keeps its last observation, and the blocks
+    that change rarely (the meld rows of both sides, the rules) are rewritten only when they changed (a side's
+    melds are compared by identity: melds are immutable, an attachment replaces one). The result is a new array
+    equal to ``encode_game(game, seat, match_totals)`` (the tests check it on every state of random matches)."""
+
+    __slots__ = ("rules", "_rel", "_side", "_values", "_deck", "_state")
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        n = rules.players
+        if n == 4:
+            d = rules.direction
+            self._rel = [[((s - me) * d) % 4 for s in range(4)] for me in range(4)]
+            self._side = [me % 2 for me in range(4)]
+        else:
+            self._rel = [[0, 1], [1, 0]]
+            self._side = [0, 1]
+        self._values = rules.card_values()
+        self._deck = _deck_lanes(rules)
+        self._state: list[list[Any] | None] = [None] * n
+
+    def _new_state(self) -> list[Any]:
+        buf = np.zeros(OBS_SIZE, dtype=np.float32)
+        buf[_O_RULES : _O_RULES + 10] = _rules_row(self.rules)
+        # buffer, (ids, melds) of the own / other side's last melds, (rows written, table counts, points,
+        # burraco, clean) per side, the index of the one-hot lone and top-to-use entries (-1 none)
+        return [buf, None, None, _NO_BLOCK, _NO_BLOCK, -1, -1]
+
+    def encode(self, g: Game, seat: int, match_totals: tuple[int, int] | None = None) -> npt.NDArray[np.float32]:
+        """The observation of ``seat`` in ``g`` (a new array)."""
+        st = self._state[seat]
+        if st is None:
+            st = self._state[seat] = self._new_state()
+        buf = st[0]
+        r = self.rules
+        rel = self._rel[seat]
+        my_side = self._side[seat]
+        hid = g.hidden[seat]
+        hb: bytes | bytearray = g.hands[seat]
+        hidden_poz = 0
+        if hid is not None:
+            hb = bytes(max(0, hb[c] - hid[c]) for c in range(NUM_TYPES))
+            hidden_poz = sum(hid)
+        gp = g.pile
+        pile = gp if r.discard_pile_open else gp[-1:]
+        fb = int.from_bytes
+        u = self._deck - fb(hb, "big") - fb(g.table, "big")
+        lanes = 0
+        for c in pile:
+            lanes += _LANE[c]
+        u -= lanes
+        known = g.known
+        hand_n = g.hand_n
+        ghidden = g.hidden
+        pending_l = g.poz_pending
+        kn: list[bytes | bytearray] = [_ZERO53, _ZERO53, _ZERO53]
+        sizes = [0.0] * 4
+        hidden = [0.0] * 4
+        pending = [0.0] * 4
+        for s in range(g.n):
+            k = rel[s]
+            if k:
+                kb = known[s]
+                kn[k - 1] = kb
+                u -= fb(kb, "big")
+            sizes[k] = hand_n[s]
+            if ghidden[s] is not None:
+                hidden[k] = 1.0
+            if pending_l[s]:
+                pending[k] = 1.0
+        if pile:
+            pile_b = lanes.to_bytes(NUM_TYPES, "big")
+            top_b = _ONE_HOT[pile[-1]]
+        else:
+            pile_b = top_b = _ZERO53
+        # the meld rows of each side: only the slots whose meld changed are rewritten
+        melds = g.melds
+        for j in (0, 1):
+            ms = melds[my_side if j == 0 else 1 - my_side][:MAX_SLOTS]
+            ids = list(map(id, ms))
+            last = st[1 + j]
+            if last is None or last[0] != ids:
+                base = _O_MELDS[j]
+                old_ids: list[int] = [] if last is None else last[0]
+                slots: list[tuple[int, bool, bool, int]] = [] if last is None else last[2]
+                del slots[len(ms) :]
+                if len(old_ids) > len(ms):
+                    buf[base + len(ms) * MELD_FEATURES : base + len(old_ids) * MELD_FEATURES] = 0.0
+                for k, m in enumerate(ms):
+                    if k < len(old_ids) and old_ids[k] == ids[k]:
+                        continue
+                    row, p, b, c, ln = _meld_row(m, self._values)
+                    o = base + k * MELD_FEATURES
+                    buf[o : o + MELD_FEATURES] = row
+                    if k < len(slots):
+                        slots[k] = (p, b, c, ln)
+                    else:
+                        slots.append((p, b, c, ln))
+                pts = lanes_t = 0
+                bur = clean = False
+                for p, b, c, ln in slots:
+                    pts += p
+                    bur = bur or b
+                    clean = clean or c
+                    lanes_t += ln
+                st[3 + j] = (0, lanes_t.to_bytes(NUM_TYPES, "big"), pts, bur, clean)
+                st[1 + j] = (ids, list(ms), slots)  # the melds stay referenced: their ids cannot be reused
+        own = st[3]
+        other = st[4]
+        buf[:_COUNTS_END] = np.frombuffer(
+            b"".join((hb, kn[0], kn[1], kn[2], pile_b, top_b, u.to_bytes(NUM_TYPES, "big"), own[1], other[1])),
+            dtype=np.uint8,
+        )
+        turn = g.current_seat
+        i = _O_LONE + g.lone if g.lone >= 0 and turn >= 0 else -1
+        if i != st[5]:
+            if st[5] >= 0:
+                buf[st[5]] = 0.0
+            if i >= 0:
+                buf[i] = 1.0
+            st[5] = i
+        i = _O_TOPUSE + g.top if g.top >= 0 and not g.top_used else -1
+        if i != st[6]:
+            if st[6] >= 0:
+                buf[st[6]] = 0.0
+            if i >= 0:
+                buf[i] = 1.0
+            st[6] = i
+        to_act = [0.0] * 4
+        if turn >= 0:
+            to_act[rel[turn]] = 1.0
+        poz = [0.0, 0.0, 0.0]
+        for k, x in enumerate(g.pozzetti[:3]):
+            if x is not None:
+                poz[k] = 1.0
+        by = [0.0] * 8
+        pb = g.poz_by
+        x = pb[my_side]
+        if x >= 0:
+            by[rel[x]] = 1.0
+        x = pb[1 - my_side]
+        if x >= 0:
+            by[4 + rel[x]] = 1.0
+        mt = match_totals or (0, 0)
+        pt = g.poz_taken
+        buf[_TAIL:_O_RULES] = (
+            sizes
+            + to_act
+            + list(_PHASES.get(g.phase, _END_PHASE))
+            + [
+                g.picked,
+                g.drew,
+                g.melded,
+                g.opening,
+                g.must_open,
+                g.last_turn,
+                g.timeout_called,
+                g.redrawn,
+                hidden_poz > 0,
+                turn == seat,
+                hidden_poz,
+                len(g.stock),
+                len(gp),
+                g.laid,
+                g.stalemate_run,
+                g.turns,
+                g.timeout_left,
+            ]
+            + poz
+            + [pt[my_side], pt[1 - my_side]]
+            + by
+            + hidden
+            + pending
+            + [mt[my_side], mt[1 - my_side], own[2], other[2], own[3], other[3], own[4], other[4]]
+        )
+        return buf.copy()
+
+
+_NO_BLOCK: tuple[int, bytes, int, bool, bool] = (0, _ZERO53, 0, False, False)
+
+
 def view_to_dict(view: View) -> dict[str, Any]:
     """The view as a JSON-ready dict (cards in the notation of RECORDS.md §1, seats and sides by name): the "dict
     view" beside the tensor, for logging, debugging and agents that prefer structured input.
@@ -884,6 +1096,7 @@ def view_to_dict(view: View) -> dict[str, Any]:
 
 
 __all__ = [
+    "Encoder",
     "view_to_dict",
     "ACTION_LAYOUT",
     "ADD_BLOCK",
