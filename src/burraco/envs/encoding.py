@@ -39,6 +39,7 @@ other. :func:`encode_game` gives the same vector straight from a :class:`~burrac
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -882,11 +883,13 @@ class Encoder:
         self._state: list[list[Any] | None] = [None] * n
 
     def _new_state(self) -> list[Any]:
-        buf = np.zeros(OBS_SIZE, dtype=np.float32)
+        raw = bytearray(OBS_SIZE * 4)
+        buf = np.frombuffer(raw, dtype=np.float32)
         buf[_O_RULES : _O_RULES + 10] = _rules_row(self.rules)
-        # buffer, (ids, melds) of the own / other side's last melds, (rows written, table counts, points,
-        # burraco, clean) per side, the index of the one-hot lone and top-to-use entries (-1 none)
-        return [buf, None, None, _NO_BLOCK, _NO_BLOCK, -1, -1]
+        # buffer, its bytes, (ids, melds, per-slot points/burraco/clean/counts) of the own and the other side's
+        # last melds, (table counts, points, burraco, clean) per side, the index of the one-hot lone and
+        # top-to-use entries (-1: none)
+        return [buf, raw, None, None, _NO_BLOCK, _NO_BLOCK, -1, -1]
 
     def encode(self, g: Game, seat: int, match_totals: tuple[int, int] | None = None) -> npt.NDArray[np.float32]:
         """The observation of ``seat`` in ``g`` (a new array)."""
@@ -916,20 +919,19 @@ class Encoder:
         ghidden = g.hidden
         pending_l = g.poz_pending
         kn: list[bytes | bytearray] = [_ZERO53, _ZERO53, _ZERO53]
-        sizes = [0.0] * 4
-        hidden = [0.0] * 4
-        pending = [0.0] * 4
+        # the tail (hand_sizes … scores, see _LAYOUT_SPEC) as one list, written at once
+        t = _TAIL_ZERO[:]
         for s in range(g.n):
             k = rel[s]
             if k:
                 kb = known[s]
                 kn[k - 1] = kb
                 u -= fb(kb, "big")
-            sizes[k] = hand_n[s]
+            t[k] = hand_n[s]
             if ghidden[s] is not None:
-                hidden[k] = 1.0
+                t[_T_HIDDEN + k] = 1.0
             if pending_l[s]:
-                pending[k] = 1.0
+                t[_T_PENDING + k] = 1.0
         if pile:
             pile_b = lanes.to_bytes(NUM_TYPES, "big")
             top_b = _ONE_HOT[pile[-1]]
@@ -940,7 +942,7 @@ class Encoder:
         for j in (0, 1):
             ms = melds[my_side if j == 0 else 1 - my_side][:MAX_SLOTS]
             ids = list(map(id, ms))
-            last = st[1 + j]
+            last = st[2 + j]
             if last is None or last[0] != ids:
                 base = _O_MELDS[j]
                 old_ids: list[int] = [] if last is None else last[0]
@@ -965,80 +967,85 @@ class Encoder:
                     bur = bur or b
                     clean = clean or c
                     lanes_t += ln
-                st[3 + j] = (0, lanes_t.to_bytes(NUM_TYPES, "big"), pts, bur, clean)
-                st[1 + j] = (ids, list(ms), slots)  # the melds stay referenced: their ids cannot be reused
-        own = st[3]
-        other = st[4]
+                st[4 + j] = (lanes_t.to_bytes(NUM_TYPES, "big"), pts, bur, clean)
+                st[2 + j] = (ids, list(ms), slots)  # the melds stay referenced: their ids cannot be reused
+        own = st[4]
+        other = st[5]
         buf[:_COUNTS_END] = np.frombuffer(
-            b"".join((hb, kn[0], kn[1], kn[2], pile_b, top_b, u.to_bytes(NUM_TYPES, "big"), own[1], other[1])),
+            b"".join((hb, kn[0], kn[1], kn[2], pile_b, top_b, u.to_bytes(NUM_TYPES, "big"), own[0], other[0])),
             dtype=np.uint8,
         )
         turn = g.current_seat
         i = _O_LONE + g.lone if g.lone >= 0 and turn >= 0 else -1
-        if i != st[5]:
-            if st[5] >= 0:
-                buf[st[5]] = 0.0
-            if i >= 0:
-                buf[i] = 1.0
-            st[5] = i
-        i = _O_TOPUSE + g.top if g.top >= 0 and not g.top_used else -1
         if i != st[6]:
             if st[6] >= 0:
                 buf[st[6]] = 0.0
             if i >= 0:
                 buf[i] = 1.0
             st[6] = i
-        to_act = [0.0] * 4
+        i = _O_TOPUSE + g.top if g.top >= 0 and not g.top_used else -1
+        if i != st[7]:
+            if st[7] >= 0:
+                buf[st[7]] = 0.0
+            if i >= 0:
+                buf[i] = 1.0
+            st[7] = i
         if turn >= 0:
-            to_act[rel[turn]] = 1.0
-        poz = [0.0, 0.0, 0.0]
+            t[4 + rel[turn]] = 1.0
+        ph = g.phase
+        t[8 if ph == "draw" else 9 if ph == "play" else 10] = 1.0
+        t[11:28] = (
+            g.picked,
+            g.drew,
+            g.melded,
+            g.opening,
+            g.must_open,
+            g.last_turn,
+            g.timeout_called,
+            g.redrawn,
+            hidden_poz > 0,
+            turn == seat,
+            hidden_poz,
+            len(g.stock),
+            len(gp),
+            g.laid,
+            g.stalemate_run,
+            g.turns,
+            g.timeout_left,
+        )
         for k, x in enumerate(g.pozzetti[:3]):
             if x is not None:
-                poz[k] = 1.0
-        by = [0.0] * 8
+                t[28 + k] = 1.0
+        pt = g.poz_taken
+        t[31] = pt[my_side]
+        t[32] = pt[1 - my_side]
         pb = g.poz_by
         x = pb[my_side]
         if x >= 0:
-            by[rel[x]] = 1.0
+            t[33 + rel[x]] = 1.0
         x = pb[1 - my_side]
         if x >= 0:
-            by[4 + rel[x]] = 1.0
-        mt = match_totals or (0, 0)
-        pt = g.poz_taken
-        buf[_TAIL:_O_RULES] = (
-            sizes
-            + to_act
-            + list(_PHASES.get(g.phase, _END_PHASE))
-            + [
-                g.picked,
-                g.drew,
-                g.melded,
-                g.opening,
-                g.must_open,
-                g.last_turn,
-                g.timeout_called,
-                g.redrawn,
-                hidden_poz > 0,
-                turn == seat,
-                hidden_poz,
-                len(g.stock),
-                len(gp),
-                g.laid,
-                g.stalemate_run,
-                g.turns,
-                g.timeout_left,
-            ]
-            + poz
-            + [pt[my_side], pt[1 - my_side]]
-            + by
-            + hidden
-            + pending
-            + [mt[my_side], mt[1 - my_side], own[2], other[2], own[3], other[3], own[4], other[4]]
-        )
+            t[37 + rel[x]] = 1.0
+        if match_totals is not None:
+            t[49] = match_totals[my_side]
+            t[50] = match_totals[1 - my_side]
+        t[51] = own[1]
+        t[52] = other[1]
+        t[53] = own[2]
+        t[54] = other[2]
+        t[55] = own[3]
+        t[56] = other[3]
+        _TAIL_PACK.pack_into(st[1], _TAIL * 4, *t)
         return buf.copy()
 
 
-_NO_BLOCK: tuple[int, bytes, int, bool, bool] = (0, _ZERO53, 0, False, False)
+# the tail of the observation: offsets within it (hand_sizes 0, to_act 4, phase 8, flags 11, counters 21,
+# pozzetti 28, poz_taken 31, poz_by 33, hidden_seats 41, poz_pending 45, scores 49), all float32
+_T_HIDDEN = _O_HIDDEN - _TAIL
+_T_PENDING = _O_PENDING - _TAIL
+_TAIL_ZERO: list[Any] = [0.0] * (_O_RULES - _TAIL)
+_TAIL_PACK = struct.Struct(f"={_O_RULES - _TAIL}f")
+_NO_BLOCK: tuple[bytes, int, bool, bool] = (_ZERO53, 0, False, False)
 
 
 def view_to_dict(view: View) -> dict[str, Any]:
