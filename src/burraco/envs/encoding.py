@@ -401,6 +401,10 @@ def legal_indices(legal: Sequence[Action], melds: Sequence[Meld]) -> list[int]:
         v = a[1]
         if v == DISCARD:
             append(DISCARD_OFFSET + a[2][0])
+        elif v == DRAW:
+            append(DRAW_INDEX)
+        elif v == PICK:
+            append(PICK_INDEX)
         elif v == MELD:
             got = mc.get(a[2])
             append(encode_action(a, melds) if got is None else got)
