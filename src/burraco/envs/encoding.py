@@ -1017,8 +1017,8 @@ class Encoder:
             g.turns,
             g.timeout_left,
         )
-        for k, x in enumerate(g.pozzetti[:3]):
-            if x is not None:
+        for k, pz in enumerate(g.pozzetti[:3]):
+            if pz is not None:
                 t[28 + k] = 1.0
         pt = g.poz_taken
         t[31] = pt[my_side]
@@ -1040,7 +1040,8 @@ class Encoder:
         t[55] = own[3]
         t[56] = other[3]
         _TAIL_PACK.pack_into(st[1], _TAIL * 4, *t)
-        return buf.copy()
+        out: npt.NDArray[np.float32] = buf.copy()
+        return out
 
 
 # the tail of the observation: offsets within it (hand_sizes 0, to_act 4, phase 8, flags 11, counters 21,
