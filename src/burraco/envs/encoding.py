@@ -1054,57 +1054,15 @@ _NO_BLOCK: tuple[bytes, int, bool, bool] = (_ZERO53, 0, False, False)
 
 
 def view_to_dict(view: View) -> dict[str, Any]:
-    """The view as a JSON-ready dict (cards in the notation of RECORDS.md §1, seats and sides by name): the "dict
-    view" beside the tensor, for logging, debugging and agents that prefer structured input.
+    """The view as a JSON-ready dict: :meth:`burraco.View.to_json` (the "dict view" beside the tensor, for logging,
+    debugging and agents that prefer structured input).
 
     >>> from burraco import Game, preset
     >>> d = view_to_dict(Game.new(preset("italian-2p"), seed=1).view(0))
-    >>> d["seat"], d["phase"], len(d["hand"]), d["hand_sizes"], d["stock_size"]
+    >>> d["seat"], d["phase"], len(d["hand"]), d["hand_sizes"], d["stock"]
     ('N', 'draw', 11, {'N': 11, 'S': 11}, 63)
     """
-    from ..cards import CARD_STR
-    from ..game import meld_json, seat_names, side_names
-
-    seats = seat_names(view.rules.players)
-    sides = side_names(view.rules.players)
-
-    def cards(cs: Sequence[int]) -> list[str]:
-        return [CARD_STR[c] for c in cs]
-
-    def counts(b: bytes) -> dict[str, int]:
-        return {CARD_STR[c]: k for c, k in enumerate(b) if k}
-
-    return {
-        "rules": view.rules.name,
-        "seat": seats[view.seat],
-        "turn": seats[view.turn] if view.turn >= 0 else None,
-        "phase": view.phase,
-        "hand": cards(view.hand),
-        "hidden_pozzetto": view.hidden_pozzetto,
-        "hand_sizes": {seats[s]: n for s, n in enumerate(view.hand_sizes)},
-        "melds": {sides[i]: [meld_json(m) for m in view.melds[i]] for i in (0, 1)},
-        "pile": cards(view.pile),
-        "pile_size": view.pile_size,
-        "stock_size": view.stock_size,
-        "pozzetti_left": sum(view.pozzetti),
-        "pozzetto_taken": {sides[i]: view.poz_taken[i] for i in (0, 1)},
-        "known": {seats[s]: counts(view.known[s]) for s in range(len(seats)) if s != view.seat},
-        "unseen": counts(view.unseen),
-        "match_totals": None
-        if view.match_totals is None
-        else {sides[i]: view.match_totals[i] for i in (0, 1)},
-        "turn_state": {
-            "picked": view.picked,
-            "drew": view.drew,
-            "melded": view.melded,
-            "must_open": view.must_open,
-            "top_to_use": CARD_STR[view.top] if view.top >= 0 and not view.top_used else None,
-            "lone": CARD_STR[view.lone] if view.lone >= 0 else None,
-            "last_turn": view.last_turn,
-            "turns": view.turns,
-        },
-        "end": view.end,
-    }
+    return view.to_json()
 
 
 __all__ = [

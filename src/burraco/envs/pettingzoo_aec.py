@@ -32,7 +32,7 @@ from pettingzoo import AECEnv
 from ..actions import Action
 from ..view import View
 from ._core import Table, make_rules, new_seed
-from .encoding import NUM_ACTIONS, OBS_SIZE, decode_action, view_to_dict
+from .encoding import NUM_ACTIONS, OBS_SIZE, decode_action
 
 ObsDict = dict[str, npt.NDArray[Any]]
 
@@ -168,8 +168,8 @@ class BurracoAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         return self.table.match.view(self._seat[agent])
 
     def view_dict(self, agent: str) -> dict[str, Any]:
-        """The agent's view as a JSON-ready dict (:func:`burraco.envs.encoding.view_to_dict`)."""
-        return view_to_dict(self.view(agent))
+        """The agent's view as a JSON-ready dict (:meth:`burraco.View.to_json`)."""
+        return self.view(agent).to_json()
 
     def render(self) -> str | None:
         text = self.table.render()
