@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from burraco import PRESETS, preset, replay
+from burraco import PRESETS, Match, preset, replay
 from burraco.actions import Action
 from burraco.cards import CARD_STR
 from burraco.cli import app
@@ -174,7 +174,7 @@ def test_resume_across_hands_deals_the_same_next_hand() -> None:
     assert b.path == a.path
     a.next_hand()
     b.next_hand()
-    assert a.game.deal == b.game.deal
+    assert a.game.deal == b.game.deal == Match(preset("italian"), seed=8).deal_for_hand(1)  # the match deals
     assert a.game.deal.hands[0] != Session.new(preset("italian"), seed=9, save=False).game.deal.hands[0]
 
 
@@ -228,7 +228,7 @@ def test_cli_refuses_bad_settings() -> None:
 
 
 def test_seeds_are_stable() -> None:
-    # saved games depend on these: a change would deal different hands on --resume
+    # saved games depend on these: a change would make the computer players decide differently on --resume
     assert derive_seed(1, "deal", 0) == derive_seed(1, "deal", 0) != derive_seed(1, "deal", 1)
     assert derive_seed(0, "deal", 0) == 76554455970525263
 
@@ -256,7 +256,7 @@ def test_default_language_from_the_locale(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_plain_match_end_shows_the_winner_and_a_summary() -> None:
-    s = Session.new(preset("italian-2p", target=100), opponents="heuristic:easy", seed=40)
+    s = Session.new(preset("italian-2p", target=100), opponents="heuristic:easy", seed=0)
     out = io.StringIO()
     assert PlainUI(s, Translator("en"), Scripted(s), out).run() == 0
     text = out.getvalue()
@@ -299,3 +299,97 @@ def test_watch_reports_a_refused_action_and_a_bad_seat(tmp_path: Path) -> None:
     res = runner.invoke(app, ["replay", str(f), "--watch", "--seat", "X"])
     assert res.exit_code == 2 and "is not a seat of this record" in res.output
     assert runner.invoke(app, ["replay", str(f)]).exit_code == 1  # the JSON replay is unchanged: exit 1
+
+
+def finish_hand(s: Session) -> None:
+    s.play_computers()
+    while not s.hand_over:
+        s.play_human(s.hint("easy").action)
+        s.play_computers()
+
+
+def test_undo_across_the_end_of_a_hand() -> None:
+    s = new(8)
+    finish_hand(s)
+    ended = list(s.game.actions)
+    last = max(i for i, a in enumerate(ended) if a.seat == "S")
+    totals = list(s.match.totals)
+    assert totals != [0, 0] and s.can_undo()
+    s.undo()  # from the scores: back into the hand that ended
+    assert s.hand_index() == 0 and s.game.actions == ended[:last] and s.human_to_act
+    assert s.match.totals == [0, 0]
+    s.play_human(ended[last])
+    s.play_computers()
+    assert s.game.actions == ended and s.match.totals == totals
+    s.next_hand()
+    s.play_computers()  # the computers open the next hand; the human has not played in it
+    assert s.hand_index() == 1 and not any(a.seat == "S" for a in s.game.actions)
+    s.undo()  # back into the hand before, and the next hand is dealt again from the seed
+    assert s.hand_index() == 0 and s.game.actions == ended[:last]
+    saved = json.loads(s.path.read_text() if s.path else "")
+    assert len(saved["hands"]) == 1 and saved["play"]["undos"] == 2
+    s.play_human(ended[last])
+    s.play_computers()
+    s.next_hand()
+    assert s.game.deal == Match(preset("italian"), seed=8).deal_for_hand(1)
+
+
+def test_plain_undo_at_the_scores() -> None:
+    s = Session.new(preset("italian-2p"), opponents="heuristic:easy", seed=4)
+
+    class UndoOnce(Scripted):
+        done = False
+
+        def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+            if self.s.hand_over and not self.done:
+                self.done = True
+                self.typed.append("u")
+                return "u\n"
+            return super().readline(size)
+
+    out = io.StringIO()
+    inp = UndoOnce(s)
+    assert PlainUI(s, Translator("pt"), inp, out).run() == 0
+    text = out.getvalue()
+    assert "Aperte Enter para a próxima mão · u para desfazer sua última jogada" in text
+    assert text.count("Desfeito: de volta à sua decisão anterior") == 1
+    assert text.count("Mão 1: a contagem") == 2 and s.hand_over and s.hand_index() == 0
+
+
+def test_plain_undo_with_nothing_to_undo() -> None:
+    s = new(2)
+    out = io.StringIO()
+    PlainUI(s, Translator("de"), Scripted(s, stop_after=0, extra=["u"]), out).run()
+    assert "Nichts rückgängig zu machen: du hast noch nicht gespielt" in out.getvalue()
+
+
+def test_plain_pace_command() -> None:
+    s = new(2)
+    out = io.StringIO()
+    ui = PlainUI(
+        s,
+        Translator("it"),
+        Scripted(s, stop_after=0, extra=["s", "s istantaneo", "s lento", "pace 0.25", "s warp", "?"]),
+        out,
+    )
+    ui.delay = 0.0
+    ui.run()
+    text = out.getvalue()
+    assert "Ritmo del computer: veloce" in text
+    assert "Ritmo del computer: 0.25 s per mossa" in text
+    assert "Ritmo sconosciuto 'warp'" in text
+    assert "s [RITMO] (ritmo del computer" in text
+    assert ui.delay == 0.25
+    assert "Ritmo del computer: lento" in text  # the pace in the player's words, too
+    assert "Ritmo del computer: istantaneo" in text
+
+
+def test_pace_cycle() -> None:
+    from burraco.tui.session import next_speed, speed_name
+
+    seq = [0.0]
+    for _ in range(4):
+        seq.append(next_speed(seq[-1]))
+    assert seq == [0.0, 0.3, 0.8, 1.6, 0.0]
+    assert next_speed(0.5) == 0.8 and next_speed(5.0) == 0.0
+    assert speed_name(0.8) == "normal" and speed_name(0.5) is None

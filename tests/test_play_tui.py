@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.widgets import Button
 
 from burraco import preset
 from burraco.actions import ADD, DISCARD, DRAW, MELD, PICK, Action
@@ -186,7 +187,7 @@ def test_hint_undo_and_rules_screen() -> None:
             await pilot.click("#btn-hint")  # the button, as a mouse player would
             assert app.query_one("#message", Line).plain.startswith("Suggerimento: S ")
             await pilot.press("u")  # nothing to undo yet
-            assert app.query_one("#message", Line).plain.startswith("Non consentito:")
+            assert app.query_one("#message", Line).plain == "Niente da annullare: non hai ancora giocato"
             start = list(s.game.actions)
             hand_before = list(app.query_one(CardHand).cards)
             await pilot.click("#stock")
@@ -269,7 +270,7 @@ def test_quit_and_resume_in_the_table() -> None:
 
 
 def test_match_end_screen() -> None:
-    s = Session.new(preset("italian-2p", target=100), opponents="heuristic:easy", seed=40)
+    s = Session.new(preset("italian-2p", target=100), opponents="heuristic:easy", seed=0)
     s.play_computers()
     while True:  # play up to the last move of the human without the screen
         probe = Session.from_record(s.record(), None)
@@ -319,5 +320,83 @@ def test_undo_while_the_computers_move() -> None:
             await pilot.pause(0.5)
             assert s.game.actions == before_discard and s.human_to_act and not app._busy
             assert app.query_one("#message", Line).plain == "Undone: back to your previous decision"
+
+    asyncio.run(run())
+
+
+def test_undo_across_the_end_of_a_hand() -> None:
+    """u on the scores goes back into the hand that ended; u before the human's first move of the next hand goes
+    back into the hand before, too."""
+    s = Session.new(preset("italian-2p"), opponents="heuristic:easy", seed=4)
+    whole = Session.from_record(s.record(), None)  # the hand played to its end, to know the human's last move
+    whole.play_computers()
+    while not whole.hand_over:
+        whole.play_human(whole.hint("easy").action)
+        whole.play_computers()
+    ended = list(whole.game.actions)
+    last = max(i for i, a in enumerate(ended) if a.seat == "S")
+    for a in ended[:last]:  # up to the human's last decision, without the screen
+        s.apply(a)
+
+    async def run() -> None:
+        app = PlayApp(s, Translator("en"))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            await play_by_ui(app, pilot, ended[last])
+            await settle(app, pilot)
+            assert isinstance(app.screen, TextScreen) and app.screen.id == "scores"
+            assert "u undo your last move" in str(app.screen.query_one(Button).label)
+            await pilot.press("u")
+            await settle(app, pilot)
+            assert not isinstance(app.screen, TextScreen) and s.hand_index() == 0 and not s.hand_over
+            assert s.game.actions == ended[:last] and s.human_to_act and s.match.totals == [0, 0]
+            assert app.query_one("#message", Line).plain == "Undone: back to your previous decision"
+            await play_by_ui(app, pilot, ended[last])  # the same move again: the same end, the same scores
+            await settle(app, pilot)
+            assert isinstance(app.screen, TextScreen) and s.game.actions == ended
+            await pilot.press("enter")
+            await settle(app, pilot)
+            assert s.hand_index() == 1 and s.human_to_act
+            assert not any(a.seat == "S" for a in s.game.actions)
+            await pilot.press("u")
+            await settle(app, pilot)
+            assert s.hand_index() == 0 and s.game.actions == ended[:last] and s.human_to_act
+
+    asyncio.run(run())
+
+
+def test_pace_key_changes_the_computers_pace_mid_game() -> None:
+    async def run() -> None:
+        s = Session.new(preset("italian"), partner="heuristic:easy", opponents="heuristic:easy", seed=2)
+        app = PlayApp(s, Translator("nl"), delay=0.0)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            help_line = app.query_one("#help", Line).plain
+            assert "s tempo van de computer" in help_line and help_line.endswith("Tempo van de computer: direct")
+            assert str(app.query_one("#btn-speed", Button).label) == "s tempo: direct"
+            for name, delay in (("snel", 0.3), ("normaal", 0.8), ("langzaam", 1.6), ("direct", 0.0)):
+                await pilot.press("s")
+                assert app.delay == delay
+                assert app.query_one("#message", Line).plain == f"Tempo van de computer: {name}"
+                assert app.query_one("#help", Line).plain.endswith(f"Tempo van de computer: {name}")
+                assert str(app.query_one("#btn-speed", Button).label) == f"s tempo: {name}"
+            await pilot.click("#btn-speed")  # the button, too
+            assert app.delay == 0.3
+            await pilot.press("question_mark")
+            assert isinstance(app.screen, TextScreen) and app.screen.id == "help"
+            assert "s tempo van de computer" in app.screen.plain
+            assert "Tempo van de computer: snel" in app.screen.plain
+            await pilot.press("escape")
+            # the new pace holds for the computers' next moves: a discard lets them play, 0.3 s apart
+            await pilot.press("d")
+            await pilot.pause()
+            await play_by_ui(app, pilot, next(a for a in s.game.legal_actions() if a.verb == DISCARD))
+            n = len(s.game.actions)
+            await pilot.pause(0.1)
+            assert len(s.game.actions) == n and app._busy  # the first computer move waits for its 0.3 s
+            await pilot.press("s", "s", "s")  # slow, instant
+            assert app.delay == 0.0
+            await settle(app, pilot)
+            assert s.human_to_act
 
     asyncio.run(run())

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .cards import CARD_STR, CardError, parse_card
+from .messages import Message, MessageError, msg
 
 SEAT_LETTERS = ("N", "E", "S", "W")
 VERBS = ("draw", "pick", "meld", "add", "discard", "timeout", "redraw", "swap")
@@ -31,14 +32,13 @@ REDRAW = "redraw"
 SWAP = "swap"
 
 
-class ActionError(ValueError):
+class ActionError(MessageError):
     """An action the engine refuses. ``kind`` is ``"invalid"`` or ``"illegal"`` as RECORDS.md §5 defines them."""
 
     kind = "illegal"
 
-    def __init__(self, message: str, action: str = "") -> None:
+    def __init__(self, message: Message | str, action: str = "") -> None:
         super().__init__(message)
-        self.message = message
         self.action = action
 
 
@@ -100,45 +100,43 @@ class Action(NamedTuple):
 def parse_action(text: str, seats: tuple[str, ...] = SEAT_LETTERS) -> Action:
     """Parse ``"<seat> <verb> [arguments]"`` (RECORDS.md §4); raises :class:`InvalidActionError`."""
     if not isinstance(text, str):
-        raise InvalidActionError(f"an action must be a string, not {type(text).__name__}", str(text))
+        raise InvalidActionError(msg("not_a_string", type=type(text).__name__), str(text))
     toks = text.split()
     if not toks:
-        raise InvalidActionError("empty action", text)
+        raise InvalidActionError(msg("empty_action"), text)
     if toks == ["timeout"]:
         return Action("", TIMEOUT)
     if len(toks) < 2:
-        raise InvalidActionError(f"{text!r} is not an action: write '<seat> <verb> [cards]'", text)
+        raise InvalidActionError(msg("not_an_action", action=text), text)
     seat, verb = toks[0], toks[1]
     if seat not in seats:
-        raise InvalidActionError(f"{text!r}: unknown seat {seat!r} (seats are {' '.join(seats)})", text)
-    if verb not in VERBS or verb == TIMEOUT:
         raise InvalidActionError(
-            f"{text!r}: unknown verb {verb!r} (verbs are draw, pick, meld, add, discard; redraw and swap with "
-            "their house rules)",
-            text,
+            msg("unknown_seat_named", action=text, seat=seat, seats=" ".join(seats)), text
         )
+    if verb not in VERBS or verb == TIMEOUT:
+        raise InvalidActionError(msg("unknown_verb", action=text, verb=verb), text)
     args = toks[2:]
     try:
         if verb in (DRAW, PICK, REDRAW):
             if args:
-                raise InvalidActionError(f"{text!r}: '{verb}' takes no arguments", text)
+                raise InvalidActionError(msg("takes_no_arguments", action=text, verb=verb), text)
             return Action(seat, verb)
         if verb == DISCARD:
             if len(args) != 1:
-                raise InvalidActionError(f"{text!r}: 'discard' takes exactly one card", text)
+                raise InvalidActionError(msg("discard_one_card", action=text), text)
             return Action(seat, DISCARD, (parse_card(args[0]),))
         if verb == MELD:
             if not args:
-                raise InvalidActionError(f"{text!r}: 'meld' needs the cards to meld", text)
+                raise InvalidActionError(msg("meld_needs_cards", action=text), text)
             return Action(seat, MELD, tuple(sorted(parse_card(a) for a in args)))
         # add / swap
         if len(args) < 2 or not (args[0].isascii() and args[0].isdigit()):
-            raise InvalidActionError(f"{text!r}: write '{seat} {verb} <meld number> <cards>'", text)
+            raise InvalidActionError(msg("add_syntax", action=text, seat=seat, verb=verb), text)
         k = int(args[0])
         if k < 1:
-            raise InvalidActionError(f"{text!r}: melds are numbered from 1", text)
+            raise InvalidActionError(msg("melds_from_one", action=text), text)
         if verb == SWAP and len(args) != 2:
-            raise InvalidActionError(f"{text!r}: 'swap' names one meld and one card", text)
+            raise InvalidActionError(msg("swap_syntax", action=text), text)
         return Action(seat, verb, tuple(sorted(parse_card(a) for a in args[1:])), k)
     except CardError as e:
-        raise InvalidActionError(f"{text!r}: {e}", text) from e
+        raise InvalidActionError(msg("bad_card_in_action", action=text, reason=e.msg), text) from e

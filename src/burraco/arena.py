@@ -74,8 +74,10 @@ class ArenaError(Exception):
 
 def parse_player(spec: str) -> PlayerFactory:
     """A player factory from ``random``, ``heuristic[:easy|medium|hard]`` (``heuristic`` alone is ``hard``),
-    ``ismcts[:N|:Ts]`` (N iterations, or T seconds, per decision; default 1 s) or ``cheat[:N|:Ts]`` (the same search
-    with perfect information: the measurement ceiling, never offered to players)."""
+    ``ismcts[:N|:Ts]`` (N iterations, or T seconds, per decision; default 1 s), ``ismcts-uniform[:N|:Ts]`` (the same
+    search sampling hidden hands uniformly, without :mod:`~burraco.bots.infer`; for measurement) or
+    ``cheat[:N|:Ts]`` (the same search with perfect information: the measurement ceiling, never offered to
+    players)."""
     name, _, arg = spec.strip().partition(":")
     name = name.lower()
     if name == "random" and not arg:
@@ -85,23 +87,25 @@ def parse_player(spec: str) -> PlayerFactory:
         if level not in LEVELS:
             raise ValueError(f"unknown heuristic level {level!r} (levels are {', '.join(LEVELS)})")
         return lambda seed: HeuristicPlayer(level, seed)
-    if name in ("ismcts", "cheat"):
+    if name in ("ismcts", "ismcts-uniform", "cheat"):
         from .bots.ismcts import CheatingISMCTSPlayer, ISMCTSPlayer
 
-        cls = ISMCTSPlayer if name == "ismcts" else CheatingISMCTSPlayer
+        cls = CheatingISMCTSPlayer if name == "cheat" else ISMCTSPlayer
+        infer = name != "ismcts-uniform"
         budget = arg.strip().lower()
         try:
             if not budget:
-                return lambda seed: cls(seed=seed, time_budget=1.0)
+                return lambda seed: cls(seed=seed, time_budget=1.0, infer=infer)
             if budget.endswith("s"):
                 secs = float(budget[:-1])
-                return lambda seed: cls(seed=seed, time_budget=secs)
+                return lambda seed: cls(seed=seed, time_budget=secs, infer=infer)
             iters = int(budget)
         except ValueError as e:
             raise ValueError(f"{spec!r}: write {name}, {name}:<iterations> or {name}:<seconds>s") from e
-        return lambda seed: cls(seed=seed, iterations=iters)
+        return lambda seed: cls(seed=seed, iterations=iters, infer=infer)
     raise ValueError(
-        f"unknown player {spec!r} (players are random, heuristic:easy|medium|hard, ismcts[:N|:Ts], cheat[:N|:Ts])"
+        f"unknown player {spec!r} (players are random, heuristic:easy|medium|hard, ismcts[:N|:Ts], "
+        "ismcts-uniform[:N|:Ts], cheat[:N|:Ts])"
     )
 
 

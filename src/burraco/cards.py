@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from .messages import MessageError, msg
+
 RANKS = "A23456789TJQK"
 SUITS = "hdcs"
 SUIT_NAMES = ("hearts", "diamonds", "clubs", "spades")
@@ -23,8 +25,8 @@ HEARTS, DIAMONDS, CLUBS, SPADES = range(4)
 _UNICODE_SUITS = {"♥": "h", "♡": "h", "♦": "d", "♢": "d", "♣": "c", "♧": "c", "♠": "s", "♤": "s"}
 
 
-class CardError(ValueError):
-    """A string that is not a card in the notation of RECORDS.md §1."""
+class CardError(MessageError):
+    """A string that is not a card in the notation of RECORDS.md §1 (``msg``: the message, ``str``: English)."""
 
 
 def card(rank: int, suit: int) -> int:
@@ -77,7 +79,7 @@ def parse_card(text: str) -> int:
         si = SUITS.find(s)
         if ri >= 0 and si >= 0:
             return si * 13 + ri
-    raise CardError(f"{text!r} is not a card (write rank then suit, e.g. 7h, Td, As, or JK for a joker)")
+    raise CardError(msg("not_a_card", text=text))
 
 
 def parse_cards(text: str) -> list[int]:

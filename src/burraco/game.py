@@ -36,10 +36,11 @@ from .actions import (
     InvalidActionError,
     parse_action,
 )
-from .cards import CARD_STR, JOKER, NUM_TYPES, RANK_NAMES, cards_str
+from .cards import CARD_STR, JOKER, NUM_TYPES, cards_str
 from .deal import Deal, deal_from_seed
 from .gen import Generator, generator
 from .melds import CLEAN, SEQUENCE, SET, Meld, MeldError, MeldRules, burraco_bonus, meld_points, meld_rules
+from .messages import Message, msg
 from .rules import BurracoNeeded, PickupRule, Rules, StockEnd, TimeoutPolicy
 
 if TYPE_CHECKING:
@@ -62,6 +63,11 @@ _Z13 = bytes(13)
 _DRAWS = {s: Action(s, DRAW) for s in SEATS_4}
 _PICKS = {s: Action(s, PICK) for s in SEATS_4}
 _DISCARDS = {s: [Action(s, DISCARD, (c,)) for c in range(NUM_TYPES)] for s in SEATS_4}
+
+
+def refused(action: str, reason: Message) -> Message:
+    """``"<action>: <reason>"``: the message of an action the engine refuses."""
+    return msg("action_refused", action=action, reason=reason)
 
 
 def seat_names(players: int) -> tuple[str, ...]:
@@ -272,17 +278,15 @@ class Game:
         """The error :meth:`apply` would raise for ``a``, or None when it is legal."""
         text = str(a)
         if self.end is not None:
-            return IllegalActionError(f"{text}: the hand is over ({self.end})", text)
+            return IllegalActionError(refused(text, msg("hand_over", end=self.end)), text)
         if a.verb == TIMEOUT:
             if not self.rules.has_timeouts:
-                return IllegalActionError(
-                    "timeout: these rules have no time-outs (only a fixed number of hands has)"
-                )
+                return IllegalActionError(msg("no_timeouts"), text)
             if self.timeout_called:
-                return IllegalActionError("timeout: time-out was already called in this hand (§0.1 C-29)")
+                return IllegalActionError(msg("timeout_called"), text)
             return None
         if a.seat not in self.seats:
-            return InvalidActionError(f"{text}: unknown seat {a.seat!r}", text)
+            return InvalidActionError(refused(text, msg("unknown_seat", seat=a.seat)), text)
         seat = self.seats.index(a.seat)
         side = self.side_of(seat)
         h = self.hands[seat]
@@ -293,45 +297,43 @@ class Game:
                 need[c] = need.get(c, 0) + 1
             for c, k in need.items():
                 if h[c] < k:
-                    have = "none" if h[c] == 0 else f"only {h[c]}"
-                    return InvalidActionError(f"{text}: {a.seat} holds {have} of {CARD_STR[c]}", text)
+                    lack = (
+                        msg("holds_none", seat=a.seat, card=CARD_STR[c])
+                        if h[c] == 0
+                        else msg("holds_only", seat=a.seat, count=h[c], card=CARD_STR[c])
+                    )
+                    return InvalidActionError(refused(text, lack), text)
             if a.verb in (ADD, SWAP) and not 1 <= a.meld <= len(self.melds[side]):
-                return InvalidActionError(
-                    f"{text}: side {self.sides[side]} has no meld {a.meld} (it has {len(self.melds[side])})",
-                    text,
-                )
+                lack = msg("no_such_meld", side=self.sides[side], meld=a.meld, count=len(self.melds[side]))
+                return InvalidActionError(refused(text, lack), text)
         if seat != self.turn:
             return IllegalActionError(
-                f"{text}: it is {self.seats[self.turn]}'s turn, not {a.seat}'s (§3.1)", text
+                refused(text, msg("not_your_turn", turn=self.seats[self.turn], seat=a.seat)), text
             )
         if a.verb in (DRAW, PICK):
             if self.phase != DRAW_PHASE:
-                return IllegalActionError(f"{text}: {a.seat} has already taken a card this turn (§3.2)", text)
+                return IllegalActionError(refused(text, msg("already_drew", seat=a.seat)), text)
             if a.verb == DRAW:
                 return None
-            msg = self._pick_error(seat)
-            return None if msg is None else IllegalActionError(f"{text}: {msg}", text)
+            why: Message | None = self._pick_error(seat)
+            return None if why is None else IllegalActionError(refused(text, why), text)
         if self.phase != PLAY_PHASE:
-            return IllegalActionError(
-                f"{text}: {a.seat} must first draw from the stock or pick up the pile (§3.2)", text
-            )
+            return IllegalActionError(refused(text, msg("must_draw_first", seat=a.seat)), text)
         if a.verb == DISCARD:
-            msg = self._discard_error(seat, a.cards[0])
-            return None if msg is None else IllegalActionError(f"{text}: {msg}", text)
-        if a.verb == REDRAW:
-            msg = self._redraw_error(seat)
-            return None if msg is None else IllegalActionError(f"{text}: {msg}", text)
-        if a.verb == SWAP:
-            msg = self._swap_error(seat, side, a)
-            return None if msg is None else IllegalActionError(f"{text}: {msg}", text)
-        if not a.cards:
-            return InvalidActionError(f"{text}: no cards named", text)
-        try:
-            new = self._meld_result(side, a)
-        except MeldError as e:
-            return IllegalActionError(str(e), text)
-        msg = self._after_meld_error(seat, a, new)
-        return None if msg is None else IllegalActionError(f"{text}: {msg}", text)
+            why = self._discard_error(seat, a.cards[0])
+        elif a.verb == REDRAW:
+            why = self._redraw_error(seat)
+        elif a.verb == SWAP:
+            why = self._swap_error(seat, side, a)
+        elif not a.cards:
+            return InvalidActionError(refused(text, msg("no_cards_named")), text)
+        else:
+            try:
+                new = self._meld_result(side, a)
+            except MeldError as e:
+                return IllegalActionError(e.msg, text)
+            why = self._after_meld_error(seat, a, new)
+        return None if why is None else IllegalActionError(refused(text, why), text)
 
     def _meld_result(self, side: int, a: Action) -> Meld:
         """The meld created or changed by a meld/add action (raises MeldError)."""
@@ -347,14 +349,14 @@ class Game:
             if o.kind != m.kind:
                 continue
             if m.kind == SET and r.forbid_duplicate_set_rank and o.rank == m.rank:
-                raise MeldError(
-                    f"{cards_str(m.cards)} may not be opened: side already has a set of {RANK_NAMES[m.rank - 1]}s; "
-                    "attach to it instead (§4.3, FIBUR art.30)"
-                )
+                raise MeldError(msg("duplicate_set", cards=cards_str(m.cards), rank=m.rank))
             if m.kind == SEQUENCE and r.forbid_identical_sequences and o.suit == m.suit and o.mask == m.mask:
                 raise MeldError(
-                    f"{cards_str(m.display_cards())} may not be opened: side already has the identical sequence "
-                    f"{cards_str(o.display_cards())} (§4.4.7, §0.1 C-16)"
+                    msg(
+                        "duplicate_sequence",
+                        cards=cards_str(m.display_cards()),
+                        other=cards_str(o.display_cards()),
+                    )
                 )
 
     def _apply(self, a: Action) -> None:
@@ -429,15 +431,15 @@ class Game:
             self.opening = True
 
     # ----- house rules: redraw and swap --------------------------------------------------------------------------
-    def _redraw_error(self, seat: int) -> str | None:
+    def _redraw_error(self, seat: int) -> Message | None:
         if not self.rules.first_player_redraw:
-            return "these rules have no redraw (house rule first_player_redraw, §14.1 row 36)"
+            return msg("no_redraw")
         if self.redrawn or self.turns > 0 or seat != self.first or not self.drew or self.melded:
-            return "only the first player, right after his first draw from the stock, may redraw, once"
+            return msg("redraw_only_first")
         if not self.stock and self.pozzetti_left() == 0:
-            return "the stock is empty"
+            return msg("stock_empty")
         if self.last_turn:
-            return "the stock is down to its last cards"
+            return msg("stock_last_cards")
         return None
 
     def _redraw(self, seat: int) -> None:
@@ -466,22 +468,20 @@ class Game:
                 return p
         return 0
 
-    def _swap_error(self, seat: int, side: int, a: Action) -> str | None:
+    def _swap_error(self, seat: int, side: int, a: Action) -> Message | None:
         if not self.rules.wild_may_return_to_hand:
-            return (
-                "these rules keep a melded wild in its meld (§5.1; house rule wild_may_return_to_hand, C-18)"
-            )
+            return msg("swap_not_allowed")
         m = self.melds[side][a.meld - 1]
         if len(a.cards) != 1:
-            return "a swap gives one natural card"
+            return msg("swap_one_card")
         if m.kind != SEQUENCE or m.wild < 0:
-            return f"meld {a.meld} has no wild to take back (only a sequence's wild can be swapped)"
+            return msg("swap_no_wild", meld=a.meld)
         if not self._swap_target(m, a.cards[0]):
-            return f"{CARD_STR[a.cards[0]]} is not the card the wild of meld {a.meld} stands for"
+            return msg("swap_wrong_card", card=CARD_STR[a.cards[0]], meld=a.meld)
         g = self.clone()
         g._swap(seat, side, a)
         if not g._completable({}):
-            return "after it the turn could not be completed (§3.4: keep a card to discard; no wild as closing discard)"
+            return msg("swap_dead_end")
         return None
 
     def _swap(self, seat: int, side: int, a: Action) -> None:
@@ -670,14 +670,14 @@ class Game:
     # ------------------------------------------------------------------------------------------------------------
     # legality
     # ------------------------------------------------------------------------------------------------------------
-    def _pick_error(self, seat: int) -> str | None:
+    def _pick_error(self, seat: int) -> Message | None:
         if not self.pile:
-            return "the discard pile is empty"
+            return msg("pile_empty")
         r = self.rules
         if self.last_turn:
-            return "the stock is down to its last cards: the pile may no longer be taken (§6.7)"
+            return msg("pile_last_cards")
         if not r.pickup_with_one_card_allowed and self.hand_n[seat] == 1:
-            return "these rules forbid picking up the pile with one card in hand (§6.5, C-9)"
+            return msg("pile_one_card")
         cond = r.pickup_rule is not PickupRule.NONE or (
             r.min_meld_required_for_pickup and r.min_first_meld > 0 and not self.melds[self.side_of(seat)]
         )
@@ -694,26 +694,26 @@ class Game:
         if g._completable({}):
             return None
         if r.pickup_rule is PickupRule.MUST_USE_TOP_CARD:
-            return f"the top card {CARD_STR[self.pile[-1]]} could not be used this turn (§6.3: it must be melded)"
+            return msg("pile_top_unusable", card=CARD_STR[self.pile[-1]])
         if r.pickup_rule is PickupRule.MUST_OPEN_OR_ATTACH:
-            return "after picking up the pile a player must meld or attach this turn, and here he could not (§6.3)"
-        return f"the side could not open with {r.min_first_meld} points this turn (§14.7)"
+            return msg("pile_must_meld")
+        return msg("pile_cannot_open", points=r.min_first_meld)
 
-    def _pending(self) -> str | None:
+    def _pending(self) -> Message | None:
         """A condition that must be met before the turn may end, or None."""
         r = self.rules
         if self.picked and r.pickup_rule is PickupRule.MUST_OPEN_OR_ATTACH and not self.melded:
-            return "after picking up the pile he must meld or attach at least one card this turn (§6.3)"
+            return msg("pending_must_meld")
         if not self.top_used:
-            return f"the picked-up top card {CARD_STR[self.top]} must be used this turn (§6.3)"
+            return msg("pending_top_card", card=CARD_STR[self.top])
         if (self.opening and self.laid < r.min_first_meld) and (self.melded or self.must_open):
-            return f"the side's first meld must total at least {r.min_first_meld} points; it has {self.laid} (§14.7)"
+            return msg("pending_first_meld", points=r.min_first_meld, laid=self.laid)
         return None
 
-    def _discard_error(self, seat: int, c: int) -> str | None:
+    def _discard_error(self, seat: int, c: int) -> Message | None:
         r = self.rules
         if r.single_card_pile_no_rediscard and c == self.lone and self.lone_had == 0:
-            return f"{CARD_STR[c]} was taken from a one-card pile and may not be discarded this turn (§6.4)"
+            return msg("lone_card_discard", card=CARD_STR[c])
         p = self._pending()
         if p is not None:
             return p
@@ -724,20 +724,21 @@ class Game:
             return self._closing_error(side, c)
         return None
 
-    def _closing_error(self, side: int, c: int) -> str | None:
+    def _closing_error(self, side: int, c: int) -> Message | None:
         r = self.rules
         if self.poz_taken[side] == 0:
             if r.pozzetto_requires_burraco:
-                return "the side needs a burraco before it may take its pozzetto, so it cannot go out"
-            return "no pozzetto is left for the side, so it cannot go out (§0.1 Brazilian stock end)"
+                return msg("pozzetto_needs_burraco")
+            return msg("no_pozzetto_left")
         if not self._has_burraco(side):
-            kind = "clean burraco" if r.closing_burraco is BurracoNeeded.CLEAN else "burraco"
-            return f"the side may close only with a {kind} on the table (§8.1)"
+            return msg(
+                "close_needs_burraco", kind="clean" if r.closing_burraco is BurracoNeeded.CLEAN else "any"
+            )
         if c >= 0 and not r.closing_discard_may_be_wild and (c == JOKER or c % 13 == 1):
-            return f"the closing discard may not be a wild ({CARD_STR[c]}) (§6.6, §8.1.3)"
+            return msg("closing_wild", card=CARD_STR[c])
         return None
 
-    def _after_meld_error(self, seat: int, a: Action, m: Meld | None) -> str | None:
+    def _after_meld_error(self, seat: int, a: Action, m: Meld | None) -> Message | None:
         """Why the player could not complete his turn after this meld/add (no dead ends, §0.1), or None."""
         left = self.hand_n[seat] - len(a.cards)
         r = self.rules
@@ -756,39 +757,38 @@ class Game:
             # going out by melding: a Brazilian batida, never in rules that need a closing discard
             if r.closing_requires_discard:
                 if g.poz_taken[side] == 0:
-                    return "the side cannot take a pozzetto now, so he may not meld his last card"
-                return "the side has its pozzetto: melding the last card would close without a discard (§8.2)"
+                    return msg("last_meld_no_pozzetto")
+                return msg("last_meld_needs_discard")
             g._lay(seat, side, a, m)
             if not g._has_burraco(side):
-                kind = "clean burraco" if r.closing_burraco is BurracoNeeded.CLEAN else "burraco"
-                return f"going out needs a {kind} on the table (§8.1)"
+                return msg(
+                    "go_out_needs_burraco",
+                    kind="clean" if r.closing_burraco is BurracoNeeded.CLEAN else "any",
+                )
             if g.poz_taken[side] == 0:
-                return "no morto is left for the side, so it cannot go out"
+                return msg("no_morto_left")
             return g._pending_at_end()
         g._lay(seat, side, a, m)
         if left == 0:
             # in diretta: taking the pozzetto completes the turn, but not before a first-meld minimum (§0.1)
             if g.opening and g.laid < r.min_first_meld:
-                return f"going to the pozzetto before the first meld reaches {r.min_first_meld} points is illegal (§0.1)"
+                return msg("pozzetto_before_opening", points=r.min_first_meld)
             return None
         if g._completable({}):
             return None
         if left == 1:
             last = g.hand_cards(seat)[0]
-            return (
-                f"it would leave only {CARD_STR[last]}, and the turn could not be completed "
-                "(§3.4: keep a card to discard; close only with pozzetto, burraco and a non-wild discard)"
-            )
+            return msg("leaves_last_card", card=CARD_STR[last])
         p = g._pending()
         if p is not None:
-            return f"after it the turn could not be completed: {p}"
-        return "after it the turn could not be completed (§3.4)"
+            return msg("dead_end_because", reason=p)
+        return msg("dead_end")
 
-    def _pending_at_end(self) -> str | None:
+    def _pending_at_end(self) -> Message | None:
         if self.opening and self.laid < self.rules.min_first_meld:
-            return f"the side's first meld must total at least {self.rules.min_first_meld} points (§14.7)"
+            return msg("first_meld_minimum", points=self.rules.min_first_meld)
         if not self.top_used:
-            return "the picked-up top card must be used (§6.3)"
+            return msg("top_card_unused")
         return None
 
     def _completable(self, memo: dict[Any, bool]) -> bool:

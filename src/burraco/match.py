@@ -1,22 +1,33 @@
 """Matches: hands in a row with the deal rotating clockwise, to a target (§11) or a fixed number of hands with VP
 (§12).
 
->>> from burraco import Match, preset
+>>> from burraco import Game, Match, preset
 >>> m = Match(preset("italian-tournament"), seed=5)
 >>> g = m.start_hand()
 >>> m.hand_dealer(0), m.hand_dealer(1)
 (3, 0)
+
+With a seed, hand ``i`` is dealt from its own source derived from ``(seed, i)`` (hand 0 from the seed itself, as
+``Game.new(rules, seed)`` deals), never from a random state carried from hand to hand. So a match rebuilt from its
+record and the seed deals the hands that follow exactly as the unbroken match would have:
+
+>>> m.deal_for_hand(1) == Match(preset("italian-tournament"), seed=5).deal_for_hand(1)
+True
+>>> m.deal_for_hand(0) == Game.new(preset("italian-tournament"), seed=5).deal
+True
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import random
 from typing import Any
 
 from .actions import Action, IllegalActionError
 from .deal import Deal, deal_from_seed, deal_physical, draw_for_dealer
 from .game import Game, seat_names, side_names
+from .messages import msg
 from .rules import Rules, rules_to_json, victory_points
 from .view import View
 
@@ -40,17 +51,52 @@ class Match:
         self.n = rules.players
         self.seats = seat_names(self.n)
         self.sides = side_names(self.n)
-        self._rng = random.Random(seed)
+        #: the seed every hand is dealt from (None: fresh OS randomness for every hand)
+        self.seed = seed
         self.dealer_draw: list[tuple[int, int]] = []
         if dealer is None and draw_dealer:
-            dealer, self.dealer_draw = draw_for_dealer(rules, self._rng)
+            dealer, self.dealer_draw = draw_for_dealer(rules, self._source("dealer"))
         self.dealer = self.n - 1 if dealer is None else dealer
         self.physical_deal = physical_deal
         self.games: list[Game] = []
         self.totals = [0, 0]
         self._scored = 0  # hands whose score is in the totals
 
+    @classmethod
+    def from_record(cls, record: Any, seed: int | None = None, *, physical_deal: bool = False) -> Match:
+        """The match of a record (RECORDS.md §3), ready to continue: the recorded hands are replayed and the hands
+        after them are dealt from ``seed`` (:meth:`deal_for_hand`), so a match rebuilt with the seed it was
+        started with goes on exactly as if it had never stopped. Raises ``RecordError`` / ``ActionError`` as
+        :func:`burraco.record.replay_match` does."""
+        from .record import replay_match  # record.py builds on this module
+
+        m = replay_match(record)
+        m.seed = seed
+        m.physical_deal = physical_deal
+        return m
+
     # ----- hands --------------------------------------------------------------------------------------------------
+    def _source(self, *parts: object) -> random.Random:
+        """A random source for ``parts`` of this match: derived from the seed (the same on every machine and Python
+        version), or fresh from the OS when the match has no seed."""
+        if self.seed is None:
+            return random.Random()  # seeded from os.urandom
+        if parts == (0,):
+            return random.Random(self.seed)  # hand 0: as Game.new(rules, seed) deals
+        text = repr(("burraco.match", self.seed, *parts)).encode()
+        return random.Random(int.from_bytes(hashlib.blake2b(text, digest_size=16).digest(), "big"))
+
+    def deal_for_hand(self, i: int) -> Deal:
+        """The deal of hand ``i`` (0-based) when it is dealt by the match: from a source derived from
+        ``(seed, i)`` alone, so the same for every call and for a match rebuilt from its record with the same seed
+        (without a seed, a fresh random deal on every call). ``physical_deal`` matches cut and deal (§2.3)."""
+        if i < 0:
+            raise ValueError(f"hand {i}: hands are numbered from 0")
+        rng = self._source(i)
+        if self.physical_deal:
+            return deal_physical(self.rules, rng, self.hand_dealer(i))
+        return deal_from_seed(self.rules, rng)
+
     def hand_dealer(self, i: int) -> int:
         """The seat that deals hand ``i`` (0-based): the deal rotates clockwise (§2.2.5)."""
         return (self.dealer + i * self.rules.direction) % self.n
@@ -61,17 +107,14 @@ class Match:
         return self.games[-1]
 
     def start_hand(self, deal: Deal | None = None) -> Game:
-        """Deal the next hand (from the match's random source unless a deal is given)."""
+        """Deal the next hand (:meth:`deal_for_hand` unless a deal is given)."""
         if self.is_over:
-            raise IllegalActionError("the match is over")
+            raise IllegalActionError(msg("match_over"))
         if self.games and not self.games[-1].is_over:
-            raise IllegalActionError("the current hand has not ended")
+            raise IllegalActionError(msg("hand_not_ended"))
         dealer = self.hand_dealer(len(self.games))
         if deal is None:
-            if self.physical_deal:
-                deal = deal_physical(self.rules, self._rng, dealer)
-            else:
-                deal = deal_from_seed(self.rules, self._rng)
+            deal = self.deal_for_hand(len(self.games))
             g = Game(self.rules, deal, (dealer + self.rules.direction) % self.n, check=False)
         else:
             g = Game.from_deal(self.rules, deal, dealer)

@@ -15,28 +15,9 @@ import itertools
 from collections.abc import Callable
 from typing import Final
 
-from .cards import CARD_STR, JOKER, RANK_NAMES, SUIT_NAMES, SUIT_SINGULAR, cards_str
+from .cards import CARD_STR, JOKER, RANK_NAMES, SUIT_NAMES, SUITS, cards_str
+from .messages import Message, MessageError, msg
 from .rules import Rules
-
-
-class _Lazy:
-    """Message text built only when an error is actually raised (validation runs in the engine's inner loop)."""
-
-    __slots__ = ("fn", "args")
-
-    def __init__(self, fn: Callable[..., str], *args: object) -> None:
-        self.fn = fn
-        self.args = args
-
-    def __str__(self) -> str:
-        return self.fn(*self.args)
-
-    def __format__(self, spec: str) -> str:
-        return format(str(self), spec)
-
-
-def _attach_text(added: tuple[int, ...], meld: Meld) -> str:
-    return f"{_msg_text(added)} cannot be added to {cards_str(meld.display_cards())}"
 
 
 def _msg_text(cards: tuple[int, ...] | list[int]) -> str:
@@ -57,8 +38,13 @@ DIRTY: Final = "dirty"
 FULL_POSITIONS: Final = 0b111111111111110  # bits 1…14
 
 
-class MeldError(ValueError):
-    """Cards that do not form a meld (or cannot be attached), with the rule that forbids it."""
+class MeldError(MessageError):
+    """Cards that do not form a meld (or cannot be attached), with the rule that forbids it: ``msg`` is the
+    :class:`~burraco.messages.Message` (code and parameters), ``str(err)`` its English text."""
+
+
+#: builds the error of one meld or attachment from the reason it fails
+_Fail = Callable[[Message], MeldError]
 
 
 def _popcount(x: int) -> int:
@@ -230,8 +216,8 @@ class MeldRules:
         self.min_len = rules.burraco_min_len
         self.semiclean = rules.semiclean
         self.at_end_only = rules.semipulito_wild_at_end_only
-        self._new_cache: dict[tuple[int, ...], Meld | str] = {}
-        self._add_cache: dict[tuple[int, tuple[int, ...], int, int, tuple[int, ...]], Meld | str] = {}
+        self._new_cache: dict[tuple[int, ...], Meld | Message] = {}
+        self._add_cache: dict[tuple[int, tuple[int, ...], int, int, tuple[int, ...]], Meld | Message] = {}
         self._singles_cache: dict[tuple[int, tuple[int, ...], int, int], int] = {}
 
     # ----- classification (§4.8) ------------------------------------------------------------------------------
@@ -262,73 +248,62 @@ class MeldRules:
             try:
                 got = self._make(cards)
             except MeldError as e:
-                got = str(e)
+                got = e.msg
             if len(self._new_cache) > 200_000:
                 self._new_cache.clear()
             self._new_cache[cards] = got
-        if isinstance(got, str):
+        if isinstance(got, Message):
             raise MeldError(got)
         return got
 
     def _make(self, cards: tuple[int, ...]) -> Meld:
-        text = _Lazy(_msg_text, cards)
+        def fail(reason: Message) -> MeldError:
+            return MeldError(msg("not_a_meld", cards=_msg_text(cards), reason=reason))
+
         if len(cards) < 3:
-            raise MeldError(f"{text} is not a meld: a meld needs at least 3 cards")
+            raise fail(msg("too_few_cards"))
         others = [c for c in cards if c != JOKER and c % 13 != 1]
         if not others:
             twos = [c for c in cards if c != JOKER]
             if len(twos) >= 2 and self.set_of_twos:
-                return self._make_set(cards, twos, text)
+                return self._make_set(cards, twos, fail)
             if len(twos) == len(cards):
-                raise MeldError(
-                    f"{text} is not a meld: a set of 2s is not allowed (every 2 in a set is a wild)"
-                )
-            raise MeldError(
-                f"{text} is not a meld: it holds {len(cards) - 1 if any(c != JOKER for c in cards) else len(cards)}"
-                " wilds and at most one natural 2 (a meld holds one wild and at least two natural cards)"
+                raise fail(msg("set_of_twos"))
+            raise fail(
+                msg("only_wilds", count=len(cards) - 1 if any(c != JOKER for c in cards) else len(cards))
             )
         # naturals of one rank make a set (a sequence cannot hold two naturals of one rank, but for A…A,
         # which needs 14 naturals); otherwise it must be a sequence
         first = others[0] % 13
         if len(others) >= 2 and all(c % 13 == first for c in others):
-            return self._make_set(cards, others, text)
-        return self._make_seq(cards, others, text)
+            return self._make_set(cards, others, fail)
+        return self._make_seq(cards, others, fail)
 
-    def _make_set(self, cards: tuple[int, ...], others: list[int], text: object) -> Meld:
+    def _make_set(self, cards: tuple[int, ...], others: list[int], fail: _Fail) -> Meld:
         rank = others[0] % 13 + 1
         if not self.set_ranks:
-            raise MeldError(f"{text} is not a meld: these rules allow sequences only, no sets")
+            raise fail(msg("no_sets"))
         if rank not in self.set_ranks:
-            allowed = " and ".join(RANK_NAMES[r - 1] + "s" for r in sorted(self.set_ranks))
-            raise MeldError(
-                f"{text} is not a meld: a set of {RANK_NAMES[rank - 1]}s is not allowed in these rules "
-                f"(sets only of {allowed})"
-            )
+            raise fail(msg("set_rank_forbidden", rank=rank, allowed=tuple(sorted(self.set_ranks))))
         if rank == 2:
             wilds = [c for c in cards if c == JOKER]
         else:
             wilds = [c for c in cards if c == JOKER or c % 13 == 1]
         if len(wilds) > self.max_wilds:
-            raise MeldError(
-                f"{text} is not a meld: it holds {len(wilds)} wilds ({cards_str(wilds)}); a meld may hold one"
-            )
+            raise fail(msg("set_wilds", count=len(wilds), wilds=cards_str(wilds)))
         if len(cards) > self.max_set:
-            raise MeldError(f"{text} is not a meld: a set holds at most {self.max_set} cards")
+            raise fail(msg("set_too_long", max=self.max_set))
         return _new(SET, cards, -1, rank, 0, wilds[0] if wilds else -1, 0, len(cards) - len(wilds), self)
 
-    def _make_seq(self, cards: tuple[int, ...], others: list[int], text: object) -> Meld:
+    def _make_seq(self, cards: tuple[int, ...], others: list[int], fail: _Fail) -> Meld:
         suit = others[0] // 13
         for c in others:
             if c // 13 != suit:
                 ranks = [o % 13 for o in others]
                 if len(set(ranks)) < len(ranks):  # two cards of one rank in other suits: neither kind fits
-                    raise MeldError(
-                        f"{text} is not a meld: a set needs cards of one rank and a sequence cards of one suit"
-                    )
-                raise MeldError(
-                    f"{text} is not a meld: {CARD_STR[c]} is not a {SUIT_SINGULAR[suit]} and not a wild"
-                )
-        return self._seq(cards, suit, 0, -1, list(cards), text, new=True)
+                    raise fail(msg("rank_or_suit"))
+                raise fail(msg("wrong_suit", card=CARD_STR[c], suit=SUITS[suit]))
+        return self._seq(cards, suit, 0, -1, list(cards), fail, new=True)
 
     # ----- the sequence solver --------------------------------------------------------------------------------
     def _seq(
@@ -338,7 +313,7 @@ class MeldRules:
         fixed: int,
         old_wild: int,
         added: list[int],
-        text: object,
+        fail: _Fail,
         new: bool,
     ) -> Meld:  # noqa: C901 - one solver, kept in one place
         """Interpret a sequence: ``fixed`` natural positions stay; ``added`` cards (plus ``old_wild``) are placed.
@@ -346,7 +321,6 @@ class MeldRules:
         Tries every same-suit 2 as the natural 2 first, then as a wild; returns the first valid interpretation,
         so a natural 2 is preferred and wilds are minimised (§4.4.6).
         """
-        nm = " is not a meld" if new else ""
         two = suit * 13 + 1
         ace = suit * 13
         positions = fixed
@@ -361,15 +335,15 @@ class MeldRules:
             elif c % 13 == 1:
                 wilds.append(c)
             elif c // 13 != suit:
-                raise MeldError(f"{text}{nm}: {CARD_STR[c]} is not a {SUIT_SINGULAR[suit]} and not a wild")
+                raise fail(msg("wrong_suit", card=CARD_STR[c], suit=SUITS[suit]))
             elif c == ace:
                 aces += 1
             else:
                 p = c % 13 + 1
                 if positions >> p & 1:
                     if new:
-                        raise MeldError(f"{text}{nm}: {CARD_STR[c]} appears twice in a sequence")
-                    raise MeldError(f"{text}: the meld already has a {CARD_STR[c]}")
+                        raise fail(msg("twice_in_sequence", card=CARD_STR[c]))
+                    raise fail(msg("meld_has_card", card=CARD_STR[c]))
                 positions |= 1 << p
         if old_wild == two:
             twos_s += 1
@@ -382,28 +356,25 @@ class MeldRules:
             ace_opts = [1 << 1, 1 << 14]
         elif aces == 2:
             if not self.two_aces:
-                raise MeldError(f"{text}{nm}: a sequence holds only one natural ace in these rules")
+                raise fail(msg("one_ace"))
             ace_opts = [(1 << 1) | (1 << 14)]
         else:
-            raise MeldError(f"{text}{nm}: too many aces for one sequence")
+            raise fail(msg("too_many_aces"))
         # natural-2 options: one same-suit 2 natural (if position 2 is free), then none
         nat2_opts = [1, 0] if twos_s and not (positions >> 2 & 1) else [0]
-        reason = ""
+        reason: Message | None = None
         for nat2 in nat2_opts:
             w = len(wilds) + twos_s - nat2
             if w > self.max_wilds:
-                reason = (
-                    reason
-                    or f"it holds {w} wilds; a meld may hold one (a 2 of the suit is natural only in its own place)"
-                )
+                reason = reason or msg("sequence_wilds", count=w)
                 continue
             for ap in ace_opts:
                 if positions & ap:
-                    reason = reason or "the ace's place is taken"
+                    reason = reason or msg("ace_place_taken")
                     continue
                 mask = positions | ap | (4 if nat2 else 0)
                 if not self.two_aces and mask & 2 and mask >> 14 & 1:
-                    reason = "a sequence holds only one natural ace in these rules"
+                    reason = msg("one_ace")
                     continue
                 if mask == 0:
                     continue
@@ -412,24 +383,20 @@ class MeldRules:
                 n = mask.bit_count()
                 gaps = hi - lo + 1 - n
                 if gaps > w:
-                    reason = (
-                        f"the cards leave {gaps} gap{'s' if gaps != 1 else ''} and there "
-                        f"{'is' if w == 1 else 'are'} {w} wild{'s' if w != 1 else ''} to fill "
-                        f"{'them' if gaps != 1 else 'it'}"
-                    )
+                    reason = msg("gaps", gaps=gaps, wilds=w)
                     continue
                 if gaps == 0 and w == 1 and lo == 1 and hi == 14:
-                    reason = "the sequence is complete: there is no place for the wild"
+                    reason = msg("sequence_complete")
                     continue
                 if n < 2:
-                    reason = "it has fewer than two natural cards"
+                    reason = msg("few_naturals")
                     continue
                 size = n + w
                 if size > self.max_seq:
-                    reason = f"a sequence holds at most {self.max_seq} cards"
+                    reason = msg("sequence_too_long", max=self.max_seq)
                     continue
                 if size < 3:
-                    reason = "a meld needs at least 3 cards"
+                    reason = msg("too_few_cards")
                     continue
                 wild = -1
                 if w:
@@ -442,7 +409,7 @@ class MeldRules:
                     gap_mask = ((1 << (hi + 1)) - (1 << lo)) & ~mask
                     wild_pos = gap_mask.bit_length() - 1
                 return _new(SEQUENCE, cards, suit, 0, mask, wild, wild_pos, n, self)
-        raise MeldError(f"{text} is not a meld: {reason}" if new else f"{text}: {reason}")
+        raise fail(reason or msg("few_naturals"))
 
     def place(self, suit: int, mask: int, cards: tuple[int, ...]) -> Meld:
         """A clean sequence with natural positions ``mask`` (after a swap took its wild back)."""
@@ -457,11 +424,11 @@ class MeldRules:
             try:
                 got = self._attach(meld, added)
             except MeldError as e:
-                got = str(e)
+                got = e.msg
             if len(self._add_cache) > 200_000:
                 self._add_cache.clear()
             self._add_cache[key] = got
-        if isinstance(got, str):
+        if isinstance(got, Message):
             raise MeldError(got)
         return got
 
@@ -493,7 +460,12 @@ class MeldRules:
 
     def _attach(self, meld: Meld, added: tuple[int, ...]) -> Meld:
         cards = tuple(sorted(meld.cards + added))
-        text = _Lazy(_attach_text, added, meld)
+
+        def fail(reason: Message) -> MeldError:
+            return MeldError(
+                msg("cannot_add", cards=_msg_text(added), meld=cards_str(meld.display_cards()), reason=reason)
+            )
+
         if meld.kind == SET:
             wilds = 0 if meld.wild < 0 else 1
             twos_natural = meld.rank == 2
@@ -501,15 +473,11 @@ class MeldRules:
                 if c == JOKER or (c % 13 == 1 and not twos_natural):
                     wilds += 1
                 elif c % 13 + 1 != meld.rank:
-                    raise MeldError(
-                        f"{text}: {CARD_STR[c]} is not a {RANK_NAMES[meld.rank - 1]} and not a wild"
-                    )
+                    raise fail(msg("wrong_rank", card=CARD_STR[c], rank=meld.rank))
             if wilds > self.max_wilds:
-                raise MeldError(
-                    f"{text}: the set would hold {wilds} wilds; a meld may hold one (a wild never replaces a wild)"
-                )
+                raise fail(msg("set_would_hold_wilds", count=wilds))
             if len(cards) > self.max_set:
-                raise MeldError(f"{text}: a set holds at most {self.max_set} cards")
+                raise fail(msg("set_too_long", max=self.max_set))
             w = meld.wild
             if w < 0:
                 for c in added:
@@ -517,7 +485,7 @@ class MeldRules:
                         w = c
             nat_added = sum(1 for c in added if c != JOKER and (c % 13 != 1 or twos_natural))
             return _new(SET, cards, -1, meld.rank, 0, w, 0, meld.naturals + nat_added, self)
-        return self._seq(cards, meld.suit, meld.mask, meld.wild, list(added), text, new=False)
+        return self._seq(cards, meld.suit, meld.mask, meld.wild, list(added), fail, new=False)
 
 
 _CTX: dict[Rules, MeldRules] = {}

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -302,10 +303,29 @@ _TURN_FIELDS = (
 )
 
 
-def determinize(view: View, rng: random.Random) -> Game:
+def _weighted_sample(pool: list[int], w: Sequence[float], k: int, rng: random.Random) -> list[int]:
+    """``k`` cards drawn from ``pool`` without replacement, each draw proportional to ``w[card]`` (Efraimidis and
+    Spirakis: the ``k`` largest keys ``u ** (1 / w)``); the drawn cards are removed from ``pool``."""
+    rnd = rng.random
+    keyed = sorted(((rnd() ** (1.0 / w[c]) if w[c] > 0 else 0.0), i) for i, c in enumerate(pool))
+    chosen = sorted((i for _, i in keyed[-k:]), reverse=True)
+    out = [pool[i] for i in chosen]
+    for i in chosen:
+        pool[i] = pool[-1]
+        pool.pop()
+    return out
+
+
+def determinize(
+    view: View, rng: random.Random, weights: Sequence[Sequence[float] | None] | None = None
+) -> Game:
     """A full :class:`Game` consistent with ``view``: every card the seat knows stays where it is (its hand, the
     table, the visible pile, the cards others were seen to pick up); the rest is dealt uniformly at random to the
     other hands, the stock, the pozzetti left, an unseen own pozzetto and the covered part of a closed pile.
+
+    ``weights`` (optional, per seat a weight per card type, or None): the unknown cards of those seats' hands are
+    drawn first, by weighted sampling without replacement (a card of weight 0.5 is half as likely as one of weight
+    1 at each draw); the rest is dealt uniformly as above (:mod:`burraco.bots.infer` makes such weights).
 
     The result has no deal or action history (it cannot be written as a record); everything else is playable.
     """
@@ -317,6 +337,14 @@ def determinize(view: View, rng: random.Random) -> Game:
     for c, k in enumerate(view.unseen):
         if k:
             pool.extend([c] * k)
+    drawn: list[list[int] | None] = [None] * n
+    if weights is not None:
+        for s, w in enumerate(weights):
+            if w is None or s == view.seat:
+                continue
+            k = view.hand_sizes[s] - sum(view.known[s])
+            if k > 0:
+                drawn[s] = _weighted_sample(pool, w, k, rng)
     _shuffle(pool, rng)
     pos = 0
 
@@ -351,7 +379,8 @@ def determinize(view: View, rng: random.Random) -> Game:
         else:
             kn = view.known[s]
             v[:] = kn
-            for c in take(view.hand_sizes[s] - sum(kn)):
+            got = drawn[s]
+            for c in take(view.hand_sizes[s] - sum(kn)) if got is None else got:
                 v[c] += 1
             if view.hidden_seats[s]:
                 hidden[s] = [0] * NUM_TYPES  # its content is unknown to us; only the flag matters here

@@ -5,6 +5,9 @@
 >>> h = hint(g.view(0))
 >>> h.action in g.legal_actions(), bool(h.reason)
 (True, True)
+
+``h.why`` is the reason as a :class:`~burraco.messages.Message`, to show in the player's language
+(``render(h.why, "it")``); ``h.reason`` is its English text.
 """
 
 from __future__ import annotations
@@ -12,27 +15,37 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..actions import ADD, DISCARD, DRAW, MELD, PICK, REDRAW, SWAP, Action
-from ..cards import CARD_STR, RANK_NAMES, SUIT_NAMES, cards_str
+from ..cards import CARD_STR, SUITS, cards_str
 from ..melds import SET, Meld, MeldError, meld_rules
+from ..messages import Message, msg, render
 from ..view import View
 from .heuristic import LEVELS, HeuristicPlayer
 
 
 @dataclass(frozen=True)
 class Hint:
-    """A recommended action and why, in a sentence."""
+    """A recommended action and why, in a sentence (``why``: the message; ``reason``: its English text)."""
 
     action: Action
-    reason: str
+    why: Message
+
+    @property
+    def reason(self) -> str:
+        """Why, in English."""
+        return render(self.why)
+
+    def text(self, lang: str = "en") -> str:
+        """Why, in ``lang``."""
+        return render(self.why, lang)
 
     def __str__(self) -> str:
         return f"{self.action}: {self.reason}"
 
 
-def _meld_words(m: Meld) -> str:
+def _meld_words(m: Meld) -> Message:
     if m.kind == SET:
-        return f"set of {RANK_NAMES[m.rank - 1]}s"
-    return f"sequence of {SUIT_NAMES[m.suit]}"
+        return msg("set_of", rank=m.rank)
+    return msg("sequence_of", suit=SUITS[m.suit])
 
 
 def _after(view: View, a: Action) -> Meld | None:
@@ -60,46 +73,44 @@ def hint(view: View, level: str = "hard", legal: list[Action] | None = None) -> 
     return Hint(a, _reason(view, a))
 
 
-def _reason(view: View, a: Action) -> str:
+def _reason(view: View, a: Action) -> Message:
     side = view.side_of(view.seat)
     hand_left = len(view.hand) + view.hidden_pozzetto
     if a.verb == DRAW:
         if view.pile_size:
-            return f"draw from the stock: the pile ({view.pile_size} cards) is not worth taking now"
-        return "draw from the stock"
+            return msg("hint_draw_not_pile", size=view.pile_size)
+        return msg("hint_draw")
     if a.verb == PICK:
         own = {m.suit for m in view.melds[side] if m.kind != SET}
         useful = sum(1 for c in view.pile if c in view.hand or (c != 52 and c // 13 in own))
         top = CARD_STR[view.pile[-1]] if view.pile else "?"
-        return (
-            f"take the pile: {view.pile_size} cards, top {top}; {useful} of the visible ones match your hand or "
-            "your side's melds"
-        )
+        return msg("hint_pick", size=view.pile_size, top=top, useful=useful)
     if a.verb in (MELD, ADD):
         m = _after(view, a)
         left = hand_left - len(a.cards)
-        what = _meld_words(m) if m is not None else "meld"
+        what = _meld_words(m) if m is not None else msg("a_meld")
         if a.verb == MELD:
-            text = f"meld {cards_str(a.cards)}: a new {what} of {len(a.cards)} cards"
+            text = msg("hint_meld", cards=cards_str(a.cards), what=what, count=len(a.cards))
         else:
-            text = f"add {cards_str(a.cards)} to meld {a.meld} ({what}), now {m.size if m else '?'} cards"
+            size: int | str = m.size if m else "?"
+            text = msg("hint_add", cards=cards_str(a.cards), meld=a.meld, what=what, count=size)
         if m is not None and m.burraco is not None:
-            text += f", a {m.burraco} burraco"
+            text = msg("hint_burraco", text=text, kind=m.burraco)
         if left == 0:
-            text += "; it empties your hand: you take the pozzetto and play on"
+            text = msg("hint_goes_down", text=text)
         return text
     if a.verb == DISCARD:
         c = a.cards[0]
         if hand_left == 1:
             if view.poz_taken[side] and not (view.rules.three_morto and len(view.poz_order) == 2):
-                return f"discard {CARD_STR[c]} and close: your side has its pozzetto and a burraco"
-            return f"discard your last card, {CARD_STR[c]}, and take the pozzetto"
-        return f"discard {CARD_STR[c]}: the card your hand needs least"
+                return msg("hint_discard_close", card=CARD_STR[c])
+            return msg("hint_discard_last", card=CARD_STR[c])
+        return msg("hint_discard", card=CARD_STR[c])
     if a.verb == SWAP:
-        return f"give {CARD_STR[a.cards[0]]} to meld {a.meld} and take its wild back into your hand"
+        return msg("hint_swap", card=CARD_STR[a.cards[0]], meld=a.meld)
     if a.verb == REDRAW:
-        return "put your first card on the pile and draw another"
-    return str(a)
+        return msg("hint_redraw")
+    return msg("text", text=str(a))
 
 
 __all__ = ["Hint", "hint"]

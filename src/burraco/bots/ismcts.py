@@ -2,7 +2,9 @@
 
 Every iteration samples one full state consistent with the seat's :class:`~burraco.view.View`
 (:func:`~burraco.view.determinize`: the seat's hand, the table, the visible pile and the cards others were seen
-to pick up stay where they are; the rest is dealt at random). Statistics are kept per action of the information set
+to pick up stay where they are; the rest is dealt at random, the other hands weighted by
+:func:`~burraco.bots.infer.seat_weights`: natural cards that fit a seat's side melds are rarely in its hand; set
+``infer=False`` for uniform sampling). Statistics are kept per action of the information set
 (they are shared by all determinizations), never per determinization. Two searches are offered:
 
 ``search="flat"`` (the default, the one measured in docs/strength.md)
@@ -42,6 +44,7 @@ from ..game import Game
 from ..melds import CLEAN, SET, Meld
 from ..view import View, determinize
 from .heuristic import LEVELS, HeuristicPlayer
+from .infer import seat_weights
 
 #: score difference (points) mapped to a reward of 1
 REWARD_SCALE = 500.0
@@ -155,6 +158,7 @@ class ISMCTSPlayer:
         inner_k: int = 4,
         c: float = 0.7,
         bias: float = 0.3,
+        infer: bool = True,
     ) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (levels are {', '.join(LEVELS)})")
@@ -176,6 +180,8 @@ class ISMCTSPlayer:
         self.inner_k = inner_k
         self.c = c
         self.bias = bias
+        #: sample the other hands with :func:`~burraco.bots.infer.seat_weights` (else uniformly)
+        self.infer = infer
         self._policy = HeuristicPlayer(level, seed=0)
         #: iterations (determinizations) run by the last search, and rollouts played (for measurement)
         self.last_iterations = 0
@@ -186,7 +192,8 @@ class ISMCTSPlayer:
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
-        return self._search(view, legal, lambda rng: determinize(view, rng))
+        weights = seat_weights(view) if self.infer else None
+        return self._search(view, legal, lambda rng: determinize(view, rng, weights))
 
     def _search(self, view: View, legal: list[Action], sample: Callable[[random.Random], Game]) -> Action:
         if self.search == "flat":

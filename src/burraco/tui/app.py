@@ -43,13 +43,14 @@ from .render import (
     describe_action,
     match_line,
     meld_rich,
+    pace_text,
     pozzetti_lines,
     rules_lines,
     score_lines,
     sort_hand,
     status_text,
 )
-from .session import Session
+from .session import Session, next_speed
 
 #: melds shown per side (no side can open more under any preset)
 MAX_MELDS = 24
@@ -291,8 +292,9 @@ class TableView(Vertical):
         self.query_one(CardHand).set_cards(sort_hand(v.hand, st.by_rank))
 
 
-class TextScreen(ModalScreen[bool]):
-    """A modal page of text (scores, rules, help): Enter or Escape closes it; q quits the app."""
+class TextScreen(ModalScreen[str]):
+    """A modal page of text (scores, rules, help): Enter (``ok``) or Escape (``cancel``) closes it; q quits the
+    app."""
 
     DEFAULT_CSS = """
     TextScreen { align: center middle; }
@@ -300,8 +302,8 @@ class TextScreen(ModalScreen[bool]):
                             border: thick $accent; background: $surface; padding: 1 2; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "close(True)", show=False),
-        Binding("escape", "close(False)", show=False),
+        Binding("enter", "close('ok')", show=False),
+        Binding("escape", "close('cancel')", show=False),
         Binding("q", "app.quit", show=False),
     ]
 
@@ -318,19 +320,26 @@ class TextScreen(ModalScreen[bool]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.dismiss(True)
+        self.dismiss("ok")
 
-    def action_close(self, ok: bool) -> None:
-        self.dismiss(ok)
+    def action_close(self, how: str) -> None:
+        self.dismiss(how)
 
 
 class PageScreen(TextScreen):
     """The rules and help pages: the key that opened them closes them too."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "close(False)", show=False),
-        Binding("question_mark", "close(False)", show=False),
+        Binding("r", "close('cancel')", show=False),
+        Binding("question_mark", "close('cancel')", show=False),
     ]
+
+
+class ScoreScreen(TextScreen):
+    """The scores of a hand just ended: Enter deals the next hand (or ends the match), u undoes the human's last
+    decision (back into the hand that ended)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("u", "close('undo')", show=False)]
 
 
 def score_page(tr: Translator, names: Names, session: Session) -> tuple[Table, str]:
@@ -390,6 +399,7 @@ class PlayApp(App[int]):
         Binding("h", "hint", show=False),
         Binding("u", "undo", show=False),
         Binding("o", "sort", show=False),
+        Binding("s", "speed", show=False),
         Binding("r", "rules", show=False),
         Binding("question_mark", "help", show=False),
         Binding("q", "quit", show=False),
@@ -419,6 +429,7 @@ class PlayApp(App[int]):
                 ("hint", "h"),
                 ("undo", "u"),
                 ("sort", "o"),
+                ("speed", "s"),
                 ("rules", "r"),
             ):
                 button = Button(f"{key} {self.tr('btn_' + bid)}", id=f"btn-{bid}")
@@ -426,8 +437,14 @@ class PlayApp(App[int]):
                 yield button
         yield Line(id="help")
 
+    def show_pace(self) -> None:
+        """The pace on its button and at the end of the help line."""
+        pace = pace_text(self.tr, self.delay)
+        self.query_one("#btn-speed", Button).label = f"s {self.tr('btn_speed_now', pace=pace)}"
+        self.query_one("#help", Line).show(f"{self.tr('help_lines')} · {self.tr('pace_now', pace=pace)}")
+
     def on_mount(self) -> None:
-        self.query_one("#help", Line).show(self.tr("help_lines"))
+        self.show_pace()
         self.query_one(CardHand).focus()
         self.refresh_table()
         self._table_ready = True
@@ -497,10 +514,15 @@ class PlayApp(App[int]):
             return
         table, plain = score_page(self.tr, self.names, self.session)
         footer = self.tr("press_quit") if self.session.match_over else self.tr("next_hand")
-        self.push_screen(TextScreen(table, plain, footer, "scores"), self.scores_closed)
+        if self.session.can_undo():
+            footer += " · " + self.tr("score_undo")
+        self.push_screen(ScoreScreen(table, plain, footer, "scores"), self.scores_closed)
 
-    def scores_closed(self, _ok: bool | None) -> None:
+    def scores_closed(self, how: str | None) -> None:
         s = self.session
+        if how == "undo":
+            self.action_undo()
+            return
         if s.match_over:
             self.exit(0)
             return
@@ -597,11 +619,11 @@ class PlayApp(App[int]):
         self.say(self.tr("hint", action=h.action, reason=h.reason))
 
     def action_undo(self) -> None:
-        try:
-            self.session.undo()
-        except ActionError as e:
-            self.say(self.tr("refused", msg=e.message))
+        """Back to the human's previous decision, in this hand or the one before (from the scores, too)."""
+        if not self.session.can_undo():
+            self.say(self.tr("nothing_to_undo"))
             return
+        self.session.undo()
         self.workers.cancel_group(self, "computer")
         self._gen += 1
         self._busy = False
@@ -614,13 +636,20 @@ class PlayApp(App[int]):
         self.message = self.tr("sorted_now", how=self.tr("sorted_rank" if self.by_rank else "sorted_suit"))
         self.refresh_table()
 
+    def action_speed(self) -> None:
+        """The next pace of the computer's moves (instant, fast, normal, slow); it holds from the next move on."""
+        self.delay = next_speed(self.delay)
+        self.show_pace()
+        self.say(self.tr("pace_now", pace=pace_text(self.tr, self.delay)))
+
     def action_rules(self) -> None:
         lines = rules_lines(self.tr, self.session.rules)
         text = "\n".join([self.tr("rules_title", name=self.session.rules.name), "", *lines])
         self.push_screen(PageScreen(text, text, self.tr("close_screen"), "rules"))
 
     def action_help(self) -> None:
-        text = "\n".join([self.tr("help_title"), "", *self.tr("help_lines").split(" · ")])
+        pace = self.tr("pace_now", pace=pace_text(self.tr, self.delay))
+        text = "\n".join([self.tr("help_title"), "", *self.tr("help_lines").split(" · "), "", pace])
         self.push_screen(PageScreen(text, text, self.tr("close_screen"), "help"))
 
     # ----- mouse ----------------------------------------------------------------------------------------------------
@@ -747,4 +776,14 @@ def watch_positions(record: Any) -> tuple[list[tuple[int, Game, tuple[int, int]]
     return out, ""
 
 
-__all__ = ["CardHand", "PlayApp", "TableView", "WatchApp", "score_page", "watch_positions"]
+__all__ = [
+    "CardHand",
+    "PageScreen",
+    "PlayApp",
+    "ScoreScreen",
+    "TableView",
+    "TextScreen",
+    "WatchApp",
+    "score_page",
+    "watch_positions",
+]

@@ -3,9 +3,11 @@
 >>> from burraco.tui.i18n import Translator
 >>> tr = Translator("en")
 >>> parse_command("m 5h 3h 4h", "S", tr)
-Command(kind='action', action=Action(seat='S', verb='meld', cards=(2, 3, 4), meld=0))
+Command(kind='action', action=Action(seat='S', verb='meld', cards=(2, 3, 4), meld=0), arg='')
 >>> str(parse_command("a 2 jk", "S", tr).action), parse_command("?", "S", tr).kind
 ('S add 2 JK', 'help')
+>>> parse_command("s slow", "S", tr)
+Command(kind='speed', action=None, arg='slow')
 >>> parse_command("meld", "S", tr)
 Traceback (most recent call last):
 ...
@@ -45,6 +47,9 @@ WORDS: dict[str, str] = {
     "legal": "legal",
     "r": "rules",
     "rules": "rules",
+    "s": "speed",
+    "speed": "speed",
+    "pace": "speed",
     "?": "help",
     "help": "help",
     "q": "quit",
@@ -59,11 +64,12 @@ class CommandError(ValueError):
 
 @dataclass(frozen=True)
 class Command:
-    """``kind`` is ``action`` (with ``action``) or one of hint, undo, sort, table, legal, rules, help, quit,
-    next (an empty line)."""
+    """``kind`` is ``action`` (with ``action``) or one of hint, undo, sort, table, legal, rules, speed (``arg``:
+    the pace asked for, empty to take the next one), help, quit, next (an empty line)."""
 
     kind: str
     action: Action | None = None
+    arg: str = ""
 
 
 def _cards(args: list[str], tr: Translator) -> tuple[int, ...]:
@@ -97,6 +103,8 @@ def parse_command(text: str, seat: str, tr: Translator) -> Command:
         if len(cards) != 1:
             raise CommandError(tr("discard_one"))
         return Command("action", Action.discard(seat, cards[0]))
+    if kind == "speed":
+        return Command(kind, arg=" ".join(args))
     return Command(kind)
 
 

@@ -278,6 +278,60 @@ MESSAGES: dict[str, tuple[str, str, str, str, str]] = {
         "Desfeito: de volta à sua decisão anterior",
         "Ongedaan: terug naar je vorige beslissing",
     ),
+    "nothing_to_undo": (
+        "Nothing to undo: you have not played yet",
+        "Niente da annullare: non hai ancora giocato",
+        "Nichts rückgängig zu machen: du hast noch nicht gespielt",
+        "Nada a desfazer: você ainda não jogou",
+        "Niets ongedaan te maken: je hebt nog niet gespeeld",
+    ),
+    "score_undo": (
+        "u undo your last move",
+        "u annulla la tua ultima mossa",
+        "u letzten Zug zurücknehmen",
+        "u desfazer sua última jogada",
+        "u je laatste zet ongedaan maken",
+    ),
+    "score_undo_plain": (
+        "u to undo your last move",
+        "u per annullare la tua ultima mossa",
+        "u, um deinen letzten Zug zurückzunehmen",
+        "u para desfazer sua última jogada",
+        "u om je laatste zet ongedaan te maken",
+    ),
+    "end_prompt": (
+        "Press Enter to finish",
+        "Premi Invio per finire",
+        "Enter zum Beenden",
+        "Aperte Enter para terminar",
+        "Druk op Enter om af te sluiten",
+    ),
+    "pace_instant": ("instant", "istantaneo", "sofort", "instantâneo", "direct"),
+    "pace_fast": ("fast", "veloce", "schnell", "rápido", "snel"),
+    "pace_normal": ("normal", "normale", "normal", "normal", "normaal"),
+    "pace_slow": ("slow", "lento", "langsam", "lento", "langzaam"),
+    "pace_seconds": (
+        "{s} s per move",
+        "{s} s per mossa",
+        "{s} s pro Zug",
+        "{s} s por jogada",
+        "{s} s per zet",
+    ),
+    "pace_now": (
+        "Pace of the computer: {pace}",
+        "Ritmo del computer: {pace}",
+        "Tempo des Computers: {pace}",
+        "Ritmo do computador: {pace}",
+        "Tempo van de computer: {pace}",
+    ),
+    "btn_speed_now": ("pace: {pace}", "ritmo: {pace}", "Tempo: {pace}", "ritmo: {pace}", "tempo: {pace}"),
+    "bad_pace": (
+        "Unknown pace {pace!r}: write instant, fast, normal, slow or seconds per move (0 to 30)",
+        "Ritmo sconosciuto {pace!r}: scrivi instant, fast, normal, slow o i secondi per mossa (da 0 a 30)",
+        "Unbekanntes Tempo {pace!r}: schreibe instant, fast, normal, slow oder Sekunden pro Zug (0 bis 30)",
+        "Ritmo desconhecido {pace!r}: escreva instant, fast, normal, slow ou segundos por jogada (0 a 30)",
+        "Onbekend tempo {pace!r}: schrijf instant, fast, normal, slow of seconden per zet (0 tot 30)",
+    ),
     "sorted_now": (
         "Hand sorted {how}",
         "Mano ordinata {how}",
@@ -418,37 +472,42 @@ MESSAGES: dict[str, tuple[str, str, str, str, str]] = {
     ),
     "help_lines": (
         "d draw · p take the pile · ←/→ move · space select · m meld the selected cards · 1-9 add them to meld k"
-        " (or click the meld) · x discard · h hint · u undo · o sort · r rules · ? help · q quit",
+        " (or click the meld) · x discard · h hint · u undo · o sort · s pace of the computer · r rules · ? help · q quit",
         "d pesca · p raccogli gli scarti · ←/→ muovi · spazio seleziona · m cala le carte scelte · 1-9 attaccale al"
-        " gioco k (o clicca il gioco) · x scarta · h suggerimento · u annulla · o ordina · r regole · ? aiuto · q esci",
+        " gioco k (o clicca il gioco) · x scarta · h suggerimento · u annulla · o ordina · s ritmo del computer · r regole · ? aiuto · q esci",
         "d ziehen · p Ablage nehmen · ←/→ bewegen · Leertaste wählen · m gewählte Karten melden · 1-9 an Meldung k"
-        " anlegen (oder Meldung anklicken) · x ablegen · h Tipp · u rückgängig · o sortieren · r Regeln · ? Hilfe"
+        " anlegen (oder Meldung anklicken) · x ablegen · h Tipp · u rückgängig · o sortieren · s Tempo des Computers · r Regeln · ? Hilfe"
         " · q beenden",
         "d comprar · p pegar o lixo · ←/→ mover · espaço selecionar · m baixar as cartas escolhidas · 1-9 juntar ao"
-        " jogo k (ou clique no jogo) · x descartar · h dica · u desfazer · o ordenar · r regras · ? ajuda · q sair",
+        " jogo k (ou clique no jogo) · x descartar · h dica · u desfazer · o ordenar · s ritmo do computador · r regras · ? ajuda · q sair",
         "d trekken · p aflegstapel pakken · ←/→ bewegen · spatie kiezen · m gekozen kaarten melden · 1-9 aanleggen"
-        " bij melding k (of klik de melding) · x afleggen · h tip · u ongedaan · o sorteren · r regels · ? hulp"
+        " bij melding k (of klik de melding) · x afleggen · h tip · u ongedaan · o sorteren · s tempo van de computer · r regels · ? hulp"
         " · q stoppen",
     ),
     "plain_help": (
         "Commands: d (draw), p (take the pile), m CARDS (meld, e.g. m 3h 4h 5h), a K CARDS (add to meld K),"
-        " x CARD (discard), h (hint), u (undo), o (sort), t (show the table), l (legal moves), r (rules),"
+        " x CARD (discard), h (hint), u (undo), o (sort), t (show the table), l (legal moves), s [PACE] (pace of the computer: instant, fast,"
+        " normal, slow or seconds per move; s alone takes the next one), r (rules),"
         " q (quit). Cards: rank A 2-9 T J Q K then suit h d c s; JK is the joker.",
         "Comandi: d (pesca), p (raccogli gli scarti), m CARTE (cala, es. m 3h 4h 5h), a K CARTE (attacca al"
         " gioco K), x CARTA (scarta), h (suggerimento), u (annulla), o (ordina), t (mostra il tavolo), l (mosse"
-        " lecite), r (regole), q (esci). Carte: valore A 2-9 T J Q K poi seme h d c s (cuori, quadri, fiori,"
+        " lecite), s [RITMO] (ritmo del computer: instant, fast, normal, slow o secondi per mossa; s da solo passa"
+        " al successivo), r (regole), q (esci). Carte: valore A 2-9 T J Q K poi seme h d c s (cuori, quadri, fiori,"
         " picche); JK è il jolly.",
         "Befehle: d (ziehen), p (Ablage nehmen), m KARTEN (melden, z. B. m 3h 4h 5h), a K KARTEN (an Meldung K"
         " anlegen), x KARTE (ablegen), h (Tipp), u (rückgängig), o (sortieren), t (Tisch zeigen), l (erlaubte"
-        " Züge), r (Regeln), q (beenden). Karten: Rang A 2-9 T J Q K, dann Farbe h d c s (Herz, Karo, Kreuz,"
+        " Züge), s [TEMPO] (Tempo des Computers: instant, fast, normal, slow oder Sekunden pro Zug; s allein"
+        " nimmt das nächste), r (Regeln), q (beenden). Karten: Rang A 2-9 T J Q K, dann Farbe h d c s (Herz, Karo, Kreuz,"
         " Pik); JK ist der Joker.",
         "Comandos: d (comprar), p (pegar o lixo), m CARTAS (baixar, ex. m 3h 4h 5h), a K CARTAS (juntar ao jogo"
         " K), x CARTA (descartar), h (dica), u (desfazer), o (ordenar), t (mostrar a mesa), l (jogadas"
-        " permitidas), r (regras), q (sair). Cartas: valor A 2-9 T J Q K e naipe h d c s (copas, ouros, paus,"
+        " permitidas), s [RITMO] (ritmo do computador: instant, fast, normal, slow ou segundos por jogada; s"
+        " sozinho passa ao próximo), r (regras), q (sair). Cartas: valor A 2-9 T J Q K e naipe h d c s (copas, ouros, paus,"
         " espadas); JK é o curinga.",
         "Commando's: d (trekken), p (aflegstapel pakken), m KAARTEN (melden, bv. m 3h 4h 5h), a K KAARTEN"
         " (aanleggen bij melding K), x KAART (afleggen), h (tip), u (ongedaan), o (sorteren), t (tafel tonen),"
-        " l (toegestane zetten), r (regels), q (stoppen). Kaarten: rang A 2-9 T J Q K, dan kleur h d c s"
+        " l (toegestane zetten), s [TEMPO] (tempo van de computer: instant, fast, normal, slow of seconden per"
+        " zet; s alleen neemt het volgende), r (regels), q (stoppen). Kaarten: rang A 2-9 T J Q K, dan kleur h d c s"
         " (harten, ruiten, klaveren, schoppen); JK is de joker.",
     ),
     "prompt": (
@@ -624,6 +683,7 @@ MESSAGES: dict[str, tuple[str, str, str, str, str]] = {
     "btn_undo": ("undo", "annulla", "zurück", "desfazer", "terug"),
     "btn_sort": ("sort", "ordina", "sortieren", "ordenar", "sorteren"),
     "btn_rules": ("rules", "regole", "Regeln", "regras", "regels"),
+    "btn_speed": ("pace", "ritmo", "Tempo", "ritmo", "tempo"),
 }
 
 

@@ -17,13 +17,14 @@ from .render import (
     describe_action,
     match_line,
     meld_plain,
+    pace_text,
     pozzetti_lines,
     rules_lines,
     score_lines,
     sort_hand,
     status_text,
 )
-from .session import Session
+from .session import SPEEDS, Session, SessionError, next_speed, parse_speed
 
 
 class PlainUI:
@@ -118,10 +119,21 @@ class PlainUI:
                 self.scores()
                 if s.match_over:
                     self.match_end()
+                undo = s.can_undo()
+                if s.match_over and not undo:
                     return 0
-                self.say(tr("next_hand"))
+                prompt = tr("end_prompt") if s.match_over else tr("next_hand")
+                self.say(prompt + (" · " + tr("score_undo_plain") if undo else ""))
                 line = self.inp.readline()
-                if not line or line.strip().lower() in ("q", "quit", "exit"):
+                word = line.strip().lower()
+                if undo and word in ("u", "undo"):
+                    s.undo()  # back into the hand that ended
+                    self.say(tr("undone"))
+                    shown = False
+                    continue
+                if s.match_over:
+                    return 0
+                if not line or word in ("q", "quit", "exit"):
                     return self.stop()
                 s.next_hand()
                 shown = False
@@ -168,6 +180,9 @@ class PlainUI:
                 h = s.hint()
                 self.say(tr("hint", action=h.action, reason=h.reason))
             elif cmd.kind == "undo":
+                if not s.can_undo():
+                    self.say(tr("nothing_to_undo"))
+                    return True
                 s.undo()
                 self.say(tr("undone"))
                 self.table()
@@ -181,8 +196,21 @@ class PlainUI:
                 self.say(tr("rules_title", name=s.rules.name))
                 for line_ in rules_lines(tr, s.rules):
                     self.say("  " + line_)
+            elif cmd.kind == "speed":
+                local = {tr(f"pace_{k}").lower(): v for k, v in SPEEDS.items()}  # the pace in his words, too
+                try:
+                    if not cmd.arg:
+                        self.delay = next_speed(self.delay)
+                    else:
+                        word = cmd.arg.strip().lower()
+                        self.delay = local[word] if word in local else parse_speed(cmd.arg)
+                except SessionError:
+                    self.say(tr("bad_pace", pace=cmd.arg))
+                    return True
+                self.say(tr("pace_now", pace=pace_text(tr, self.delay)))
             elif cmd.kind == "help":
                 self.say(tr("plain_help"))
+                self.say(tr("pace_now", pace=pace_text(tr, self.delay)))
             else:  # table, or an empty line
                 self.table()
         except ActionError as e:

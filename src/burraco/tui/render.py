@@ -26,6 +26,7 @@ from ..melds import Meld, burraco_bonus, meld_points
 from ..rules import BurracoNeeded, PickupRule, Rules
 from ..view import View
 from .i18n import Translator
+from .session import speed_name
 
 SUIT_SYMBOLS = "♥♦♣♠"
 #: colours of the suits (hearts and diamonds red, but their shapes differ, so colour is never the only cue)
@@ -190,6 +191,12 @@ def score_lines(
     return rows
 
 
+def pace_text(tr: Translator, delay: float) -> str:
+    """The computer's pace in words: ``fast``, or ``0.5 s per move`` for one set in seconds."""
+    name = speed_name(delay)
+    return tr(f"pace_{name}") if name else tr("pace_seconds", s=f"{delay:g}")
+
+
 def match_line(tr: Translator, names: Names, rules: Rules, totals: Sequence[int], hand_i: int) -> str:
     """``Match NS 320 – EW 150 (to 2005, hand 3)``."""
     goal = []
@@ -257,6 +264,7 @@ __all__ = [
     "meld_plain",
     "meld_rich",
     "meld_value",
+    "pace_text",
     "pozzetti_lines",
     "rules_lines",
     "score_lines",

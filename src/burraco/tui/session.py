@@ -4,8 +4,9 @@ The session owns the :class:`~burraco.match.Match` (somebody has to run the game
 show about a hand in progress comes from :meth:`Session.view`, the human seat's :class:`~burraco.view.View`; the
 computer players, too, decide from their own seat's view only (DESIGN.md §2).
 
-Everything is deterministic given the seed: hand ``i`` is dealt from ``(seed, i)`` and every computer decision
-gets a fresh player seeded from ``(seed, hand, action index, seat)``. So a game continued from its record
+Everything is deterministic given the seed: the match deals hand ``i`` from ``(seed, i)``
+(:meth:`~burraco.match.Match.deal_for_hand`) and every computer decision gets a fresh player seeded from
+``(seed, hand, action index, seat)``. So a game continued from its record
 (``--resume``) or rebuilt by undo plays on exactly as it would have without the break, and the record of a game
 played with breaks equals the record of the same game played in one sitting.
 
@@ -30,10 +31,8 @@ from typing import Any
 from ..actions import Action, IllegalActionError
 from ..arena import parse_player
 from ..bots.hint import Hint, hint
-from ..deal import deal_from_seed
 from ..game import Game
 from ..match import Match
-from ..record import replay_match
 from ..rules import Rules, rules_from_json
 from ..view import View
 from . import storage
@@ -41,8 +40,9 @@ from . import storage
 #: pace of the computer players' moves: seconds between two moves
 SPEEDS = {"instant": 0.0, "fast": 0.3, "normal": 0.8, "slow": 1.6}
 
-#: the version of the ``play`` header of saved games
-HEADER_VERSION = 1
+#: the version of the ``play`` header of saved games (2: later hands are dealt by ``Match.deal_for_hand``; a
+#: version-1 save continues its hand in progress exactly, and deals the hands after it the new way)
+HEADER_VERSION = 2
 
 #: computer players that may sit at the table (``cheat`` sees hidden cards: never offered)
 DEFAULT_LEVEL = "heuristic:medium"
@@ -66,6 +66,18 @@ def parse_speed(text: str) -> float:
     if not 0 <= v <= 30:
         raise SessionError("the speed must be between 0 and 30 seconds per move")
     return v
+
+
+def next_speed(delay: float) -> float:
+    """The pace after ``delay`` in the cycle instant → fast → normal → slow → instant (a pace set in seconds goes to
+    the next slower named one, or back to instant)."""
+    values = list(SPEEDS.values())
+    return next((v for v in values if v > delay), values[0])
+
+
+def speed_name(delay: float) -> str | None:
+    """``instant``, ``fast``, ``normal`` or ``slow`` for a named pace, None for one set in seconds."""
+    return next((k for k, v in SPEEDS.items() if v == delay), None)
 
 
 def check_player(spec: str) -> str:
@@ -128,7 +140,7 @@ class Session:
             opponents=check_player(opponents),
         )
         path = storage.new_game_path(seed) if save else None
-        s = cls(Match(rules), seating, seed, path)
+        s = cls(Match(rules, seed=seed), seating, seed, path)
         s._deal()
         s.save()
         return s
@@ -148,7 +160,7 @@ class Session:
                 partner=check_player(str(head.get("partner", DEFAULT_LEVEL))),
                 opponents=check_player(str(head["opponents"])),
             )
-            match = replay_match(record)
+            match = Match.from_record(record, seed)
         except (KeyError, TypeError, ValueError) as e:
             raise SessionError(f"cannot continue this game: {e}") from e
         s = cls(match, seating, seed, path)
@@ -251,9 +263,7 @@ class Session:
         return g
 
     def _deal(self) -> Game:
-        return self.match.start_hand(
-            deal_from_seed(self.rules, derive_seed(self.seed, "deal", len(self.match.games)))
-        )
+        return self.match.start_hand()
 
     def hint(self, level: str = "hard") -> Hint:
         """What the heuristic would play now from the human's view, with its reason."""
@@ -261,21 +271,30 @@ class Session:
             raise IllegalActionError("it is not your turn")
         return hint(self.view, level, self.game.legal_actions())
 
+    def _last_decision(self) -> tuple[int, int] | None:
+        """Where the human's last decision stands: (hand index, action index), in this hand or an earlier one."""
+        for h in range(len(self.match.games) - 1, -1, -1):
+            acts = self.match.games[h].actions
+            j = max((i for i, a in enumerate(acts) if self._is_human(a)), default=-1)
+            if j >= 0:
+                return h, j
+        return None
+
     def can_undo(self) -> bool:
-        return not self.game.is_over and any(self._is_human(a) for a in self.game.actions)
+        return self._last_decision() is not None
 
     def undo(self) -> None:
-        """Go back to the human's previous decision of this hand: rebuild the match from its record with the tail
-        of the current hand's actions left out (the computer players then replay the same moves)."""
-        if self.game.is_over:
-            raise IllegalActionError("the hand is over: there is nothing to undo")
-        acts = self.game.actions
-        last = max((i for i, a in enumerate(acts) if self._is_human(a)), default=-1)
-        if last < 0:
-            raise IllegalActionError("you have not played in this hand yet: there is nothing to undo")
+        """Go back to the human's previous decision, in this hand or, when he has not played in it yet (or it has
+        ended), in the hand before: rebuild the match from its record cut just before that decision (the computer
+        players then replay the same moves, and the hands after it are dealt again from the seed)."""
+        last = self._last_decision()
+        if last is None:
+            raise IllegalActionError("you have not played yet: there is nothing to undo")
+        h, j = last
         rec = self.match.to_record()
-        rec["hands"][-1]["actions"] = rec["hands"][-1]["actions"][:last]
-        self.match = replay_match(rec)
+        rec["hands"] = rec["hands"][: h + 1]
+        rec["hands"][h]["actions"] = rec["hands"][h]["actions"][:j]
+        self.match = Match.from_record(rec, self.seed)
         self.undos += 1
         self.save()
 
@@ -312,5 +331,7 @@ __all__ = [
     "SessionError",
     "check_player",
     "derive_seed",
+    "next_speed",
     "parse_speed",
+    "speed_name",
 ]

@@ -1,0 +1,166 @@
+"""The engine's messages in five languages: every refusal and hint reason is a code with parameters.
+
+An engine error (:class:`~burraco.actions.ActionError`, :class:`~burraco.melds.MeldError`) carries a
+:class:`Message` as ``err.msg``; ``str(err)`` is its English text. Interfaces render it in the player's language:
+
+>>> from burraco import Game, preset
+>>> from burraco.messages import render
+>>> g = Game.new(preset("italian"), seed=1)
+>>> err = g.check(g.parse("E discard 3d"))
+>>> err.msg.code, err.msg.params["reason"].code
+('action_refused', 'not_your_turn')
+>>> render(err.msg, "en")
+"E discard 3d: it is N's turn, not E's (§3.1)"
+>>> render(err.msg, "it")
+'E discard 3d: tocca a N, non a E (§3.1)'
+
+A template is text with three kinds of fields:
+
+* ``{name}`` — the parameter's value; a nested :class:`Message` is rendered in the same language, a list is joined
+  with the language's ``and``;
+* ``{name:table}`` — the word ``words[table][str(value)]`` of the language (suit names, ranks with their article …);
+* ``{name|one|other}`` — ``one`` when the parameter is 1, else ``other`` (plurals).
+
+:func:`catalogue` gives a language's templates and words as JSON, so a browser renders the same messages with the
+same rules (``docs/protocol.md``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple, Union
+
+from .lang import de, en, it, nl, pt
+
+#: the languages every message exists in
+LANGS = ("en", "it", "de", "pt", "nl")
+
+_CATALOGUES: dict[str, tuple[dict[str, str], dict[str, dict[str, str]]]] = {
+    "en": (en.TEMPLATES, en.WORDS),
+    "it": (it.TEMPLATES, it.WORDS),
+    "de": (de.TEMPLATES, de.WORDS),
+    "pt": (pt.TEMPLATES, pt.WORDS),
+    "nl": (nl.TEMPLATES, nl.WORDS),
+}
+
+#: a field of a template: ``{name}``, ``{name:table}`` or ``{name|one|other}``
+FIELD = re.compile(r"\{(\w+)(?::(\w+))?(?:\|([^|{}]*)\|([^{}]*))?\}")
+
+Param = Union[str, int, "Message", Sequence[str | int]]
+
+
+class Message(NamedTuple):
+    """A message: its ``code`` (a key of the catalogues) and its parameters."""
+
+    code: str
+    params: Mapping[str, Param]
+
+    def __str__(self) -> str:
+        return render(self)
+
+
+class MessageError(ValueError):
+    """An error whose text is a :class:`Message` (``err.msg``); ``str(err)`` is its English text."""
+
+    def __init__(self, message: Message | str) -> None:
+        m = text(message) if isinstance(message, str) else message
+        super().__init__(m)
+        #: the error as a code with parameters, to show in the player's language
+        self.msg = m
+
+    @property
+    def message(self) -> str:
+        """The error in English."""
+        return render(self.msg)
+
+    def __str__(self) -> str:
+        return render(self.msg)
+
+
+def msg(code: str, **params: Param) -> Message:
+    """Shorthand: ``msg("wrong_suit", card="7c", suit="h")``."""
+    return Message(code, params)
+
+
+def text(s: str) -> Message:
+    """A message that is only English text (for errors outside the catalogue; rendered as is in every language)."""
+    return Message("text", {"text": s})
+
+
+def render(m: Message, lang: str = "en") -> str:
+    """The text of ``m`` in ``lang`` (English where the language or the code is unknown)."""
+    templates, words = _CATALOGUES.get(lang) or _CATALOGUES["en"]
+    tpl = templates.get(m.code)
+    if tpl is None:
+        tpl = en.TEMPLATES.get(m.code)
+        if tpl is None:
+            return " ".join([m.code, *(f"{k}={_value(v, None, lang, words)}" for k, v in m.params.items())])
+    params = m.params
+
+    def field(f: re.Match[str]) -> str:
+        name, table, one, other = f.groups()
+        v = params.get(name, "?")
+        if one is not None:
+            return one if v == 1 else other
+        return _value(v, table, lang, words)
+
+    return FIELD.sub(field, tpl)
+
+
+def _value(v: Param, table: str | None, lang: str, words: dict[str, dict[str, str]]) -> str:
+    if isinstance(v, Message):
+        return render(v, lang)
+    if isinstance(v, (list, tuple)):
+        return words["join"]["and"].join(_value(x, table, lang, words) for x in v)
+    if table is not None:
+        w = words.get(table, {}).get(str(v))
+        if w is None:
+            w = en.WORDS.get(table, {}).get(str(v))
+        return str(v) if w is None else w
+    return str(v)
+
+
+def message_to_json(m: Message) -> dict[str, Any]:
+    """``{"code": …, "params": {…}}``, nested messages in the same form (lists stay lists)."""
+    return {
+        "code": m.code,
+        "params": {
+            k: message_to_json(v) if isinstance(v, Message) else _plain(v) for k, v in m.params.items()
+        },
+    }
+
+
+def _plain(v: Param) -> Any:
+    return list(v) if isinstance(v, (list, tuple)) else v
+
+
+def message_from_json(d: Mapping[str, Any]) -> Message:
+    """The inverse of :func:`message_to_json`."""
+    params: dict[str, Param] = {}
+    for k, v in d["params"].items():
+        params[k] = message_from_json(v) if isinstance(v, dict) else tuple(v) if isinstance(v, list) else v
+    return Message(str(d["code"]), params)
+
+
+def catalogue(lang: str) -> dict[str, Any]:
+    """A language's ``{"templates": …, "words": …}`` (English templates fill any the language lacks)."""
+    templates, words = _CATALOGUES.get(lang) or _CATALOGUES["en"]
+    return {
+        "lang": lang if lang in _CATALOGUES else "en",
+        "templates": {**en.TEMPLATES, **templates},
+        "words": {k: {**en.WORDS.get(k, {}), **v} for k, v in words.items()},
+    }
+
+
+__all__ = [
+    "FIELD",
+    "LANGS",
+    "Message",
+    "catalogue",
+    "message_from_json",
+    "message_to_json",
+    "msg",
+    "render",
+    "text",
+]
