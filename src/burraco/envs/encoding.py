@@ -525,6 +525,7 @@ _O_SCORES = _O["scores"]
 _O_RULES = _O["rules"]
 
 _MELD_ROWS: dict[int, tuple[npt.NDArray[np.float32], int, bool, bool, int]] = {}
+_MELD_ROWS_BY_CONTENT: dict[tuple[Any, ...], tuple[npt.NDArray[np.float32], int, bool, bool, int]] = {}
 
 
 def _meld_row(m: Meld, values: tuple[int, ...]) -> tuple[npt.NDArray[np.float32], int, bool, bool, int]:
@@ -532,6 +533,13 @@ def _meld_row(m: Meld, values: tuple[int, ...]) -> tuple[npt.NDArray[np.float32]
     counts as one integer of 53 byte lanes (cached by the meld's unique id: melds are immutable)."""
     got = _MELD_ROWS.get(m.uid)
     if got is not None:
+        return got
+    pts = sum(values[c] for c in m.cards)
+    # a new meld object often equals an earlier one (the same cards in the same roles): cached by content too
+    ckey = (m.kind, m.cards, m.mask, m.wild, m.wild_pos, m.burraco, pts)
+    got = _MELD_ROWS_BY_CONTENT.get(ckey)
+    if got is not None:
+        _MELD_ROWS[m.uid] = got
         return got
     row = np.zeros(MELD_FEATURES, dtype=np.float32)
     row[0] = 1.0
@@ -556,13 +564,15 @@ def _meld_row(m: Meld, values: tuple[int, ...]) -> tuple[npt.NDArray[np.float32]
     row[45] = float(m.size)
     if m.burraco is not None:
         row[46 if m.burraco == CLEAN else 47 if m.burraco == SEMICLEAN else 48] = 1.0
-    pts = sum(values[c] for c in m.cards)
     row[49] = float(pts)
     lanes = sum(1 << (8 * (NUM_TYPES - 1 - c)) for c in m.cards)
     got = (row, pts, m.burraco is not None, m.burraco == CLEAN, lanes)
     if len(_MELD_ROWS) > 200_000:
         _MELD_ROWS.clear()
+    if len(_MELD_ROWS_BY_CONTENT) > 200_000:
+        _MELD_ROWS_BY_CONTENT.clear()
     _MELD_ROWS[m.uid] = got
+    _MELD_ROWS_BY_CONTENT[ckey] = got
     return got
 
 
