@@ -41,6 +41,7 @@ from ..actions import Action
 from ..cards import NUM_TYPES, cards_str
 from ..deal import deal_from_order
 from ..game import Game
+from ..rules import Rules
 from ..view import View, determinize
 from .encoding import (
     NUM_ACTIONS,
@@ -111,6 +112,9 @@ class BurracoGame(pyspiel.Game):  # type: ignore[misc]
     def new_initial_state(self) -> BurracoState:
         return BurracoState(self)
 
+    def __deepcopy__(self, memo: Any) -> BurracoGame:
+        return self  # a game is immutable: OpenSpiel deep-copies a state's attributes to clone it
+
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> BurracoObserver:
         recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return BurracoObserver(perfect_recall=recall)
@@ -122,19 +126,22 @@ class BurracoState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: BurracoGame, g: Game | None = None) -> None:
         super().__init__(game)
         self._bgame = game
-        self.rules = game.rules
         self.dealt: list[int] = []
         self._left = bytearray(self.rules.deck_counts())
         self.g: Game | None = g
         self._legal_key = -1
-        self._codes: dict[int, Action] = {}
+        self._codes: dict[int, Action] = _Immutables()
         #: player actions applied (a resampled state has no action history of its own)
         self.moves = 0
         #: the player actions applied (public), the players' views when their recall starts (the end of the deal,
         #: or a resampling) and, per player, ``(number of actions, visible hand)`` each time its hand changed
-        self.history: list[Action] = []
-        self._start: list[str] = []
-        self._private: list[list[tuple[int, bytes]]] = []
+        self.history: list[Action] = _Immutable()
+        self._start: list[str] = _Immutable()
+        self._private: list[list[tuple[int, bytes]]] = _PerPlayer()
+
+    @property
+    def rules(self) -> Rules:
+        return self._bgame.rules  # type: ignore[no-any-return]
 
     # ----- chance: the deal ---------------------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -159,8 +166,8 @@ class BurracoState(pyspiel.State):  # type: ignore[misc]
         self._recall_from(self.g, "")
 
     def _recall_from(self, g: Game, tag: str) -> None:
-        self._start = [tag + view_string(g.view(p), len(self.history)) for p in range(g.n)]
-        self._private = [[(len(self.history), _visible(g, p))] for p in range(g.n)]
+        self._start = _Immutable(tag + view_string(g.view(p), len(self.history)) for p in range(g.n))
+        self._private = _PerPlayer(_Immutable([(len(self.history), _visible(g, p))]) for p in range(g.n))
 
     def information_state(self, player: int) -> str:
         """The perfect-recall information state of ``player`` (see the module's doc)."""
@@ -183,7 +190,7 @@ class BurracoState(pyspiel.State):  # type: ignore[misc]
         if key != self._legal_key:
             legal = g.legal_actions()
             melds = g.melds[g.side_of(g.current_seat)]
-            self._codes = dict(sorted(zip(legal_indices(legal, melds), legal, strict=True)))
+            self._codes = _Immutables(sorted(zip(legal_indices(legal, melds), legal, strict=True)))
             self._legal_key = key
         return self._codes
 
@@ -243,10 +250,10 @@ class BurracoState(pyspiel.State):  # type: ignore[misc]
         d = determinize(self.g.view(player_id), random.Random(seed))
         s = BurracoState(self._bgame, d)
         s.moves = self.moves
-        s.history = self.history[:]
+        s.history = _Immutable(self.history)
         s._recall_from(d, "resampled ")
         s._start[player_id] = self._start[player_id]
-        s._private[player_id] = self._private[player_id][:]
+        s._private[player_id] = _Immutable(self._private[player_id])
         return s
 
     def clone(self) -> BurracoState:
@@ -254,9 +261,9 @@ class BurracoState(pyspiel.State):  # type: ignore[misc]
         s.dealt = self.dealt[:]
         s._left = self._left[:]
         s.moves = self.moves
-        s.history = self.history[:]
+        s.history = _Immutable(self.history)
         s._start = self._start
-        s._private = [own[:] for own in self._private]
+        s._private = _PerPlayer(_Immutable(own) for own in self._private)
         return s
 
     def __deepcopy__(self, memo: Any) -> BurracoState:
@@ -299,6 +306,28 @@ def view_string(view: View, actions: int) -> str:
         f"z{view.pozzetti}{view.poz_taken}{view.poz_by}{view.poz_pending}{view.hidden_seats} "
         f"k{b'|'.join(view.known).hex()} {turn} {view.end}"
     )
+
+
+class _Immutable(list):  # type: ignore[type-arg]
+    """A list of immutable values: its deep copy is a shallow one (OpenSpiel clones a Python state by deep-copying
+    its attributes; actions, strings and ``(int, bytes)`` pairs need no copying)."""
+
+    def __deepcopy__(self, memo: Any) -> _Immutable:
+        return _Immutable(self)
+
+
+class _PerPlayer(list):  # type: ignore[type-arg]
+    """Per player, an :class:`_Immutable` list: a deep copy copies each list (not their values)."""
+
+    def __deepcopy__(self, memo: Any) -> _PerPlayer:
+        return _PerPlayer(_Immutable(x) for x in self)
+
+
+class _Immutables(dict):  # type: ignore[type-arg]
+    """A dict of immutable keys and values (action indices and actions): its deep copy is a shallow one."""
+
+    def __deepcopy__(self, memo: Any) -> _Immutables:
+        return _Immutables(self)
 
 
 def _visible(g: Game, p: int) -> bytes:
