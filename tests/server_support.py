@@ -36,7 +36,8 @@ def fast_config(db_url: str, **kw: Any) -> ServerConfig:
     base: dict[str, Any] = dict(
         db_url=db_url, bot_delay=0.0, between_hands=0.0, grace=30.0,
         conn_rate=1000.0, conn_burst=1000.0, ip_rate=10000.0, ip_burst=10000.0, ip_connections=500,
-        ip_tables_per_minute=10000.0,
+        ip_tables_per_minute=10000.0, http_rate=10000.0, http_burst=10000.0, computer_tables_per_ip=10000,
+        computer_tables=10000, computer_table_delay=0.0,
     )
     base.update(kw)
     return ServerConfig(**base)
@@ -159,7 +160,9 @@ def server_process(db_url: str, port: int, env: dict[str, str] | None = None) ->
     e = dict(os.environ)
     e.update({"BURRACO_DB": db_url, "BURRACO_BOT_DELAY": "0", "BURRACO_BETWEEN_HANDS": "0",
               "BURRACO_CONN_RATE": "1000", "BURRACO_CONN_BURST": "1000", "BURRACO_IP_RATE": "10000",
-              "BURRACO_IP_BURST": "10000"})
+              "BURRACO_IP_BURST": "10000", "BURRACO_HTTP_RATE": "10000", "BURRACO_HTTP_BURST": "10000",
+              "BURRACO_COMPUTER_TABLES_PER_IP": "10000", "BURRACO_COMPUTER_TABLES": "10000",
+              "BURRACO_COMPUTER_DELAY": "0"})
     e.update(env or {})
     p = subprocess.Popen(
         [sys.executable, "-m", "burraco", "serve", "--port", str(port)],

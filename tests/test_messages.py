@@ -90,6 +90,10 @@ def test_plurals_follow_the_count() -> None:
     assert render(one) == "the cards leave 1 gap and there are 0 wilds to fill it"
     assert render(two) == "the cards leave 2 gaps and there is 1 wild to fill them"
     assert render(two, "it") == "le carte lasciano 2 buchi e c'è 1 matta per riempirli"
+    assert render(msg("hint_draw_not_pile", size=1)) == "draw from the stock: the pile (1 card) is not worth taking now"
+    assert render(msg("hint_draw_not_pile", size=2), "de") == (
+        "ziehe vom Stapel: der Ablagestapel (2 Karten) lohnt sich jetzt nicht"
+    )
 
 
 def test_lists_and_word_tables() -> None:

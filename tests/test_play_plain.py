@@ -15,8 +15,10 @@ from burraco.actions import Action
 from burraco.cards import CARD_STR
 from burraco.cli import app
 from burraco.tui import storage
+from burraco.tui.commands import command_text
 from burraco.tui.i18n import LANGS, MESSAGES, Translator, default_lang, fields_of
 from burraco.tui.plain import PlainUI
+from burraco.tui.render import advice_text
 from burraco.tui.session import Session, SessionError, derive_seed
 
 runner = CliRunner()
@@ -90,7 +92,7 @@ def test_plain_plays_a_whole_hand_from_stdin() -> None:
     assert "Your hand (11) [by rank]:" in text  # o
     assert "Write the cards as rank then suit" in text  # x ZZ
     assert "Unknown command 'frob'" in text
-    assert "Legal moves: S draw; S pick" in text
+    assert "Legal moves: d; p" in text  # what the player types
     assert "Rules: italian" in text and "Match to 2005 points" in text
     assert "Press Enter for the next hand" in text and "continue it with burraco play --resume" in text
     # the saved record replays to the same scores
@@ -197,7 +199,7 @@ def test_undo_goes_back_to_the_previous_decision_and_replays_the_same() -> None:
 
 def test_storage_last_unfinished_and_finished_games(data_dir: Path) -> None:
     assert storage.games_dir() == data_dir / "games"
-    with pytest.raises(SessionError, match="no unfinished game"):
+    with pytest.raises(SessionError, match="No unfinished game"):
         Session.resume()
     old = new(1)
     newer = new(2)
@@ -393,3 +395,115 @@ def test_pace_cycle() -> None:
     assert seq == [0.0, 0.3, 0.8, 1.6, 0.0]
     assert next_speed(0.5) == 0.8 and next_speed(5.0) == 0.0
     assert speed_name(0.8) == "normal" and speed_name(0.5) is None
+
+
+@pytest.mark.parametrize(
+    ("lang", "refused", "hint", "typ", "words"),
+    [
+        ("it", "Non consentito: ", "Suggerimento: ", "scrivi", "non è un gioco"),
+        ("de", "Nicht erlaubt: ", "Tipp: ", "tippe", "ist keine Meldung"),
+    ],
+)
+def test_plain_engine_refusal_and_hint_in_the_players_language(
+    lang: str, refused: str, hint: str, typ: str, words: str
+) -> None:
+    from itertools import combinations
+
+    from burraco.messages import render
+
+    s = new(2)
+    s.play_computers()
+    h = s.hint()
+    s2 = Session.from_record(
+        s.record(), None
+    )  # the same position after the draw, to find cards that are no meld
+    s2.play_human("S draw")
+    bad = next(
+        a
+        for cards in combinations(sorted(set(s2.view.hand)), 3)
+        if (err := s2.game.check(a := Action.meld_cards("S", cards))) is not None
+        and err.msg.code == "not_a_meld"
+    )
+    err = s2.game.check(bad)
+    assert err is not None
+    out = io.StringIO()
+    PlainUI(s, Translator(lang), Scripted(s, stop_after=0, extra=["h", "d", command_for(bad)]), out).run()
+    text = out.getvalue()
+    advice = advice_text(Translator(lang), h.action)
+    assert f"{hint}{advice}, {typ} {command_text(h.action)} ({render(h.why, lang)})" in text
+    assert h.reason not in text and str(h.action) not in text
+    assert refused + render(err.msg, lang) in text
+    assert words in text and err.message not in text and "is not a meld" not in text
+    assert len(s.game.actions) == len(s2.game.actions)  # drawn, the meld refused
+
+
+def test_session_errors_in_the_players_language(data_dir: Path) -> None:
+    with pytest.raises(SessionError) as e:
+        Session.resume()
+    assert e.value.text(Translator("pt")) == f"Nenhuma partida por terminar em {storage.games_dir()}"
+    res = runner.invoke(app, ["play", "--plain", "--resume", "--lang", "nl"], input="q\n")
+    assert res.exit_code == 2 and "Geen onafgemaakte partij in" in res.output
+    res = runner.invoke(app, ["play", "--plain", "--opponents", "cheat", "--lang", "it"], input="q\n")
+    assert res.exit_code == 2 and "Il giocatore che bara vede le carte coperte" in res.output
+    res = runner.invoke(app, ["play", "--plain", "--speed", "warp", "--lang", "de"], input="q\n")
+    assert res.exit_code == 2 and "Unbekanntes Tempo 'warp'" in res.output
+    res = runner.invoke(app, ["play", "--plain", "--opponents", "frob", "--lang", "pt"], input="q\n")
+    assert res.exit_code == 2 and "Jogador do computador desconhecido 'frob'" in res.output
+    s = new(3)
+    rec = s.record()
+    rec["hands"][0]["actions"] = ["S draw"]  # not S's turn: the engine's refusal, in the player's words
+    bad = storage.games_dir() / "bad.json"
+    storage.write_record(bad, dict(rec, play=dict(rec["play"], updated=1e12)))
+    res = runner.invoke(app, ["play", "--plain", "--resume", "--lang", "it"], input="q\n")
+    assert (
+        res.exit_code == 2
+        and "Impossibile continuare questa partita: S draw: tocca a N, non a S" in res.output
+    )
+    del rec["play"]
+    with pytest.raises(SessionError) as e:
+        Session.from_record(rec, None)
+    assert e.value.text(Translator("de")).startswith("Diese Aufzeichnung wurde nicht von burraco play")
+
+
+def test_watch_errors_in_the_players_language(tmp_path: Path) -> None:
+    from burraco.tui.app import watch_positions
+
+    s = new(6)
+    rec = s.record()
+    rec["hands"][0]["actions"] = ["S draw"]
+    _, err = watch_positions(rec, Translator("it"))
+    assert err == "smazzata 1, azione 1 (S draw): S draw: tocca a N, non a S (§3.1)"
+    f = tmp_path / "game.json"
+    f.write_text(json.dumps(rec))
+    res = runner.invoke(app, ["replay", str(f), "--watch", "--seat", "X", "--lang", "pt"])
+    assert (
+        res.exit_code == 2
+        and "--seat 'X' não é um lugar deste registro (os lugares são N E S W)" in res.output
+    )
+    f.write_text("{}")
+    res = runner.invoke(app, ["replay", str(f), "--watch", "--lang", "nl"])
+    assert res.exit_code == 2 and "Geen geldig verslag: " in res.output
+    res = runner.invoke(app, ["replay", str(tmp_path / "none.json"), "--watch", "--lang", "de"])
+    assert res.exit_code == 2 and "kann nicht gelesen werden" in res.output
+
+
+def test_every_action_is_described_in_every_language() -> None:
+    from burraco.actions import REDRAW, SWAP
+    from burraco.tui.render import Names, describe_action
+
+    for lang in LANGS:
+        tr = Translator(lang)
+        names = Names(tr, ("N", "E", "S", "W"), 2)
+        for a in (Action("N", REDRAW), Action("S", SWAP, (5,), 2)):
+            text = describe_action(tr, names, a)
+            assert str(a) not in text and ("6♥" in text or a.verb == REDRAW)
+
+
+def test_the_table_speaks_the_engines_languages() -> None:
+    from burraco import messages
+
+    assert set(LANGS) == set(messages.LANGS)
+    for lang in LANGS:  # every move can be given as advice, in every language
+        tr = Translator(lang)
+        for verb in ("draw", "pick", "meld", "add", "discard", "redraw", "swap", "timeout"):
+            assert tr(f"do_{verb}", cards="7♥", k=2)

@@ -17,7 +17,7 @@ from burraco.actions import ADD, DISCARD, DRAW, MELD, PICK, Action
 from burraco.cards import JOKER, is_wild_card
 from burraco.tui.app import CardHand, Line, PlayApp, TextScreen, WatchApp, watch_positions
 from burraco.tui.i18n import Translator
-from burraco.tui.render import CARD_CELL, card_face
+from burraco.tui.render import CARD_CELL, advice_text, card_face
 from burraco.tui.session import Session
 
 SIZE = (120, 45)
@@ -148,7 +148,7 @@ async def play_hand(rules_name: str, seed: int) -> dict[str, Any]:
 
 
 def test_pilot_plays_a_whole_hand_to_the_scores() -> None:
-    seen = asyncio.run(play_hand("italian", 8))
+    seen = asyncio.run(play_hand("italian", 5))
     assert seen["refused"].startswith("Not allowed: S discard")
     assert seen["sorted_rank"]
     sc = seen["scores"]
@@ -173,7 +173,7 @@ def test_pilot_plays_a_whole_hand_to_the_scores() -> None:
 
 
 def test_pilot_two_player_hand() -> None:
-    seen = asyncio.run(play_hand("italian-2p", 7))
+    seen = asyncio.run(play_hand("italian-2p", 1))
     sc = seen["scores"]
     assert f"hand total {sc['N']['total']} {sc['S']['total']}" in seen["score_text"]
 
@@ -185,7 +185,7 @@ def test_hint_undo_and_rules_screen() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await settle(app, pilot)
             await pilot.click("#btn-hint")  # the button, as a mouse player would
-            assert app.query_one("#message", Line).plain.startswith("Suggerimento: S ")
+            assert app.query_one("#message", Line).plain.startswith("Suggerimento: raccogli gli scarti (")
             await pilot.press("u")  # nothing to undo yet
             assert app.query_one("#message", Line).plain == "Niente da annullare: non hai ancora giocato"
             start = list(s.game.actions)
@@ -372,7 +372,9 @@ def test_pace_key_changes_the_computers_pace_mid_game() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await settle(app, pilot)
             help_line = app.query_one("#help", Line).plain
-            assert "s tempo van de computer" in help_line and help_line.endswith("Tempo van de computer: direct")
+            assert "s tempo van de computer" in help_line and help_line.endswith(
+                "Tempo van de computer: direct"
+            )
             assert str(app.query_one("#btn-speed", Button).label) == "s tempo: direct"
             for name, delay in (("snel", 0.3), ("normaal", 0.8), ("langzaam", 1.6), ("direct", 0.0)):
                 await pilot.press("s")
@@ -398,5 +400,55 @@ def test_pace_key_changes_the_computers_pace_mid_game() -> None:
             assert app.delay == 0.0
             await settle(app, pilot)
             assert s.human_to_act
+
+    asyncio.run(run())
+
+
+def not_a_meld(s: Session) -> Action:
+    """Three cards of the human's hand that are no meld (the engine refuses them in the play phase)."""
+    from itertools import combinations
+
+    g = s.game
+    for cards in combinations(sorted(set(s.view.hand)), 3):
+        a = Action.meld_cards(s.seat_names[s.human], cards)
+        err = g.check(a)
+        if err is not None and err.msg.code == "not_a_meld":
+            return a
+    raise AssertionError("every three cards make a meld")
+
+
+@pytest.mark.parametrize(
+    ("lang", "refused", "hint"),
+    [("it", "Non consentito: ", "Suggerimento: "), ("de", "Nicht erlaubt: ", "Tipp: ")],
+)
+def test_engine_refusal_and_hint_in_the_players_language(lang: str, refused: str, hint: str) -> None:
+    from burraco.messages import render
+
+    async def run() -> None:
+        s = Session.new(preset("italian"), partner="heuristic:easy", opponents="heuristic:easy", seed=2)
+        app = PlayApp(s, Translator(lang))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            await pilot.press("h")  # the hint's reason, in the player's language
+            h = s.hint()
+            shown = app.query_one("#message", Line).plain
+            assert shown == f"{hint}{advice_text(Translator(lang), h.action)} ({render(h.why, lang)})"
+            assert h.reason not in shown and render(h.why, lang) != h.reason and str(h.action) not in shown
+            await pilot.press("d")
+            await pilot.pause()
+            bad = not_a_meld(s)
+            err = s.game.check(bad)
+            assert err is not None
+            before = list(s.game.actions)
+            taken: set[int] = set()
+            for c in bad.cards:
+                await click_card(app, pilot, c, taken)
+            await pilot.press("m")
+            await pilot.pause()
+            shown = app.query_one("#message", Line).plain
+            assert s.game.actions == before  # refused: nothing changed
+            assert shown == refused + render(err.msg, lang)
+            assert err.message not in shown and "is not a meld" not in shown
+            assert {"it": "non è un gioco", "de": "ist keine Meldung"}[lang] in shown
 
     asyncio.run(run())

@@ -178,3 +178,98 @@ def test_lobby_lists_a_table_and_a_visitor_takes_its_open_seat(server: ThreadSer
     page.wait_for_function("document.querySelector('[data-testid=status]').textContent === 'playing'")
     assert page.locator("[data-seat='N']").text_content().startswith("N Computer")
     page.context.close()
+
+
+def touch_drag(page: Any, source: Any, target: Any) -> None:
+    """A finger drags ``source`` onto ``target`` (real touch events through the DevTools protocol: Chromium turns
+    them into pointer events of type touch, as on a phone)."""
+    a, b = source.bounding_box(), target.bounding_box()
+    assert a is not None and b is not None
+    x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
+    x1, y1 = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for i in range(1, 11):
+        x, y = x0 + (x1 - x0) * i / 10, y0 + (y1 - y0) * i / 10
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def hinted_action(page: Any) -> str:
+    page.locator("[data-testid=hint]").tap()
+    page.wait_for_function("document.querySelector('[data-testid=hint-text]').textContent.includes(' — ')")
+    text = page.locator("[data-testid=hint-text]").text_content()
+    m = re.search(r": ([NESW] [a-z]+(?: \d+)?(?: [^ —]+)*) —", text)
+    assert m, text
+    return m.group(1)
+
+
+def test_on_a_phone_tap_to_select_drag_with_a_finger_refusals_in_italian(server: ThreadServer, browser: Any) -> None:
+    t = create(server.url, preset="italian", hands=1, seats=[{"kind": "human"}] + [
+        {"kind": "computer", "level": "heuristic:easy"}] * 3)
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True,
+                              locale="it-IT")
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server.url + t["links"]["N"])
+    tapped = dragged = False
+    for _ in range(200):
+        assert wait_turn_or_end(page) == "turn"
+        before = event_n(page)
+        action = hinted_action(page)
+        seat, verb, *args = action.split()
+        hand = "[data-testid=hand] .card"
+        if verb in ("draw", "pick"):
+            page.locator(f"[data-testid={verb}]").tap()
+        elif verb == "discard" and not tapped:  # tap the card (it is selected), then tap Scarta
+            card = page.locator(f"{hand}[data-card='{args[0]}']").first
+            card.tap()
+            assert page.locator(f"{hand}.selected").count() == 1
+            page.locator("[data-testid=discard]").tap()
+            tapped = True
+        elif verb == "discard":  # a finger drags the card onto the pile
+            page.locator("[data-testid=pile]").scroll_into_view_if_needed()
+            touch_drag(page, page.locator(f"{hand}[data-card='{args[0]}']").first, page.locator("[data-testid=pile]"))
+            dragged = True
+        else:
+            for c in args[1:] if verb == "add" else args:
+                page.locator(f"{hand}[data-card='{c}']:not(.selected)").first.tap()
+            if verb == "meld":
+                page.locator("[data-testid=meld]").tap()
+            else:
+                page.locator(f"[data-testid=our-melds] [data-meld='{args[0]}']").tap()
+        page.wait_for_function(f"Number(document.body.dataset.n) > {before}")
+        assert any(x.startswith(action) for x in page.locator("[data-testid=log] div").all_text_contents())
+        if tapped and dragged:
+            break
+    assert tapped and dragged
+    # an illegal meld (two cards) is refused by the engine, in the player's language (Italian here)
+    assert wait_turn_or_end(page) == "turn"
+    page.wait_for_timeout(600)  # Chromium drops a tap that follows a touch drag too closely (as a double tap)
+    page.locator("[data-testid=draw]").tap()
+    page.wait_for_function("document.body.dataset.myturn === 'play'")
+    cards = page.locator("[data-testid=hand] .card[data-key]")
+    cards.nth(0).tap()
+    cards.nth(1).tap()
+    page.locator("[data-testid=meld]").tap()
+    page.wait_for_function("document.querySelector('[data-testid=msg]').textContent.includes('non è un gioco')")
+    ctx.close()
+
+
+def test_the_creator_calls_time_out_from_the_table(server: ThreadServer, browser: Any) -> None:
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    page.select_option("#preset", "italian-tournament")
+    for s in "ESW":
+        page.select_option(f"[data-testid=seat-{s}]", "computer:heuristic:easy")
+    page.click("[data-testid=create]")
+    page.wait_for_url(re.compile(r"/t/\w+$"))
+    button = page.locator("[data-testid=timeout]")
+    button.wait_for(state="visible")  # the creator, at a table whose rules have time-outs, while a hand runs
+    button.click()
+    page.wait_for_function(
+        "[...document.querySelectorAll('[data-testid=log] div')].some((d) => d.textContent.startsWith('timeout'))")
+    button.click()  # a second one in the same hand: the engine refuses it, in plain words
+    page.wait_for_function("document.querySelector('[data-testid=msg]').textContent.toLowerCase().includes('time-out')")
+    page.context.close()

@@ -358,7 +358,7 @@ def test_disconnected_human_is_played_by_the_computer_until_back(tmp_path: Path)
             await north.until(lambda m: m["type"] == "state" and my_turn(m))
             await north.close()
             away = await spec.until(lambda m: m["type"] == "event" and m["kind"] == "away")
-            assert away["data"] == {"seat": 0, "away": True, "why": "disconnected"}
+            assert away["data"] == {"seat": 0, "seat_letter": "N", "away": True, "why": "disconnected"}
             # the computer plays North's turn
             ev = await spec.until(lambda m: m["type"] == "event" and m["kind"] == "action")
             assert ev["data"]["seat"] == "N"
@@ -458,7 +458,7 @@ def test_chat_and_hint(server: ThreadServer) -> None:
         s = await joined(server, t["id"], t["tokens"]["S"])
         await s.send({"type": "chat", "text": "  buona   fortuna "})
         ev = await n.until(lambda m: m["type"] == "event" and m["kind"] == "chat")
-        assert ev["data"] == {"seat": "S", "name": "Player S", "text": "buona fortuna"}
+        assert ev["data"] == {"seat": "S", "seat_letter": "S", "name": "Player S", "text": "buona fortuna"}
         await s.send({"type": "chat", "text": ""})
         assert (await s.until("error"))["code"] == "bad_message"
         await s.send({"type": "hint"})

@@ -89,6 +89,26 @@ def test_migrations_events_and_seats_round_trip(db_url: str) -> None:
     run(go())
 
 
+def test_timestamps_idle_waiting_tables_and_game_counts(db_url: str) -> None:
+    async def go() -> None:
+        store = Store(db_url)
+        await store.migrate()
+        seat = [SeatRow(0, "human", "heuristic:medium", "Ann", False, "")]
+        await store.create_table("old", {"rules": "italian"}, seat, {"name": "old"}, at=1000.0)
+        await store.create_table("new", {"rules": "italian"}, seat, {"name": "new"}, at=5000.0)
+        await store.create_table("play", {"rules": "italian"}, seat, {"name": "p"}, at=1000.0)
+        await store.append("play", [(2, "game", {}), (3, "game_end", {}), (4, "game_end", {})], status="playing",
+                           at=1234.5)
+        assert [e.at for e in await store.load_events("play")] == [1000.0, 1234.5, 1234.5, 1234.5]
+        assert await store.idle_waiting(2000.0) == ["old"]  # waiting, and nothing happened there since 1000
+        assert sorted(await store.idle_waiting(6000.0)) == ["new", "old"]
+        assert await store.game_counts(["play", "old"]) == {"play": 2}
+        assert await store.game_counts([]) == {}
+        await store.close()
+
+    run(go())
+
+
 def test_server_restarted_on_the_same_store_resumes_the_table(db_url: str) -> None:
     easy = {"kind": "computer", "level": "heuristic:easy"}
     with thread_server(fast_config(db_url)) as server:

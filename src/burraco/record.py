@@ -75,7 +75,7 @@ class ReplayError(ActionError):
     """An action of a record that the engine refused, with where it stands: ``hand`` and ``index`` (0-based)."""
 
     def __init__(self, err: ActionError, hand: int, index: int, action: str) -> None:
-        super().__init__(err.message, action)
+        super().__init__(err.msg, action)
         self.kind = err.kind
         self.hand = hand
         self.index = index

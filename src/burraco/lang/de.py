@@ -113,10 +113,10 @@ TEMPLATES: dict[str, str] = {
     "duplicate_sequence": "{cards} darf nicht eröffnet werden: die Partei hat schon die gleiche Sequenz {other} "
     "(§4.4.7, §0.1 C-16)",
     "hint_draw": "ziehe vom Stapel",
-    "hint_draw_not_pile": "ziehe vom Stapel: der Ablagestapel ({size} Karten) lohnt sich jetzt nicht",
-    "hint_pick": "nimm den Ablagestapel auf: {size} Karten, oben {top}; {useful} der sichtbaren passen zu deiner "
+    "hint_draw_not_pile": "ziehe vom Stapel: der Ablagestapel ({size} {size|Karte|Karten}) lohnt sich jetzt nicht",
+    "hint_pick": "nimm den Ablagestapel auf: {size} {size|Karte|Karten}, oben {top}; {useful} der sichtbaren {useful|passt|passen} zu deiner "
     "Hand oder den Meldungen deiner Partei",
-    "hint_meld": "lege {cards} aus: {what}, neu, mit {count} Karten",
+    "hint_meld": "lege {cards} aus: eine neue Meldung ({what}) mit {count} Karten",
     "hint_add": "lege {cards} an Meldung {meld} an ({what}), jetzt {count} Karten",
     "hint_burraco": "{text}, ein {kind:burraco} Burraco",
     "hint_goes_down": "{text}; das leert deine Hand: du nimmst den Pozzetto und spielst weiter",

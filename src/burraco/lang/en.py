@@ -105,8 +105,8 @@ TEMPLATES: dict[str, str] = {
     "§0.1 C-16)",
     # ----- hints ------------------------------------------------------------------------------------------------
     "hint_draw": "draw from the stock",
-    "hint_draw_not_pile": "draw from the stock: the pile ({size} cards) is not worth taking now",
-    "hint_pick": "take the pile: {size} cards, top {top}; {useful} of the visible ones match your hand or your "
+    "hint_draw_not_pile": "draw from the stock: the pile ({size} {size|card|cards}) is not worth taking now",
+    "hint_pick": "take the pile: {size} {size|card|cards}, top {top}; {useful} of the visible ones {useful|matches|match} your hand or your "
     "side's melds",
     "hint_meld": "meld {cards}: a new {what} of {count} cards",
     "hint_add": "add {cards} to meld {meld} ({what}), now {count} cards",

@@ -104,10 +104,10 @@ TEMPLATES: dict[str, str] = {
     "(§4.3, FIBUR art.30)",
     "duplicate_sequence": "{cards} non si può aprire: la coppia ha già la scala identica {other} (§4.4.7, §0.1 C-16)",
     "hint_draw": "pesca dal tallone",
-    "hint_draw_not_pile": "pesca dal tallone: gli scarti ({size} carte) ora non valgono la pena",
-    "hint_pick": "raccogli gli scarti: {size} carte, in cima {top}; {useful} di quelle visibili servono alla tua mano "
+    "hint_draw_not_pile": "pesca dal tallone: gli scarti ({size} {size|carta|carte}) ora non valgono la pena",
+    "hint_pick": "raccogli gli scarti: {size} {size|carta|carte}, in cima {top}; {useful} di quelle visibili {useful|serve|servono} alla tua mano "
     "o ai giochi della tua coppia",
-    "hint_meld": "cala {cards}: {what} nuovo di {count} carte",
+    "hint_meld": "cala {cards}: un gioco nuovo ({what}) di {count} carte",
     "hint_add": "attacca {cards} al gioco {meld} ({what}), ora di {count} carte",
     "hint_burraco": "{text}, un burraco {kind:burraco}",
     "hint_goes_down": "{text}; ti svuota la mano: prendi il pozzetto e continui",

@@ -112,10 +112,10 @@ TEMPLATES: dict[str, str] = {
     "duplicate_sequence": "{cards} mag niet geopend worden: de partij heeft al de identieke reeks {other} (§4.4.7, "
     "§0.1 C-16)",
     "hint_draw": "trek van de stapel",
-    "hint_draw_not_pile": "trek van de stapel: de aflegstapel ({size} kaarten) is het nu niet waard",
-    "hint_pick": "pak de aflegstapel op: {size} kaarten, bovenop {top}; {useful} van de zichtbare passen bij je hand "
+    "hint_draw_not_pile": "trek van de stapel: de aflegstapel ({size} {size|kaart|kaarten}) is het nu niet waard",
+    "hint_pick": "pak de aflegstapel op: {size} {size|kaart|kaarten}, bovenop {top}; {useful} van de zichtbare {useful|past|passen} bij je hand "
     "of de combinaties van je partij",
-    "hint_meld": "leg {cards} uit: {what}, nieuw, van {count} kaarten",
+    "hint_meld": "leg {cards} uit: een nieuwe combinatie ({what}) van {count} kaarten",
     "hint_add": "leg {cards} aan bij combinatie {meld} ({what}), nu {count} kaarten",
     "hint_burraco": "{text}, een {kind:burraco} burraco",
     "hint_goes_down": "{text}; dat maakt je hand leeg: je neemt de pozzetto en speelt door",

@@ -99,10 +99,10 @@ TEMPLATES: dict[str, str] = {
     "duplicate_sequence": "{cards} não pode ser aberto: a dupla já tem a sequência idêntica {other} (§4.4.7, §0.1 "
     "C-16)",
     "hint_draw": "compre do monte",
-    "hint_draw_not_pile": "compre do monte: o lixo ({size} cartas) não vale a pena agora",
-    "hint_pick": "pegue o lixo: {size} cartas, no topo {top}; {useful} das visíveis servem à sua mão ou aos jogos da "
+    "hint_draw_not_pile": "compre do monte: o lixo ({size} {size|carta|cartas}) não vale a pena agora",
+    "hint_pick": "pegue o lixo: {size} {size|carta|cartas}, no topo {top}; {useful} das visíveis {useful|serve|servem} à sua mão ou aos jogos da "
     "sua dupla",
-    "hint_meld": "baixe {cards}: {what}, novo, de {count} cartas",
+    "hint_meld": "baixe {cards}: um jogo novo ({what}) de {count} cartas",
     "hint_add": "encaixe {cards} no jogo {meld} ({what}), agora com {count} cartas",
     "hint_burraco": "{text}, uma canastra {kind:burraco}",
     "hint_goes_down": "{text}; isso esvazia a sua mão: você pega o morto e continua",

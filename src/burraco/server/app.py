@@ -21,10 +21,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..game import Game
 from ..rules import PRESETS, rules_from_json
 from .config import ServerConfig
-from .protocol import CLIENT_TYPES, LEVELS, PROTOCOL_VERSION, ClientError
-from .ratelimit import Bucket
+from .protocol import CLIENT_TYPES, LEVELS, PROTOCOL_MINOR, PROTOCOL_VERSION, ClientError
+from .ratelimit import Bucket, BucketMap, ip_key
 from .store import Store
-from .tables import Hub, Table, encode
+from .tables import Hub, Table, TableGone, encode
 
 log = logging.getLogger("burraco.server")
 STATIC = Path(__file__).parent / "static"
@@ -71,34 +71,29 @@ class Connection:
 
 
 class IpLimits:
-    """Per client IP: open connections and a shared message bucket."""
+    """Per client address (an IPv4 address, an IPv6 /64: :func:`ip_key`): open connections, a message bucket
+    shared by its connections, an HTTP request bucket and a table-creation bucket. The buckets are kept by last
+    use (:class:`BucketMap`), never all cleared at once."""
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.conns: dict[str, int] = {}
-        self.buckets: dict[str, Bucket] = {}
-        self.create: dict[str, Bucket] = {}
+        cap = config.ip_memory
+        self.buckets = BucketMap(config.ip_rate, config.ip_burst, cap)
+        self.http = BucketMap(config.http_rate, config.http_burst, cap)
+        per_min = config.ip_tables_per_minute
+        self.create = BucketMap(per_min / 60.0, max(1.0, per_min), cap)
 
     def bucket(self, ip: str) -> Bucket:
-        b = self.buckets.get(ip)
-        if b is None:
-            if len(self.buckets) > 10000:
-                self.buckets.clear()
-            b = self.buckets[ip] = Bucket(self.config.ip_rate, self.config.ip_burst)
-        return b
+        return self.buckets.get(ip)
 
     def create_bucket(self, ip: str) -> Bucket:
-        b = self.create.get(ip)
-        if b is None:
-            if len(self.create) > 10000:
-                self.create.clear()
-            per_min = self.config.ip_tables_per_minute
-            b = self.create[ip] = Bucket(per_min / 60.0, max(1.0, per_min))
-        return b
+        return self.create.get(ip)
 
 
 def _ip(scope_client: Any) -> str:
-    return scope_client.host if scope_client is not None else "?"
+    """The key the limits count against: the client's IPv4 address, or its IPv6 /64."""
+    return ip_key(scope_client.host) if scope_client is not None else "?"
 
 
 def create_app(config: ServerConfig | None = None) -> Starlette:
@@ -107,6 +102,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     store = Store(cfg.db_url)
     hub = Hub(cfg, store)
     limits = IpLimits(cfg)
+    catalogues: dict[str, bytes] = {}  # language -> its encoded message catalogue
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -121,8 +117,20 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
+    def limited(handler: Any) -> Any:
+        """An HTTP route behind the per-IP request limit (``429`` with a JSON error past it)."""
+
+        async def wrapped(request: Request) -> Response:
+            if not limits.http.take(_ip(request.client)):
+                return err("rate_limited", "too many requests from your address: slow down", 429)
+            out: Response = await handler(request)
+            return out
+
+        return wrapped
+
     async def health(request: Request) -> Response:
-        return JSONResponse({"ok": True, "tables": len(hub.tables), "protocol": PROTOCOL_VERSION})
+        return JSONResponse({"ok": True, "tables": len(hub.tables), "protocol": PROTOCOL_VERSION,
+                             "minor": PROTOCOL_MINOR})
 
     async def presets(request: Request) -> Response:
         return JSONResponse(
@@ -133,12 +141,13 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                 ],
                 "levels": list(LEVELS),
                 "protocol": PROTOCOL_VERSION,
+                "minor": PROTOCOL_MINOR,
             }
         )
 
     async def tables(request: Request) -> Response:
         if request.method == "GET":
-            return JSONResponse({"tables": hub.lobby()})
+            return JSONResponse({"tables": await hub.lobby()})
         ip = _ip(request.client)
         if not limits.create_bucket(ip).take():
             return err("rate_limited", "too many tables created from your address: wait a minute", 429)
@@ -157,9 +166,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
             return err("bad_json", "the request body is not JSON (or nested too deeply)")
         try:
-            out = await hub.create_table(spec)
+            out = await hub.create_table(spec, owner_ip=ip)
         except ClientError as e:
-            return err(e.code, e.message)
+            return err(e.code, e.message, 429 if e.code == "rate_limited" else 400)
         return JSONResponse(out, status_code=201)
 
     async def _table(request: Request) -> Table:
@@ -194,10 +203,27 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     async def replay(request: Request) -> Response:
         try:
             t = await _table(request)
-            rec = t.record(int(request.path_params["game_no"]))
+            game_no = int(request.path_params["game_no"])
+            body = t.replay_cache.get(game_no)
+            if body is None:
+                rec = t.record(game_no)
         except ClientError as e:
             return err(e.code, e.message, 404)
-        return JSONResponse(replay_steps(rec))
+        if body is None:  # computed once per finished game (it never changes), off the event loop
+            steps = await asyncio.to_thread(replay_steps, rec)
+            body = t.replay_cache[game_no] = json.dumps(steps, separators=(",", ":")).encode()
+        return Response(body, media_type="application/json")
+
+    async def messages(request: Request) -> Response:
+        lang = request.path_params["lang"]
+        body = catalogues.get(lang)
+        if body is None:
+            from ..messages import LANGS, catalogue
+
+            if lang not in LANGS:
+                return err("not_found", f"no messages in {lang!r} (languages: {', '.join(LANGS)})", 404)
+            body = catalogues[lang] = json.dumps(catalogue(lang), ensure_ascii=False).encode()
+        return Response(body, media_type="application/json", headers={"Cache-Control": "max-age=3600"})
 
     async def ws_endpoint(ws: WebSocket) -> None:
         ip = _ip(ws.client)
@@ -285,23 +311,29 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         if conn.table is not None:
             raise ClientError("not_now", "this connection has already joined a table (use sync to catch up)")
         tid = msg.get("table")
-        t = await hub.get(tid) if isinstance(tid, str) else None
-        if t is None:
-            raise ClientError("no_table", f"no table {msg.get('table')!r}")
-        await t.attach(conn, msg.get("token"), msg.get("name"), msg.get("last"))
-        return None
+        for _ in range(3):
+            t = await hub.get(tid) if isinstance(tid, str) else None
+            if t is None:
+                raise ClientError("no_table", f"no table {msg.get('table')!r}")
+            try:
+                await t.attach(conn, msg.get("token"), msg.get("name"), msg.get("last"))
+                return None
+            except TableGone:  # it left memory while we waited for it: ask the hub again (a fresh copy)
+                continue
+        raise ClientError("server_error", "the table could not be loaded: try again")
 
     routes = [
         Route("/", index),
         Route("/t/{table_id}", index),
         Route("/t/{table_id}/replay/{game_no:int}", index),
-        Route("/api/health", health),
-        Route("/api/presets", presets),
-        Route("/api/tables", tables, methods=["GET", "POST"]),
-        Route("/api/tables/{table_id}", table_info),
-        Route("/api/tables/{table_id}/games", games),
-        Route("/api/tables/{table_id}/games/{game_no:int}/record", record),
-        Route("/api/tables/{table_id}/games/{game_no:int}/replay", replay),
+        Route("/api/health", limited(health)),
+        Route("/api/presets", limited(presets)),
+        Route("/api/tables", limited(tables), methods=["GET", "POST"]),
+        Route("/api/tables/{table_id}", limited(table_info)),
+        Route("/api/tables/{table_id}/games", limited(games)),
+        Route("/api/tables/{table_id}/games/{game_no:int}/record", limited(record)),
+        Route("/api/tables/{table_id}/games/{game_no:int}/replay", limited(replay)),
+        Route("/messages/{lang}.json", limited(messages)),
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

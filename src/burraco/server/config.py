@@ -47,6 +47,21 @@ class ServerConfig:
     ip_connections: int = field(default_factory=lambda: int(_env_float("BURRACO_IP_CONNECTIONS", 64)))
     #: tables created per IP per minute
     ip_tables_per_minute: float = field(default_factory=lambda: _env_float("BURRACO_IP_TABLES", 30.0))
+    #: per client IP: HTTP requests per second and burst over every /api route (a 429 past them)
+    http_rate: float = field(default_factory=lambda: _env_float("BURRACO_HTTP_RATE", 20.0))
+    http_burst: float = field(default_factory=lambda: _env_float("BURRACO_HTTP_BURST", 60.0))
+    #: how many client addresses (IPv6: /64 networks) the per-IP limits remember at most; past it, those whose
+    #: buckets are full again are forgotten first, then the least recently used
+    ip_memory: int = 100_000
+    #: tables with no human seat (computer players only) running at once: per creating IP, and on the server
+    computer_tables_per_ip: int = field(default_factory=lambda: int(_env_float("BURRACO_COMPUTER_TABLES_PER_IP", 2)))
+    computer_tables: int = field(default_factory=lambda: int(_env_float("BURRACO_COMPUTER_TABLES", 20)))
+    #: at a table with no human seat, computer players wait at least this many seconds before each move (and
+    #: between hands), whatever ``bot_delay`` says: such a table never runs flat out
+    computer_table_delay: float = field(default_factory=lambda: _env_float("BURRACO_COMPUTER_DELAY", 1.0))
+    #: a table still waiting for players with no human activity for this many seconds is closed (status
+    #: ``abandoned``; it stays in the store)
+    abandon_after: float = field(default_factory=lambda: _env_float("BURRACO_ABANDON_AFTER", 86400.0))
     #: a reconnecting client further behind than this gets a full resync instead of the missed events
     max_replay_events: int = 2000
     #: a finished table nobody has watched for this many seconds leaves memory (the store keeps it; it is

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 #: the protocol version; a client says which one it speaks in ``hello`` (``v``)
 PROTOCOL_VERSION = 1
+#: the minor version: additions a version-1 client may ignore (docs/protocol.md "Versions")
+PROTOCOL_MINOR = 1
 
 #: message types a client may send
 CLIENT_TYPES = frozenset(
-    {"hello", "act", "sync", "chat", "hint", "next", "rematch", "take", "leave", "fill", "back", "ping"}
+    {"hello", "act", "sync", "chat", "hint", "next", "rematch", "take", "leave", "fill", "back", "ping",
+     "timeout"}
 )
 
 #: the computer players a table may seat (``arena.parse_player`` specs)
@@ -25,9 +28,13 @@ class ClientError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+        #: an engine refusal's message code and parameters (``{"code", "params"}``), sent as ``msg``
+        self.detail: dict[str, object] | None = None
 
     def to_json(self, ref: object = None) -> dict[str, object]:
         out: dict[str, object] = {"type": "error", "code": self.code, "message": self.message}
+        if self.detail is not None:
+            out["msg"] = self.detail
         if ref is not None:
             out["ref"] = ref
         return out

@@ -85,6 +85,7 @@ class _Append:
     events: list[tuple[int, str, dict[str, Any]]]
     seat: SeatRow | None
     status: str | None
+    at: float
     fut: asyncio.Future[None]
 
 
@@ -139,10 +140,12 @@ class Store:
 
     # ----- writes -------------------------------------------------------------------------------------------------
     async def create_table(
-        self, table_id: str, config: dict[str, Any], seats: list[SeatRow], first_event: dict[str, Any]
+        self, table_id: str, config: dict[str, Any], seats: list[SeatRow], first_event: dict[str, Any],
+        at: float | None = None,
     ) -> None:
-        """A new table with its seats and its first event (``created``, number 1), in one transaction."""
-        now = time.time()
+        """A new table with its seats and its first event (``created``, number 1, at ``at``), in one
+        transaction."""
+        now = time.time() if at is None else at
         async with self.engine.begin() as conn:
             await conn.execute(
                 tables_t.insert().values(
@@ -168,13 +171,15 @@ class Store:
         *,
         seat: SeatRow | None = None,
         status: str | None = None,
+        at: float | None = None,
     ) -> None:
-        """Commit numbered events (and a seat's new state, and the table's status); returns once they are
+        """Commit numbered events (and a seat's new state, and the table's status), stamped ``at`` (the time the
+        caller also broadcasts; now when not given); returns once they are
         committed. Appends that arrive while a commit is running are committed together in the next transaction
         (group commit: one transaction for many tables' actions under load); if that transaction fails, each is
         retried alone, so an error reaches only the caller it belongs to."""
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append(_Append(table_id, events, seat, status, fut))
+        self._pending.append(_Append(table_id, events, seat, status, time.time() if at is None else at, fut))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_loop())
         await fut
@@ -203,8 +208,7 @@ class Store:
 
     @staticmethod
     async def _write(conn: AsyncConnection, batch: list[_Append]) -> None:
-        now = time.time()
-        rows = [dict(table_id=a.table_id, n=n, kind=k, data=d, at=now) for a in batch for n, k, d in a.events]
+        rows = [dict(table_id=a.table_id, n=n, kind=k, data=d, at=a.at) for a in batch for n, k, d in a.events]
         if rows:
             await conn.execute(events_t.insert(), rows)
         for a in batch:
@@ -244,6 +248,39 @@ class Store:
             TableRow(r.id, r.created, dict(r.config), r.status, bool(r.listed), seats.get(r.id, []))
             for r in rows
         ]
+
+    async def game_counts(self, ids: list[str]) -> dict[str, int]:
+        """How many games have finished at each of these tables (their ``game_end`` events)."""
+        if not ids:
+            return {}
+        async with self.engine.connect() as conn:
+            rows = (
+                await conn.execute(
+                    sa.select(events_t.c.table_id, sa.func.count())
+                    .where(events_t.c.table_id.in_(ids), events_t.c.kind == "game_end")
+                    .group_by(events_t.c.table_id)
+                )
+            ).all()
+        return {r[0]: int(r[1]) for r in rows}
+
+    async def idle_waiting(self, before: float) -> list[str]:
+        """The tables still waiting for players whose last event is older than ``before`` (wall-clock time)."""
+        async with self.engine.connect() as conn:
+            waiting = sa.select(tables_t.c.id).where(tables_t.c.status == "waiting")
+            last = (  # only the events of waiting tables (few each), not the whole log
+                sa.select(events_t.c.table_id, sa.func.max(events_t.c.at).label("last"))
+                .where(events_t.c.table_id.in_(waiting))
+                .group_by(events_t.c.table_id)
+                .subquery()
+            )
+            rows = (
+                await conn.execute(
+                    sa.select(tables_t.c.id)
+                    .join(last, last.c.table_id == tables_t.c.id)
+                    .where(tables_t.c.status == "waiting", last.c.last < before)
+                )
+            ).all()
+        return [r[0] for r in rows]
 
     async def load_events(self, table_id: str, after: int = 0) -> list[EventRow]:
         async with self.engine.connect() as conn:

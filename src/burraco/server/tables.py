@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
+import dataclasses
 import json
 import logging
 import random
@@ -29,11 +29,18 @@ from ..game import Game, seat_names
 from ..match import Match
 from ..rules import Rules, rules_from_json, rules_to_json
 from .config import ServerConfig
-from .protocol import DEFAULT_LEVEL, LEVELS, MAX_CHAT, MAX_NAME, PROTOCOL_VERSION, ClientError
+from .protocol import DEFAULT_LEVEL, LEVELS, MAX_CHAT, MAX_NAME, PROTOCOL_MINOR, PROTOCOL_VERSION, ClientError
 from .store import EventRow, SeatRow, Store, TableRow, token_hash
 from .views import hand_end_json, public_view_json, scoreboard_json, seat_view_json
 
 log = logging.getLogger("burraco.server")
+
+#: statuses of a table that no longer plays: it stays readable (games, records) and leaves memory when idle
+CLOSED_STATUSES = ("finished", "abandoned")
+
+
+class TableGone(Exception):
+    """The table object was unloaded from memory (a newer copy is loaded from the store on the next request)."""
 
 #: events that change a game (an action sent against an older event number than the last of these is stale)
 GAME_EVENTS = frozenset({"game", "hand", "action", "hand_end", "game_end"})
@@ -107,6 +114,11 @@ class Table:
     touched: float = field(default_factory=time.monotonic)  # last request or departure (for unloading)
     finished: list[dict[str, Any]] = field(default_factory=list)
     hands_ended: set[tuple[int, int]] = field(default_factory=set)
+    owner_ip: str = ""  # the address that created the table (in this process; for the computer-table caps)
+    unloaded: bool = False  # dropped from the hub: this object must not change or write anything any more
+    human_seen: float = field(default_factory=time.time)  # wall-clock time of the last human activity
+    replay_cache: dict[int, bytes] = field(default_factory=dict)  # finished game -> its encoded replay
+    hinting: set[int] = field(default_factory=set)  # seats whose hint is being computed (one at a time each)
     _rules: Rules | None = None
 
     # ----- basic facts --------------------------------------------------------------------------------------------
@@ -146,6 +158,10 @@ class Table:
             return str(self.config.get("takeover", DEFAULT_LEVEL))
         return None
 
+    def computer_only(self) -> bool:
+        """No human seat: computer players (and open seats the computer plays) only."""
+        return all(s.kind != "human" for s in self.seats)
+
     def ready_to_start(self) -> bool:
         return all(s.kind == "computer" or (s.kind == "human" and s.claimed) for s in self.seats)
 
@@ -172,6 +188,8 @@ class Table:
             pass  # the seats table holds the seats' current state
         elif k == "away":
             self.seats[int(d["seat"])].away = bool(d["away"]) and not rebuilding
+        elif k == "closed":
+            self.status = str(d.get("status", "abandoned"))
         if k in GAME_EVENTS:
             self.last_game_n = ev.n
         self.events.append(ev)
@@ -183,21 +201,40 @@ class Table:
         self._note_turn()
 
     async def _emit(
-        self, events: list[tuple[str, dict[str, Any]]], *, seat: Seat | None = None, status: str | None = None
+        self,
+        events: list[tuple[str, dict[str, Any]]],
+        *,
+        seat: tuple[Seat, dict[str, Any]] | None = None,
+        status: str | None = None,
+        on_commit: Callable[[], None] | None = None,
     ) -> None:
-        """Commit events (numbered after the last), then apply and broadcast them. Call with the lock held."""
+        """Commit events (numbered after the last), then apply and broadcast them. Call with the lock held.
+
+        ``seat`` is a seat and the changes of its fields that go with the events: they are stored in the same
+        transaction and made in memory only once it has committed, like ``status`` and ``on_commit`` (when the
+        store fails, the exception propagates and nothing changed). Every event carries one timestamp, the same
+        in the store and in the broadcast."""
+        if self.unloaded:
+            raise TableGone(self.id)
         base = self.n
         numbered = [(base + i + 1, k, d) for i, (k, d) in enumerate(events)]
-        await self.hub.store.append(self.id, numbered, seat=seat.row() if seat else None, status=status)
+        row = dataclasses.replace(seat[0], **seat[1]).row() if seat is not None else None
         now = time.time()
+        await self.hub.store.append(self.id, numbered, seat=row, status=status, at=now)
+        if seat is not None:
+            for name, value in seat[1].items():
+                setattr(seat[0], name, value)
+        if on_commit is not None:
+            on_commit()
         rows = [EventRow(n, k, d, now) for n, k, d in numbered]
         for ev in rows:
             self._apply_event(ev, rebuilding=False)
         if status is not None:
             self.status = status
         self._note_turn()
+        players = len(self.seats)
         for ev in rows:
-            self.broadcast({"type": "event", **public_event(ev)})
+            self.broadcast({"type": "event", **public_event(ev, players)})
         self.broadcast_state()
         self.wake.set()
 
@@ -276,6 +313,8 @@ class Table:
                 for s in self.seats
             ],
             "spectators": sum(1 for c in self.conns if c.seat is None),
+            "created": self.created,
+            "timeouts": r.has_timeouts,
         }
 
     def clock_json(self) -> dict[str, Any] | None:
@@ -340,7 +379,15 @@ class Table:
     # ----- the flow of the game -----------------------------------------------------------------------------------
     def _between(self) -> float:
         humans = any(s.kind == "human" and s.connected > 0 for s in self.seats)
-        return self.hub.config.between_hands if humans else self.hub.config.bot_delay
+        return self.hub.config.between_hands if humans else self._bot_delay()
+
+    def _bot_delay(self) -> float:
+        """Seconds a computer player waits before moving: at a table of computers only, at least
+        ``computer_table_delay`` (such tables are paced, never run flat out)."""
+        cfg = self.hub.config
+        if self.computer_only():
+            return max(cfg.bot_delay, cfg.computer_table_delay)
+        return cfg.bot_delay
 
     async def advance(self) -> None:
         """Do whatever is due: start the game, write a hand's end, deal the next hand, let a computer move, take
@@ -455,8 +502,9 @@ class Table:
 
     async def _bot_move(self, seat: int, level: str, expect: int) -> None:
         try:
-            if self.hub.config.bot_delay > 0:
-                await asyncio.sleep(self.hub.config.bot_delay)
+            delay = self._bot_delay()
+            if delay > 0:
+                await asyncio.sleep(delay)
             async with self.lock:
                 g = self.game
                 m = self.match
@@ -487,8 +535,9 @@ class Table:
             self.players[key] = p
         return p
 
-    async def _act(self, seat: int, text: Any, expect: Any) -> None:
-        """Validate an action of ``seat`` against the engine and apply it (lock held); raises ClientError."""
+    async def _act(self, seat: int | None, text: Any, expect: Any) -> None:
+        """Validate an action of ``seat`` (None: the tournament director, whose only action is ``timeout``)
+        against the engine and apply it (lock held); raises ClientError."""
         g = self.game
         if not self.hand_running() or g is None:
             raise ClientError("not_now", "no hand is being played at this table now")
@@ -505,16 +554,21 @@ class Table:
         try:
             a = g.parse(text)
         except ActionError as e:
-            raise ClientError("invalid", e.message) from e
-        me = self.seat_names[seat]
-        if a.seat != me:
-            who = a.seat or "the tournament director"
-            raise ClientError("other_seat", f"you play seat {me}; '{text}' is an action of {who}")
-        if g.current_seat != seat:
-            raise ClientError("out_of_turn", f"it is {self.seat_names[g.current_seat]}'s turn, not yours")
+            raise engine_refusal(e, "invalid") from e
+        if seat is None:
+            if a.seat:
+                raise ClientError("other_seat", f"the tournament director calls only 'timeout', not '{text}'")
+            me = ""
+        else:
+            me = self.seat_names[seat]
+            if a.seat != me:
+                who = a.seat or "the tournament director"
+                raise ClientError("other_seat", f"you play seat {me}; '{text}' is an action of {who}")
+            if g.current_seat != seat:
+                raise ClientError("out_of_turn", f"it is {self.seat_names[g.current_seat]}'s turn, not yours")
         err = g.check(a)
         if err is not None:
-            raise ClientError(err.kind, err.message)
+            raise engine_refusal(err, err.kind)
         await self._emit([("action", {"seat": me, "action": str(a)})])
 
     # ----- requests from connections ------------------------------------------------------------------------------
@@ -527,6 +581,8 @@ class Table:
         if last is not None and (not isinstance(last, int) or isinstance(last, bool) or last < 0):
             raise ClientError("bad_message", "'last' must be the number of the last event you have seen")
         async with self.lock:
+            if self.unloaded:  # this copy left memory after the caller found it: the caller asks the hub again
+                raise TableGone(self.id)
             if token is not None:
                 # resolved under the lock: a seat left and taken meanwhile no longer answers to the old token
                 h = token_hash(token)
@@ -538,16 +594,20 @@ class Table:
                     raise ClientError(
                         "bad_token", "this seat link is not valid at this table (it may have been left)"
                     )
+            if seat is not None and (
+                not seat.claimed or (name is not None and clean_name(name, seat.name) != seat.name)
+            ):
+                # first: if the store fails, the connection is not attached and nothing changed
+                changes = {"claimed": True, "name": clean_name(name, seat.name)}
+                await self._emit([("seat", self.seat_event(seat, changes))], seat=(seat, changes))
             conn.seat = None if seat is None else seat.index
             conn.table = self
             self._catch_up(conn, last)
             self.conns.add(conn)
+            self.touched = time.monotonic()
             if seat is not None:
+                self.human_seen = time.time()
                 seat.connected += 1
-                if not seat.claimed or (name is not None and clean_name(name, seat.name) != seat.name):
-                    seat.claimed = True
-                    seat.name = clean_name(name, seat.name)
-                    await self._emit([("seat", self.seat_event(seat))], seat=seat)
                 if seat.away:
                     await self._emit([("away", {"seat": seat.index, "away": False, "why": "back"})])
                 await self.advance()
@@ -557,11 +617,11 @@ class Table:
         missed: list[EventRow] | None = None
         if last is not None and last <= self.n and self.n - last <= self.hub.config.max_replay_events:
             missed = [ev for ev in self.events if ev.n > last]
-        conn.send({"type": "welcome", "v": PROTOCOL_VERSION, "table": self.id, "n": self.n,
+        conn.send({"type": "welcome", "v": PROTOCOL_VERSION, "minor": PROTOCOL_MINOR, "table": self.id, "n": self.n,
                    "you": None if conn.seat is None else self.seat_names[conn.seat],
                    "replay": None if missed is None else len(missed)})
         for ev in missed or []:
-            conn.send({"type": "event", **public_event(ev)})
+            conn.send({"type": "event", **public_event(ev, len(self.seats))})
         conn.send(self.state_json(conn.seat))
 
     async def attach_again(self, conn: Sink, last: Any) -> None:
@@ -584,13 +644,24 @@ class Table:
         self.broadcast_presence()
         self.wake.set()
 
-    def seat_event(self, s: Seat) -> dict[str, Any]:
+    def seat_event(self, s: Seat, changes: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A ``seat`` event's data: the seat as it is after ``changes``."""
+        if changes:
+            s = dataclasses.replace(s, **changes)
         return {"seat": s.index, "kind": s.kind, "level": s.level, "name": s.name, "claimed": s.claimed}
 
     async def handle(self, conn: Sink, msg: dict[str, Any]) -> dict[str, Any] | None:
         """One request of a connection already at this table; returns a direct reply, or None."""
         t = msg["type"]
+        if conn.seat is not None:
+            self.human_seen = time.time()
+        if t == "hint":  # computed off the lock: the table goes on meanwhile
+            return await self._hint(conn, msg)
         async with self.lock:
+            if self.unloaded:
+                raise TableGone(self.id)
+            if self.status == "abandoned":
+                raise ClientError("not_now", "this table was closed: nobody played at it for too long")
             if t == "act":
                 if conn.seat is None:
                     raise ClientError("not_seated", "spectators cannot play: take an open seat first")
@@ -599,6 +670,11 @@ class Table:
                 await self._act(conn.seat, msg.get("action"), msg.get("n"))
                 if s.away:
                     await self._emit([("away", {"seat": s.index, "away": False, "why": "back"})])
+                await self.advance()
+                return None
+            if t == "timeout":
+                self._need_creator(msg.get("token"))
+                await self._act(None, "timeout", msg.get("n"))
                 await self.advance()
                 return None
             if t == "back":
@@ -616,8 +692,6 @@ class Table:
                 seat_s = self.seat_names[conn.seat] if conn.seat is not None else None
                 await self._emit([("chat", {"seat": seat_s, "name": who, "text": text})])
                 return None
-            if t == "hint":
-                return await self._hint(conn, msg)
             if t == "next":
                 seat = self._need_seat(conn)
                 g = self.game
@@ -637,30 +711,16 @@ class Table:
             if t == "take":
                 return await self._take(conn, msg)
             if t == "leave":
-                seat = self._need_seat(conn)
-                seat.kind, seat.claimed, seat.token_hash, seat.away = "open", False, "", False
-                seat.connected = 0
-                seat.name = f"Seat {self.seat_names[seat.index]}"
-                # every connection on this seat (another tab, the same link opened twice) becomes a spectator:
-                # none of them may see or play the hand of whoever takes the seat next
-                others = [c for c in self.conns if c is not conn and c.seat == seat.index]
-                conn.seat = None
-                for c in others:
-                    c.seat = None
-                    c.send({"type": "left"})
-                await self._emit([("seat", self.seat_event(seat))], seat=seat)  # then everybody's new state
-                await self.advance()
-                self.broadcast_presence()
-                return {"type": "left"}
+                return await self._leave(conn)
             if t == "fill":
                 self._need_seat(conn)
                 level = check_level(msg.get("level"))
                 changed = False
                 for s in self.seats:
                     if s.kind == "open" or (s.kind == "human" and not s.claimed):
-                        s.kind, s.level, s.claimed, s.token_hash = "computer", level, False, ""
-                        s.name = computer_name(level)
-                        await self._emit([("seat", self.seat_event(s))], seat=s)
+                        changes = {"kind": "computer", "level": level, "claimed": False, "token_hash": "",
+                                   "name": computer_name(level)}
+                        await self._emit([("seat", self.seat_event(s, changes))], seat=(s, changes))
                         changed = True
                 if not changed:
                     raise ClientError("not_now", "there is no open seat to fill")
@@ -673,6 +733,34 @@ class Table:
             raise ClientError("not_seated", "only a seated player can do this")
         return self.seats[conn.seat]
 
+    def _need_creator(self, token: Any) -> None:
+        """Only the holder of the table's creator token directs it (calls time-out)."""
+        want = self.config.get("creator_hash")
+        if not isinstance(token, str) or not token or len(token) > 200:
+            raise ClientError("bad_token", "'token' must be the table's creator token")
+        if not isinstance(want, str) or not want or not secrets.compare_digest(token_hash(token), want):
+            raise ClientError("bad_token", "this is not the creator token of this table")
+
+    async def _leave(self, conn: Sink) -> dict[str, Any]:
+        seat = self._need_seat(conn)
+        changes = {"kind": "open", "claimed": False, "token_hash": "", "away": False,
+                   "name": f"Seat {self.seat_names[seat.index]}"}
+        # every connection on this seat (another tab, the same link opened twice) becomes a spectator: none of
+        # them may see or play the hand of whoever takes the seat next. Done once the store has the change.
+        others = [c for c in self.conns if c is not conn and c.seat == seat.index]
+
+        def committed() -> None:
+            seat.connected = 0
+            conn.seat = None
+            for c in others:
+                c.seat = None
+                c.send({"type": "left"})
+
+        await self._emit([("seat", self.seat_event(seat, changes))], seat=(seat, changes), on_commit=committed)
+        await self.advance()
+        self.broadcast_presence()
+        return {"type": "left"}
+
     async def _take(self, conn: Sink, msg: dict[str, Any]) -> dict[str, Any]:
         if conn.seat is not None:
             raise ClientError("not_now", "you already hold a seat at this table")
@@ -683,30 +771,53 @@ class Table:
         if s.kind != "open":
             raise ClientError("seat_taken", f"seat {name} is not open")
         token = secrets.token_urlsafe(18)
-        s.kind, s.claimed, s.token_hash, s.away = "human", True, token_hash(token), False
-        s.name = clean_name(msg.get("name"), f"Player {name}")
-        s.connected += 1
-        conn.seat = s.index
-        await self._emit([("seat", self.seat_event(s))], seat=s)
+        changes = {"kind": "human", "claimed": True, "token_hash": token_hash(token), "away": False,
+                   "name": clean_name(msg.get("name"), f"Player {name}")}
+
+        def committed() -> None:
+            s.connected += 1
+            conn.seat = s.index
+
+        await self._emit([("seat", self.seat_event(s, changes))], seat=(s, changes), on_commit=committed)
         await self.advance()
         self.broadcast_presence()
         return {"type": "seated", "seat": name, "token": token}
 
     async def _hint(self, conn: Sink, msg: dict[str, Any]) -> dict[str, Any]:
-        seat = self._need_seat(conn)
-        g = self.game
-        m = self.match
-        if not self.hand_running() or g is None or m is None or g.current_seat != seat.index:
-            raise ClientError("not_now", "a hint is given only when it is your turn")
-        view = m.view(seat.index)
-        legal = g.legal_actions()
-        h = await asyncio.to_thread(engine_hint, view, "hard", legal)
-        return {"type": "hint", "action": str(h.action), "reason": h.reason, "n": self.n}
+        """The engine's hint for the asking seat. Computed off the table's lock, from the seat's view (an
+        immutable copy) taken under it; refused as ``stale`` when the game moved on meanwhile."""
+        async with self.lock:
+            seat = self._need_seat(conn)
+            g = self.game
+            m = self.match
+            if not self.hand_running() or g is None or m is None or g.current_seat != seat.index:
+                raise ClientError("not_now", "a hint is given only when it is your turn")
+            if seat.index in self.hinting:
+                raise ClientError("not_now", "your hint is being computed: wait for it")
+            view = m.view(seat.index)
+            legal = g.legal_actions()
+            at = self.last_game_n
+            self.hinting.add(seat.index)
+        try:
+            h = await asyncio.to_thread(engine_hint, view, "hard", legal)
+        finally:
+            self.hinting.discard(seat.index)
+        async with self.lock:
+            if self.last_game_n != at or conn.seat != seat.index:
+                raise ClientError("stale", "the game moved on while the hint was computed: ask again")
+            out: dict[str, Any] = {"type": "hint", "action": str(h.action), "reason": h.reason, "n": self.n}
+            why = getattr(h, "why", None)
+            if why is not None:
+                out["msg"] = message_json(why)
+            return out
 
     # ----- background -------------------------------------------------------------------------------------------
     async def watch(self) -> None:
-        """The table's watchdog: clocks, take-overs and the pause between hands run here, on the server."""
-        while True:
+        """The table's watchdog: clocks, take-overs and the pause between hands run here, on the server.
+
+        It waits with ``asyncio.timeout``, not ``asyncio.wait_for``: on Python 3.11 the latter can swallow a
+        cancellation that arrives as the event is set, and the watchdog would then outlive the server's stop."""
+        while not self.hub.closing and not self.unloaded:
             try:
                 async with self.lock:
                     await self.advance()
@@ -717,7 +828,8 @@ class Table:
                 await asyncio.sleep(1.0)
             wait = self.next_wakeup()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), timeout=min(wait + 0.01, 3600.0))
+                async with asyncio.timeout(min(wait + 0.01, 3600.0)):
+                    await self.wake.wait()
             self.wake.clear()
 
 
@@ -725,57 +837,113 @@ def computer_name(level: str) -> str:
     return "Computer (" + level.replace("heuristic:", "") + ")"
 
 
-def public_event(ev: EventRow) -> dict[str, Any]:
-    """An event as everyone may see it: a deal is announced without its cards."""
+def message_json(m: Any) -> dict[str, Any]:
+    """An engine :class:`burraco.messages.Message` as ``{"code", "params"}`` (docs/protocol.md)."""
+    from ..messages import message_to_json
+
+    return message_to_json(m)
+
+
+def engine_refusal(e: Exception, code: str) -> ClientError:
+    """A ClientError for an engine refusal: its English text, and its message code and parameters (``msg``) that
+    a client renders in its own language."""
+    err = ClientError(code, str(getattr(e, "message", None) or e))
+    m = getattr(e, "msg", None)
+    if m is not None:
+        err.detail = message_json(m)
+    return err
+
+
+def public_event(ev: EventRow, players: int) -> dict[str, Any]:
+    """An event as everyone may see it: a deal is announced without its cards. ``seat``, ``away`` and ``chat``
+    events also name the seat by its letter (``seat_letter``; ``seat`` is an index in the first two)."""
     d = ev.data
     if ev.kind == "hand":
         d = {k: v for k, v in d.items() if k != "deal"}
     elif ev.kind == "created":
         d = {"name": d.get("name", "")}
+    elif ev.kind in ("seat", "away"):
+        i = d.get("seat")
+        names = seat_names(players)
+        d = {**d, "seat_letter": names[i] if isinstance(i, int) and 0 <= i < players else None}
+    elif ev.kind == "chat":
+        d = {**d, "seat_letter": d.get("seat")}
     return {"n": ev.n, "kind": ev.kind, "data": d, "at": ev.at}
 
 
 class Hub:
-    """Every table of this server process, the store, and table creation."""
+    """Every table of this server process, the store, and table creation.
+
+    Tables are loaded lazily: at start none is rebuilt; a table comes into memory from its stored events when
+    someone first asks for it (:meth:`get`), and a closed one nobody watches leaves memory again."""
 
     def __init__(self, config: ServerConfig, store: Store) -> None:
         self.config = config
         self.store = store
         self.tables: dict[str, Table] = {}
-        self._loading = asyncio.Lock()
+        self._loads: dict[str, asyncio.Task[Table | None]] = {}
+        self._missing: dict[str, float] = {}  # ids the store does not have -> when that was seen (a short cache)
+        self._lobby: tuple[float, list[dict[str, Any]]] = (0.0, [])
         self.closing = False
         self._janitor: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        """Migrate the store, rebuild every table that is waiting or playing from its events and resume it
-        (finished tables are rebuilt when someone asks for them: :meth:`get`)."""
+        """Migrate the store and start the janitor; tables are rebuilt on first access (:meth:`get`)."""
         await self.store.migrate()
-        for row in await self.store.load_tables(("waiting", "playing")):
-            await self._rebuild(row)
-        self._janitor = asyncio.create_task(self._unload_idle())
-        gc.collect()
-        gc.freeze()  # what was rebuilt at start is never scanned again by the collector
+        self._janitor = asyncio.create_task(self._janitor_loop())
 
-    async def _unload_idle(self) -> None:
-        """Every so often, drop finished tables nobody watches from memory (they stay in the store)."""
-        every = max(0.05, min(60.0, self.config.unload_after / 4))
+    async def _janitor_loop(self) -> None:
+        """Every so often: unload idle closed tables, close tables abandoned while waiting for players."""
+        every = max(0.05, min(60.0, self.config.unload_after / 4, self.config.abandon_after / 4))
         while True:
             await asyncio.sleep(every)
-            now = time.monotonic()
-            for t in list(self.tables.values()):
-                if t.status == "finished" and not t.conns and now - t.touched > self.config.unload_after:
-                    async with t.lock:
-                        if t.conns or t.status != "finished":
-                            continue
-                        del self.tables[t.id]
-                    for task in (t.watch_task, t.bot_task):
-                        if task is not None:
-                            task.cancel()
+            try:
+                await self.close_abandoned()
+                await self.unload_idle()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("janitor")
+
+    def _unloadable(self, t: Table, now: float) -> bool:
+        return t.status in CLOSED_STATUSES and not t.conns and now - t.touched > self.config.unload_after
+
+    async def unload_idle(self) -> None:
+        """Drop closed tables nobody watches or asked for lately from memory (they stay in the store). Checked
+        again under the table's lock: a request that found the table meanwhile (it touched it) keeps it, and a
+        copy that did leave is marked so that it can never be attached to or written through again."""
+        for t in list(self.tables.values()):
+            if not self._unloadable(t, time.monotonic()):
+                continue
+            async with t.lock:
+                if not self._unloadable(t, time.monotonic()) or self.tables.get(t.id) is not t:
+                    continue
+                t.unloaded = True
+                del self.tables[t.id]
+            for task in (t.watch_task, t.bot_task):
+                if task is not None:
+                    task.cancel()
+
+    async def close_abandoned(self) -> None:
+        """Close every table still waiting for players with no human activity for ``abandon_after`` seconds: a
+        ``closed`` event, status ``abandoned`` (it leaves the lobby; its record stays in the store)."""
+        limit = self.config.abandon_after
+        for tid in await self.store.idle_waiting(time.time() - limit):
+            t = await self.get(tid, touch=False)
+            if t is None:
+                continue
+            async with t.lock:
+                if t.unloaded or t.status != "waiting" or t.conns or time.time() - t.human_seen < limit:
+                    continue
+                await t._emit([("closed", {"status": "abandoned", "why": "no human activity",
+                                           "idle": round(time.time() - t.human_seen)})], status="abandoned")
 
     async def _rebuild(self, row: TableRow) -> Table:
         seats = [Seat(s.seat, s.kind, s.level, s.name, s.claimed, s.token_hash) for s in row.seats]
         t = Table(self, row.id, row.config, seats, status="waiting", created=row.created)
-        t.replay(await self.store.load_events(row.id))
+        events = await self.store.load_events(row.id)
+        t.replay(events)
+        t.human_seen = events[-1].at if events else row.created
         now = time.monotonic()
         for s in t.seats:
             s.disconnected_since = now
@@ -783,20 +951,45 @@ class Hub:
         self._run(t)
         return t
 
-    async def get(self, table_id: str) -> Table | None:
-        """A table by id: in memory, or rebuilt from the store (a finished table nobody has asked for yet)."""
+    async def get(self, table_id: str, touch: bool = True) -> Table | None:
+        """A table by id: in memory, or rebuilt from the store. Concurrent requests for one id share one load;
+        ids the store does not have are remembered for a few seconds (no store query per unknown id)."""
         t = self.tables.get(table_id)
         if t is not None:
-            t.touched = time.monotonic()
-        if t is not None or not table_id or len(table_id) > 32:
+            if touch:
+                t.touched = time.monotonic()
             return t
-        async with self._loading:
-            t = self.tables.get(table_id)
-            if t is None:
-                rows = await self.store.load_tables(ids=[table_id])
-                if rows:
-                    t = await self._rebuild(rows[0])
+        if not table_id or len(table_id) > 32 or not table_id.isascii() or not table_id.isalnum():
+            return None
+        now = time.monotonic()
+        seen = self._missing.get(table_id)
+        if seen is not None and now - seen < 10.0:
+            return None
+        task = self._loads.get(table_id)
+        if task is None:
+            task = self._loads[table_id] = asyncio.create_task(self._load(table_id))
+        t = await asyncio.shield(task)
+        if t is not None and touch:
+            t.touched = time.monotonic()
         return t
+
+    async def _load(self, table_id: str) -> Table | None:
+        try:
+            t = self.tables.get(table_id)
+            if t is not None:
+                return t
+            rows = await self.store.load_tables(ids=[table_id])
+            if not rows:
+                if len(self._missing) >= 10_000:
+                    cut = time.monotonic() - 10.0
+                    self._missing = {k: v for k, v in self._missing.items() if v > cut}
+                    if len(self._missing) >= 10_000:
+                        self._missing.clear()
+                self._missing[table_id] = time.monotonic()
+                return None
+            return await self._rebuild(rows[0])
+        finally:
+            self._loads.pop(table_id, None)
 
     def _run(self, t: Table) -> None:
         t.watch_task = asyncio.create_task(t.watch())
@@ -817,8 +1010,17 @@ class Hub:
                         await task
         await self.store.close()
 
-    async def create_table(self, spec: Any) -> dict[str, Any]:
-        """Create a table from a request body (see docs/protocol.md): returns its id and the seats' tokens."""
+    def computer_tables(self, ip: str | None = None) -> int:
+        """Tables of computer players only that are running in this process (created from ``ip``, if given)."""
+        return sum(
+            1 for t in self.tables.values()
+            if t.status in ("waiting", "playing") and t.computer_only() and (ip is None or t.owner_ip == ip)
+        )
+
+    async def create_table(self, spec: Any, owner_ip: str = "") -> dict[str, Any]:
+        """Create a table from a request body (see docs/protocol.md): returns its id, the seats' tokens and the
+        creator token (the tournament director's: time-out). ``owner_ip`` (the creator's address, as the rate
+        limits key it) counts against the caps on tables of computer players only."""
         if not isinstance(spec, dict):
             raise ClientError("bad_request", "the body must be a JSON object")
         from ..rules import PRESETS, RulesError, preset
@@ -866,6 +1068,17 @@ class Hub:
             default = computer_name(level) if kind == "computer" else (
                 f"Player {names[i]}" if kind == "human" else f"Seat {names[i]}")
             seats.append(Seat(i, kind, level, clean_name(ss.get("name"), default), False, th))
+        if all(x.kind == "computer" for x in seats):
+            if self.computer_tables(owner_ip) >= self.config.computer_tables_per_ip:
+                raise ClientError(
+                    "rate_limited",
+                    f"at most {self.config.computer_tables_per_ip} tables of computer players only may run at once"
+                    " from your address: wait until one has finished",
+                )
+            if self.computer_tables() >= self.config.computer_tables:
+                raise ClientError("rate_limited", "this server runs as many tables of computer players only as it"
+                                  " can: try again later")
+        creator = secrets.token_urlsafe(18)
         config = {
             "rules": rules_to_json(rules),
             "name": clean_name(spec.get("name"), f"{rules.name} table"),
@@ -873,28 +1086,72 @@ class Hub:
             "grace": grace,
             "takeover": check_level(spec.get("takeover")),
             "listed": bool(spec.get("listed", True)),
+            "creator_hash": token_hash(creator),
         }
         table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         first = {"name": config["name"], "rules": config["rules"],
                  "seats": [{"kind": s.kind, "name": s.name} for s in seats]}
-        await self.store.create_table(table_id, config, [s.row() for s in seats], first)
-        t = Table(self, table_id, config, seats, created=time.time())
-        t.events.append(EventRow(1, "created", first, time.time()))
+        now = time.time()
+        await self.store.create_table(table_id, config, [s.row() for s in seats], first, at=now)
+        t = Table(self, table_id, config, seats, created=now, owner_ip=owner_ip, human_seen=now)
+        t.events.append(EventRow(1, "created", first, now))
         self.tables[table_id] = t
+        self._missing.pop(table_id, None)
+        self._lobby = (0.0, [])
         self._run(t)
         return {
             "id": table_id,
             "tokens": tokens,
+            "creator": creator,
             "links": {s: f"/t/{table_id}#t={tok}" for s, tok in tokens.items()},
             "table": t.info_json(),
         }
 
-    def lobby(self) -> list[dict[str, Any]]:
-        """Listed tables that are waiting or playing, newest first."""
+    async def lobby(self) -> list[dict[str, Any]]:
+        """Listed tables that are waiting or playing, newest first: those in memory as they are now, the others
+        (not loaded since the server started) from the store, read at most every 2 seconds."""
+        stamp, stored = self._lobby
+        if time.monotonic() - stamp > 2.0:
+            rows = [r for r in await self.store.load_tables(("waiting", "playing")) if r.listed]
+            rows.sort(key=lambda r: -r.created)
+            rows = rows[:200]
+            counts = await self.store.game_counts([r.id for r in rows if r.id not in self.tables])
+            stored = [row_info(r, counts.get(r.id, 0)) for r in rows]
+            self._lobby = (time.monotonic(), stored)
         out = [t.info_json() for t in self.tables.values()
                if t.config.get("listed", True) and t.status in ("waiting", "playing")]
-        out.sort(key=lambda x: -self.tables[x["id"]].created)
+        have = {x["id"] for x in out}
+        out.extend(x for x in stored if x["id"] not in have and x["id"] not in self.tables)
+        created = {t.id: t.created for t in self.tables.values()}
+        out.sort(key=lambda x: -created.get(x["id"], x.get("created", 0.0)))
         return out[:200]
+
+
+def row_info(r: TableRow, games: int) -> dict[str, Any]:
+    """A stored table's lobby entry (as :meth:`Table.info_json`, for a table not in memory: nobody is there)."""
+    rules = rules_from_json(r.config["rules"])
+    names = seat_names(rules.players)
+    return {
+        "id": r.id,
+        "name": r.config.get("name", ""),
+        "rules": r.config["rules"],
+        "preset": rules.name,
+        "players": rules.players,
+        "target": rules.target,
+        "hands_per_match": rules.hands_per_match,
+        "clock": r.config.get("clock", 0),
+        "grace": r.config.get("grace"),
+        "status": r.status,
+        "games": games,
+        "seats": [
+            {"seat": names[s.seat], "kind": s.kind, "level": s.level if s.kind == "computer" else None,
+             "name": s.name, "claimed": s.claimed, "connected": False, "away": False}
+            for s in r.seats
+        ],
+        "spectators": 0,
+        "created": r.created,
+        "timeouts": rules.has_timeouts,
+    }
 
 
 def encode(msg: dict[str, Any]) -> str:

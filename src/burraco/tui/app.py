@@ -38,6 +38,7 @@ from .i18n import Translator
 from .render import (
     CARD_CELL,
     Names,
+    advice_text,
     card_face,
     card_rich,
     describe_action,
@@ -539,8 +540,8 @@ class PlayApp(App[int]):
             return
         try:
             s.play_human(action)
-        except ActionError as e:
-            self.say(self.tr("refused", msg=e.message))
+        except ActionError as e:  # the engine's refusal, in the player's language
+            self.say(self.tr("refused", msg=e.msg))
             return
         self.message = ""
         self.refresh_table()
@@ -611,12 +612,11 @@ class PlayApp(App[int]):
         self.say(self.tr("selected", cards=" ".join(card_face(c) for c in cards)) if cards else "")
 
     def action_hint(self) -> None:
-        try:
-            h = self.session.hint()
-        except ActionError:
+        if not self.session.human_to_act:
             self.say(self.tr("not_your_turn"))
             return
-        self.say(self.tr("hint", action=h.action, reason=h.reason))
+        h = self.session.hint()
+        self.say(self.tr("hint", action=advice_text(self.tr, h.action), reason=h.why))
 
     def action_undo(self) -> None:
         """Back to the human's previous decision, in this hand or the one before (from the scores, too)."""
@@ -752,9 +752,13 @@ class WatchApp(App[int]):
             self.show()
 
 
-def watch_positions(record: Any) -> tuple[list[tuple[int, Game, tuple[int, int]]], str]:
+def watch_positions(
+    record: Any, tr: Translator | None = None
+) -> tuple[list[tuple[int, Game, tuple[int, int]]], str]:
     """Every position of a record (hand index, the game after each action, match totals before the hand), and the
-    engine's message where an action was refused (the positions stop there). Raises RecordError for a bad record."""
+    engine's message where an action was refused, in ``tr``'s language (the positions stop there). Raises
+    RecordError for a bad record."""
+    tr = tr or Translator("en")
     from ..match import Match
     from ..record import parse_record
 
@@ -771,7 +775,7 @@ def watch_positions(record: Any) -> tuple[list[tuple[int, Game, tuple[int, int]]
             try:
                 m.apply(text)
             except ActionError as e:
-                return out, f"hand {i + 1}, action {j + 1} ({text}): {e.message}"
+                return out, tr("watch_refused", h=i + 1, i=j + 1, action=text, msg=e.msg)
             out.append((i, g.clone(), before))
     return out, ""
 

@@ -6,6 +6,8 @@
 Command(kind='action', action=Action(seat='S', verb='meld', cards=(2, 3, 4), meld=0), arg='')
 >>> str(parse_command("a 2 jk", "S", tr).action), parse_command("?", "S", tr).kind
 ('S add 2 JK', 'help')
+>>> command_text(parse_command("a 2 jk 10c", "S", tr).action)
+'a 2 Tc JK'
 >>> parse_command("s slow", "S", tr)
 Command(kind='speed', action=None, arg='slow')
 >>> parse_command("meld", "S", tr)
@@ -19,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..actions import Action
-from ..cards import CardError, parse_card
+from ..cards import CARD_STR, CardError, parse_card
 from .i18n import Translator
 
 #: command words (first token) -> kind; actions are built by :func:`parse_command`
@@ -56,6 +58,20 @@ WORDS: dict[str, str] = {
     "quit": "quit",
     "exit": "quit",
 }
+
+
+def command_text(a: Action) -> str:
+    """What the player types for ``a`` (the inverse of :func:`parse_command`): ``m 3h 4h 5h``, ``a 2 JK``; the record
+    notation for a move that has no command (``redraw``, ``swap``)."""
+    cards = " ".join(CARD_STR[c] for c in a.cards)
+    short = {
+        "draw": "d",
+        "pick": "p",
+        "meld": f"m {cards}",
+        "add": f"a {a.meld} {cards}",
+        "discard": f"x {cards}",
+    }
+    return short.get(a.verb, str(a).removeprefix(f"{a.seat} "))
 
 
 class CommandError(ValueError):
@@ -108,4 +124,4 @@ def parse_command(text: str, seat: str, tr: Translator) -> Command:
     return Command(kind)
 
 
-__all__ = ["Command", "CommandError", "WORDS", "parse_command"]
+__all__ = ["Command", "CommandError", "WORDS", "command_text", "parse_command"]

@@ -4,13 +4,17 @@ Portuguese and Dutch.
 A message is looked up by key and formatted with ``str.format`` fields; every language has every key with the
 same fields (a test checks it). The language defaults to the system locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``)
 and falls back to English; ``burraco play --lang`` overrides it. The engine's own messages (why an action is
-refused, the reason of a hint) stay in English: they come from the rules engine.
+refused, the reason of a hint) are codes with parameters (:mod:`burraco.messages`), rendered in the same language
+by :meth:`Translator.engine`; a field of a table message may be one of them.
 
 >>> tr = Translator("it")
 >>> tr("stock", n=41)
 'Tallone: 41'
 >>> Translator("de")("cards", n=11)
 '11 Karten'
+>>> from burraco.messages import msg
+>>> Translator("de")("refused", msg=msg("stock_empty"))
+'Nicht erlaubt: der Stapel ist leer'
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from __future__ import annotations
 import locale
 import os
 import string
+
+from ..messages import Message, render
 
 LANGS = ("en", "it", "de", "pt", "nl")
 
@@ -227,6 +233,84 @@ MESSAGES: dict[str, tuple[str, str, str, str, str]] = {
         "Você descarta {cards}",
         "Je legt {cards} af",
     ),
+    "act_redraw": (
+        "{who} puts the first card on the pile and draws again",
+        "{who} mette la prima carta negli scarti e ripesca",
+        "{who} legt die erste Karte auf die Ablage und zieht erneut",
+        "{who} põe a primeira carta no lixo e compra de novo",
+        "{who} legt de eerste kaart op de aflegstapel en trekt opnieuw",
+    ),
+    "act_redraw_you": (
+        "You put the first card on the pile and draw again",
+        "Metti la prima carta negli scarti e ripeschi",
+        "Du legst die erste Karte auf die Ablage und ziehst erneut",
+        "Você põe a primeira carta no lixo e compra de novo",
+        "Je legt de eerste kaart op de aflegstapel en trekt opnieuw",
+    ),
+    "act_swap": (
+        "{who} puts {cards} in meld {k} in place of its wild and takes the wild",
+        "{who} mette {cards} nel gioco {k} al posto della matta e la riprende",
+        "{who} legt {cards} in Meldung {k} anstelle des Jokers und nimmt den Joker",
+        "{who} põe {cards} no jogo {k} no lugar do curinga e pega o curinga",
+        "{who} legt {cards} in melding {k} in plaats van de joker en neemt de joker",
+    ),
+    "act_swap_you": (
+        "You put {cards} in meld {k} in place of its wild and take the wild",
+        "Metti {cards} nel gioco {k} al posto della matta e la riprendi",
+        "Du legst {cards} in Meldung {k} anstelle des Jokers und nimmst den Joker",
+        "Você põe {cards} no jogo {k} no lugar do curinga e pega o curinga",
+        "Je legt {cards} in melding {k} in plaats van de joker en neemt de joker",
+    ),
+    "do_draw": (
+        "draw from the stock",
+        "pesca dal tallone",
+        "vom Stapel ziehen",
+        "compre do monte",
+        "trek van de stapel",
+    ),
+    "do_pick": (
+        "take the discard pile",
+        "raccogli gli scarti",
+        "die Ablage nehmen",
+        "pegue o lixo",
+        "pak de aflegstapel",
+    ),
+    "do_meld": ("meld {cards}", "cala {cards}", "{cards} melden", "baixe {cards}", "meld {cards}"),
+    "do_add": (
+        "add {cards} to meld {k}",
+        "attacca {cards} al gioco {k}",
+        "{cards} an Meldung {k} anlegen",
+        "junte {cards} ao jogo {k}",
+        "leg {cards} aan bij melding {k}",
+    ),
+    "do_discard": (
+        "discard {cards}",
+        "scarta {cards}",
+        "{cards} ablegen",
+        "descarte {cards}",
+        "leg {cards} af",
+    ),
+    "do_redraw": (
+        "put the first card on the pile and draw again",
+        "metti la prima carta negli scarti e ripesca",
+        "die erste Karte auf die Ablage legen und erneut ziehen",
+        "ponha a primeira carta no lixo e compre de novo",
+        "leg de eerste kaart op de aflegstapel en trek opnieuw",
+    ),
+    "do_swap": (
+        "put {cards} in meld {k} in place of its wild and take the wild",
+        "metti {cards} nel gioco {k} al posto della matta e riprendila",
+        "{cards} in Meldung {k} anstelle des Jokers legen und den Joker nehmen",
+        "ponha {cards} no jogo {k} no lugar do curinga e pegue o curinga",
+        "leg {cards} in melding {k} in plaats van de joker en neem de joker",
+    ),
+    "do_timeout": (
+        "call time-out",
+        "chiama il tempo scaduto",
+        "Zeitablauf ausrufen",
+        "peça tempo esgotado",
+        "time-out roepen",
+    ),
     "act_other": ("{who}: {text}", "{who}: {text}", "{who}: {text}", "{who}: {text}", "{who}: {text}"),
     "act_timeout": ("Time-out", "Time-out", "Zeitablauf", "Tempo esgotado", "Time-out"),
     "refused": (
@@ -263,6 +347,13 @@ MESSAGES: dict[str, tuple[str, str, str, str, str]] = {
         "Deine Seite hat keine Meldung {k}",
         "Sua dupla não tem o jogo {k}",
         "Jouw kant heeft geen melding {k}",
+    ),
+    "hint_plain": (
+        "Hint: {action}, type {cmd} ({reason})",
+        "Suggerimento: {action}, scrivi {cmd} ({reason})",
+        "Tipp: {action}, tippe {cmd} ({reason})",
+        "Dica: {action}, digite {cmd} ({reason})",
+        "Tip: {action}, typ {cmd} ({reason})",
     ),
     "hint": (
         "Hint: {action} ({reason})",
@@ -462,6 +553,81 @@ MESSAGES: dict[str, tuple[str, str, str, str, str]] = {
         "Partie aus {path} fortgesetzt",
         "Partida retomada de {path}",
         "Partij hervat uit {path}",
+    ),
+    "cheat_player": (
+        "The cheating player sees hidden cards: it is a measurement tool, not an opponent",
+        "Il giocatore che bara vede le carte coperte: è uno strumento di misura, non un avversario",
+        "Der schummelnde Spieler sieht verdeckte Karten: ein Messwerkzeug, kein Gegner",
+        "O jogador trapaceiro vê as cartas escondidas: é uma ferramenta de medida, não um adversário",
+        "De valsspeler ziet verborgen kaarten: een meetinstrument, geen tegenstander",
+    ),
+    "bad_player": (
+        "Unknown computer player {spec!r}: write easy, medium, hard, heuristic:LEVEL, ismcts, ismcts:N,"
+        " ismcts:SECONDSs or random",
+        "Giocatore del computer sconosciuto {spec!r}: scrivi easy, medium, hard, heuristic:LIVELLO, ismcts,"
+        " ismcts:N, ismcts:SECONDIs o random",
+        "Unbekannter Computerspieler {spec!r}: schreibe easy, medium, hard, heuristic:STUFE, ismcts, ismcts:N,"
+        " ismcts:SEKUNDENs oder random",
+        "Jogador do computador desconhecido {spec!r}: escreva easy, medium, hard, heuristic:NÍVEL, ismcts,"
+        " ismcts:N, ismcts:SEGUNDOSs ou random",
+        "Onbekende computerspeler {spec!r}: schrijf easy, medium, hard, heuristic:NIVEAU, ismcts, ismcts:N,"
+        " ismcts:SECONDENs of random",
+    ),
+    "not_play_record": (
+        "This record was not saved by burraco play (it has no 'play' header)",
+        "Questa registrazione non è stata salvata da burraco play (non ha l'intestazione 'play')",
+        "Diese Aufzeichnung wurde nicht von burraco play gespeichert (ihr fehlt der Kopf 'play')",
+        "Este registro não foi salvo pelo burraco play (não tem o cabeçalho 'play')",
+        "Dit verslag is niet door burraco play bewaard (het heeft geen 'play'-kop)",
+    ),
+    "cannot_continue": (
+        "Cannot continue this game: {why}",
+        "Impossibile continuare questa partita: {why}",
+        "Diese Partie kann nicht fortgesetzt werden: {why}",
+        "Não é possível continuar esta partida: {why}",
+        "Deze partij kan niet verder: {why}",
+    ),
+    "no_unfinished": (
+        "No unfinished game in {path}",
+        "Nessuna partita da finire in {path}",
+        "Keine unvollendete Partie in {path}",
+        "Nenhuma partida por terminar em {path}",
+        "Geen onafgemaakte partij in {path}",
+    ),
+    "cannot_read": (
+        "Cannot read {path}: {why}",
+        "Impossibile leggere {path}: {why}",
+        "{path} kann nicht gelesen werden: {why}",
+        "Não é possível ler {path}: {why}",
+        "{path} kan niet gelezen worden: {why}",
+    ),
+    "bad_record": (
+        "Not a valid record: {why}",
+        "Registrazione non valida: {why}",
+        "Keine gültige Aufzeichnung: {why}",
+        "Registro inválido: {why}",
+        "Geen geldig verslag: {why}",
+    ),
+    "no_hands_to_watch": (
+        "The record has no hands to watch",
+        "La registrazione non ha smazzate da guardare",
+        "Die Aufzeichnung hat keine Spiele zum Ansehen",
+        "O registro não tem mãos para ver",
+        "Het verslag heeft geen spellen om te bekijken",
+    ),
+    "bad_seat": (
+        "--seat {seat!r} is not a seat of this record (seats are {seats})",
+        "--seat {seat!r} non è un posto di questa registrazione (i posti sono {seats})",
+        "--seat {seat!r} ist kein Platz dieser Aufzeichnung (die Plätze sind {seats})",
+        "--seat {seat!r} não é um lugar deste registro (os lugares são {seats})",
+        "--seat {seat!r} is geen plaats van dit verslag (de plaatsen zijn {seats})",
+    ),
+    "watch_refused": (
+        "hand {h}, action {i} ({action}): {msg}",
+        "smazzata {h}, azione {i} ({action}): {msg}",
+        "Spiel {h}, Aktion {i} ({action}): {msg}",
+        "mão {h}, ação {i} ({action}): {msg}",
+        "spel {h}, zet {i} ({action}): {msg}",
     ),
     "help_title": (
         "Keys and commands",
@@ -720,7 +886,14 @@ class Translator:
         self._i = LANGS.index(self.lang)
 
     def __call__(self, key: str, **fields: object) -> str:
-        return MESSAGES[key][self._i].format(**fields)
+        """The message ``key`` with its fields (an engine :class:`~burraco.messages.Message` field is rendered in
+        this language)."""
+        f = {k: render(v, self.lang) if isinstance(v, Message) else v for k, v in fields.items()}
+        return MESSAGES[key][self._i].format(**f)
+
+    def engine(self, m: Message) -> str:
+        """An engine message (a refusal, a hint's reason) in this language."""
+        return render(m, self.lang)
 
     def cards(self, n: int) -> str:
         """``11 cards``, ``1 card``."""

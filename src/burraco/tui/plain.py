@@ -9,10 +9,11 @@ import time
 from typing import TextIO
 
 from ..actions import ActionError
-from .commands import CommandError, parse_command
+from .commands import CommandError, command_text, parse_command
 from .i18n import Translator
 from .render import (
     Names,
+    advice_text,
     card_plain,
     describe_action,
     match_line,
@@ -178,7 +179,14 @@ class PlainUI:
                     self.say(status_text(tr, self.names, s.view))
             elif cmd.kind == "hint":
                 h = s.hint()
-                self.say(tr("hint", action=h.action, reason=h.reason))
+                self.say(
+                    tr(
+                        "hint_plain",
+                        action=advice_text(tr, h.action),
+                        cmd=command_text(h.action),
+                        reason=h.why,
+                    )
+                )
             elif cmd.kind == "undo":
                 if not s.can_undo():
                     self.say(tr("nothing_to_undo"))
@@ -191,7 +199,7 @@ class PlainUI:
                 self.hand()
             elif cmd.kind == "legal":
                 legal = s.game.legal_actions() if s.human_to_act else []  # never another seat's moves
-                self.say(tr("legal_moves", moves="; ".join(str(a) for a in legal)))
+                self.say(tr("legal_moves", moves="; ".join(command_text(a) for a in legal)))
             elif cmd.kind == "rules":
                 self.say(tr("rules_title", name=s.rules.name))
                 for line_ in rules_lines(tr, s.rules):
@@ -213,8 +221,8 @@ class PlainUI:
                 self.say(tr("pace_now", pace=pace_text(tr, self.delay)))
             else:  # table, or an empty line
                 self.table()
-        except ActionError as e:
-            self.say(tr("refused", msg=e.message))
+        except ActionError as e:  # the engine's refusal, in the player's language
+            self.say(tr("refused", msg=e.msg))
         return True
 
     def stop(self) -> int:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from ..actions import ADD, DISCARD, DRAW, MELD, PICK, TIMEOUT, Action
+from ..actions import ADD, DISCARD, DRAW, MELD, PICK, REDRAW, SWAP, TIMEOUT, Action
 from ..cards import CARD_STR, JOKER, RANKS, is_wild_card
 from ..melds import Meld, burraco_bonus, meld_points
 from ..rules import BurracoNeeded, PickupRule, Rules
@@ -147,9 +147,16 @@ def describe_action(tr: Translator, names: Names, a: Action) -> str:
     who = names.seat(seat)
     you = "_you" if seat == names.human else ""
     cards = " ".join(card_face(c) for c in a.cards)
-    if a.verb in (DRAW, PICK, MELD, ADD, DISCARD):
+    if a.verb in (DRAW, PICK, MELD, ADD, DISCARD, REDRAW, SWAP):
         return tr(f"act_{a.verb}{you}", who=who, cards=cards, k=a.meld)
     return tr("act_other", who=who, text=str(a))
+
+
+def advice_text(tr: Translator, a: Action) -> str:
+    """A move as advice to the player: ``meld 3♥ 4♥ 5♥`` (a hint's move)."""
+    if a.verb in (DRAW, PICK, MELD, ADD, DISCARD, REDRAW, SWAP, TIMEOUT):
+        return tr(f"do_{a.verb}", cards=" ".join(card_face(c) for c in a.cards), k=a.meld)
+    return str(a)  # pragma: no cover - every verb is above
 
 
 def end_text(tr: Translator, names: Names, view: View) -> str:
@@ -253,6 +260,7 @@ def rules_lines(tr: Translator, r: Rules) -> list[str]:
 __all__ = [
     "CARD_CELL",
     "Names",
+    "advice_text",
     "card_face",
     "card_plain",
     "card_rich",

@@ -22,6 +22,13 @@ def player_spec(text: str) -> str:
     return f"heuristic:{t.lower()}" if t.lower() in LEVELS else t
 
 
+def _translator(lang: str | None) -> Translator:
+    try:
+        return Translator(lang)
+    except ValueError as e:  # an unknown language: no language to say it in but English
+        raise PlayError(str(e)) from e
+
+
 def play(
     rules: Rules,
     *,
@@ -33,9 +40,11 @@ def play(
     resume: bool,
     speed: str,
 ) -> int:
-    """Start (or resume) a game and play it in the full-screen table or in plain text; returns the exit status."""
+    """Start (or resume) a game and play it in the full-screen table or in plain text; returns the exit status.
+    Usage errors (a bad setting, no game to resume, a saved game that cannot be continued) are raised as
+    :class:`PlayError` in the player's language."""
+    tr = _translator(lang)
     try:
-        tr = Translator(lang)
         delay = parse_speed(speed)
         if resume:
             session = Session.resume()
@@ -45,8 +54,8 @@ def play(
                 rules, partner=player_spec(partner), opponents=player_spec(opponents), seed=seed
             )
             intro = ""
-    except (SessionError, ValueError) as e:
-        raise PlayError(str(e)) from e
+    except SessionError as e:
+        raise PlayError(e.text(tr)) from e
     if plain:
         from .plain import run_plain
 
@@ -63,22 +72,25 @@ def play(
 
 def watch(file: Path, seat: str | None, lang: str | None) -> int:
     """Step through a record on the table (``burraco replay FILE --watch``); returns the exit status."""
+    tr = _translator(lang)
     try:
-        tr = Translator(lang)
         text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
-        record = load_record(text)
-        from .app import WatchApp, watch_positions
+    except (OSError, UnicodeDecodeError) as e:
+        raise PlayError(tr("cannot_read", path=file, why=e)) from e
+    from .app import WatchApp, watch_positions
 
-        positions, error = watch_positions(record)
-    except (OSError, UnicodeDecodeError, RecordError, ValueError) as e:
-        raise PlayError(str(e)) from e
+    try:
+        record = load_record(text)
+        positions, error = watch_positions(record, tr)
+    except (RecordError, ValueError) as e:
+        raise PlayError(tr("bad_record", why=e)) from e
     if not positions:
-        raise PlayError("the record has no hands to watch")
+        raise PlayError(tr("no_hands_to_watch"))
     seats = positions[0][1].seats
     head = record.get("play")
     name = seat or (str(head.get("human")) if isinstance(head, dict) else seats[0])
     if name.upper() not in seats:
-        raise PlayError(f"--seat {name!r} is not a seat of this record (seats are {' '.join(seats)})")
+        raise PlayError(tr("bad_seat", seat=name, seats=" ".join(seats)))
     WatchApp(positions, tr, seats.index(name.upper()), error).run()
     return 0
 

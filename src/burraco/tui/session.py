@@ -33,9 +33,11 @@ from ..arena import parse_player
 from ..bots.hint import Hint, hint
 from ..game import Game
 from ..match import Match
+from ..messages import Message, MessageError, msg
 from ..rules import Rules, rules_from_json
 from ..view import View
 from . import storage
+from .i18n import Translator
 
 #: pace of the computer players' moves: seconds between two moves
 SPEEDS = {"instant": 0.0, "fast": 0.3, "normal": 0.8, "slow": 1.6}
@@ -49,7 +51,24 @@ DEFAULT_LEVEL = "heuristic:medium"
 
 
 class SessionError(ValueError):
-    """A setting or a saved game that cannot be used (the message says why)."""
+    """A setting or a saved game that cannot be used: ``key`` and ``fields`` name a message of the table's
+    catalogue (:mod:`burraco.tui.i18n`; a field may be an engine :class:`~burraco.messages.Message`), shown in the
+    player's language with :meth:`text`; ``str(err)`` is the English text."""
+
+    def __init__(self, key: str, **fields: object) -> None:
+        self.key = key
+        self.fields = fields
+        super().__init__(Translator("en")(key, **fields))
+
+    def text(self, tr: Translator) -> str:
+        """The message in ``tr``'s language."""
+        return tr(self.key, **self.fields)
+
+
+def engine_message(e: BaseException) -> Message | str:
+    """An engine error as its :class:`~burraco.messages.Message` (to show in the player's language), else its
+    English text (a malformed record's ``RecordError``)."""
+    return e.msg if isinstance(e, MessageError) else str(e)
 
 
 def parse_speed(text: str) -> float:
@@ -60,11 +79,9 @@ def parse_speed(text: str) -> float:
     try:
         v = float(t)
     except ValueError as e:
-        raise SessionError(
-            f"unknown speed {text!r} (write {', '.join(SPEEDS)} or seconds between moves, e.g. 0.5)"
-        ) from e
+        raise SessionError("bad_pace", pace=text) from e
     if not 0 <= v <= 30:
-        raise SessionError("the speed must be between 0 and 30 seconds per move")
+        raise SessionError("bad_pace", pace=text)
     return v
 
 
@@ -83,11 +100,11 @@ def speed_name(delay: float) -> str | None:
 def check_player(spec: str) -> str:
     """Check a computer player spec (``heuristic:easy|medium|hard``, ``ismcts[:N|:Ts]``, ``random``)."""
     if spec.strip().lower().startswith("cheat"):
-        raise SessionError("the cheating player sees hidden cards: it is a measurement tool, not an opponent")
+        raise SessionError("cheat_player")
     try:
         parse_player(spec)
     except ValueError as e:
-        raise SessionError(str(e)) from e
+        raise SessionError("bad_player", spec=spec.strip()) from e
     return spec.strip()
 
 
@@ -150,7 +167,7 @@ class Session:
         """Continue a saved game (a record with its ``play`` header) exactly where it stopped."""
         head = record.get("play")
         if not isinstance(head, dict):
-            raise SessionError("this record was not saved by burraco play (it has no 'play' header)")
+            raise SessionError("not_play_record")
         try:
             seed = int(head["seed"])
             rules = rules_from_json(record.get("rules", "italian"))
@@ -162,7 +179,7 @@ class Session:
             )
             match = Match.from_record(record, seed)
         except (KeyError, TypeError, ValueError) as e:
-            raise SessionError(f"cannot continue this game: {e}") from e
+            raise SessionError("cannot_continue", why=engine_message(e)) from e
         s = cls(match, seating, seed, path)
         s.undos = int(head.get("undos", 0))
         s.started = str(head.get("started", s.started))
@@ -173,7 +190,7 @@ class Session:
         """The last unfinished saved game (raises :class:`SessionError` when there is none)."""
         saved = storage.last_unfinished()
         if saved is None:
-            raise SessionError(f"no unfinished game in {storage.games_dir()}")
+            raise SessionError("no_unfinished", path=storage.games_dir())
         return cls.from_record(saved.record, saved.path)
 
     # ----- state --------------------------------------------------------------------------------------------------
@@ -240,9 +257,16 @@ class Session:
 
     def play_human(self, action: Action | str) -> None:
         """Play an action of the human seat (refused with IllegalActionError when it is not his turn)."""
-        if not self.human_to_act:
-            raise IllegalActionError("it is not your turn")
+        self._check_turn()
         self.apply(action)
+
+    def _check_turn(self) -> None:
+        """Refuse (with the engine's message) when it is not the human's turn."""
+        if self.game.is_over:
+            raise IllegalActionError(msg("hand_over", end=self.game.end or ""))
+        if not self.human_to_act:
+            seat, turn = self.seat_names[self.human], self.game.seat_name(self.game.current_seat)
+            raise IllegalActionError(msg("not_your_turn", turn=turn, seat=seat))
 
     def play_computers(self, on_move: Callable[[Action], None] | None = None) -> None:
         """Let the computer players move until it is the human's turn or the hand is over."""
@@ -255,9 +279,9 @@ class Session:
     def next_hand(self) -> Game:
         """Deal the next hand once the current one has ended (and the match has not)."""
         if not self.game.is_over:
-            raise IllegalActionError("the current hand has not ended")
+            raise IllegalActionError(msg("hand_not_ended"))
         if self.match.is_over:
-            raise IllegalActionError("the match is over")
+            raise IllegalActionError(msg("match_over"))
         g = self._deal()
         self.save()
         return g
@@ -267,8 +291,7 @@ class Session:
 
     def hint(self, level: str = "hard") -> Hint:
         """What the heuristic would play now from the human's view, with its reason."""
-        if not self.human_to_act:
-            raise IllegalActionError("it is not your turn")
+        self._check_turn()
         return hint(self.view, level, self.game.legal_actions())
 
     def _last_decision(self) -> tuple[int, int] | None:
@@ -331,6 +354,7 @@ __all__ = [
     "SessionError",
     "check_player",
     "derive_seed",
+    "engine_message",
     "next_speed",
     "parse_speed",
     "speed_name",

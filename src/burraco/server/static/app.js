@@ -1,5 +1,5 @@
 // The browser client of `burraco serve`: lobby, table and replay viewer, in plain JavaScript (no framework, no
-// build step). It speaks protocol version 1 (docs/protocol.md): it only sends requests; the server decides.
+// build step). It speaks protocol version 1.1 (docs/protocol.md): it only sends requests; the server decides.
 "use strict";
 
 const PROTOCOL = 1;
@@ -20,7 +20,50 @@ function applyLang() {
   document.documentElement.lang = lang;
   $("lang").value = lang;
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  loadCatalogue(lang).then(() => { if (refusal) say(refusalText(refusal)); if (state) render(); });
   if (state) render();
+}
+
+// ----- the engine's messages in the chosen language (docs/protocol.md "Engine messages in every language") -----
+const catalogues = {};
+async function loadCatalogue(l) {
+  for (const x of [l, "en"]) {
+    if (catalogues[x]) continue;
+    try {
+      const r = await fetch(`/messages/${x}.json`);
+      if (r.ok) catalogues[x] = await r.json();
+    } catch (e) { /* offline: English texts from the server are shown */ }
+  }
+}
+const FIELD = /\{(\w+)(?::(\w+))?(?:\|([^|{}]*)\|([^{}]*))?\}/g;
+// A message {code, params} as text in language l; null when neither l's nor English's catalogue has its code.
+function renderMsg(m, l) {
+  const cat = catalogues[l] || catalogues.en, en = catalogues.en;
+  if (!cat || !m || typeof m.code !== "string") return null;
+  const tpl = cat.templates[m.code] || (en && en.templates[m.code]);
+  if (tpl === undefined) return null;
+  const word = (table, key) => {
+    const w = (cat.words[table] || {})[key];
+    if (w !== undefined) return w;
+    return en && en.words[table] ? en.words[table][key] : undefined;
+  };
+  const value = (v, table) => {
+    if (v !== null && typeof v === "object" && !Array.isArray(v)) return renderMsg(v, l) ?? "?";
+    if (Array.isArray(v)) return v.map((x) => value(x, table)).join(word("join", "and") ?? ", ");
+    if (table) { const w = word(table, String(v)); return w === undefined ? String(v) : w; }
+    return String(v);
+  };
+  const params = m.params || {};
+  return tpl.replace(FIELD, (_, name, table, one, other) => {
+    const v = name in params ? params[name] : "?";
+    if (one !== undefined) return v === 1 ? one : other;
+    return value(v, table);
+  });
+}
+let refusal = null;  // the last refusal shown: re-rendered when the language changes
+function refusalText(m) {
+  if (m.msg) { const x = renderMsg(m.msg, lang); if (x !== null) return x; }
+  return I18N.en["err_" + m.code] ? t("err_" + m.code) : m.message;
 }
 function el(tag, attrs, ...kids) {
   const e = document.createElement(tag);
@@ -99,6 +142,7 @@ async function createTable(e) {
   const out = await r.json();
   if (!r.ok) { alert(out.message); return; }
   const mine = out.tokens.N;
+  if (out.creator) localStorage.setItem("creator:" + out.id, out.creator);
   const others = Object.fromEntries(Object.entries(out.links).filter(([s]) => s !== "N"));
   sessionStorage.setItem("invites:" + out.id, JSON.stringify(others));
   location.href = `/t/${out.id}#t=${mine}`;
@@ -136,16 +180,11 @@ function tableMain(id) {
   $("bPick").onclick = () => act("pick");
   $("pile").onclick = () => act("pick");
   $("pile").addEventListener("dragover", (e) => e.preventDefault());
-  $("pile").addEventListener("drop", (e) => {
-    e.preventDefault();
-    const cs = draggedCards(e);
-    if (cs.length === 1) act("discard " + cs[0]); else say(t("selectOne"));
-  });
+  $("pile").addEventListener("drop", (e) => { e.preventDefault(); dropOn(e.target, draggedCards(e)); });
   $("ourMelds").addEventListener("dragover", (e) => e.preventDefault());
-  $("ourMelds").addEventListener("drop", (e) => {  // dropped beside the melds: a new meld
-    if (e.target.closest(".meld")) return;
+  $("ourMelds").addEventListener("drop", (e) => {  // on a meld: add to it; beside the melds: a new meld
     e.preventDefault();
-    act("meld " + draggedCards(e).join(" "));
+    dropOn(e.target, draggedCards(e));
   });
   $("bMeld").onclick = () => {
     if (!selected.size) return say(t("selectCards"));
@@ -156,6 +195,10 @@ function tableMain(id) {
     act("discard " + selectedCards()[0]);
   };
   $("bHint").onclick = () => send({ type: "hint" });
+  $("bTimeout").onclick = () => {
+    const tok = localStorage.getItem("creator:" + id);
+    if (tok) send({ type: "timeout", token: tok, n: lastN });
+  };
   $("bSort").onclick = () => { sortBy = sortBy === "suit" ? "rank" : "suit"; render(); };
   $("bBack").onclick = () => send({ type: "back" });
   $("bFill").onclick = () => send({ type: "fill" });
@@ -200,11 +243,63 @@ function act(what) {
 function say(text) { notice = text; $("msg").textContent = text; }
 function selectedCards() { return [...selected].map((k) => k.split("#")[0]); }
 // drag and drop: the dragged card, with the selected ones when it is one of them
-function draggedCards(e) {
-  const key = e.dataTransfer.getData("text/plain");
+function cardsFor(key) {
   const keys = selected.has(key) ? [...selected] : [key];
   return keys.filter((k) => k).map((k) => k.split("#")[0]);
 }
+function draggedCards(e) { return cardsFor(e.dataTransfer.getData("text/plain")); }
+// cards dropped on an element: a meld of our side (add), beside our melds (a new meld), the pile (discard)
+function dropOn(target, cards) {
+  if (!target || !cards.length) return;
+  const meld = target.closest("#ourMelds .meld[data-meld]");
+  if (meld) act(`add ${meld.dataset.meld} ${cards.join(" ")}`);
+  else if (target.closest("#ourMelds")) act("meld " + cards.join(" "));
+  else if (target.closest("#pile")) { if (cards.length === 1) act("discard " + cards[0]); else say(t("selectOne")); }
+}
+// touch (and pen) drag with pointer events: phones have no HTML5 drag and drop. A tap still selects (click);
+// a move of more than a few pixels drags the card (with the selected ones) under the finger, and lifting it over
+// a meld, beside the melds or over the pile plays it there.
+let touchDrag = null, swallowClick = false;
+function cardPointerDown(e, key) {
+  if (e.pointerType === "mouse" || !e.isPrimary) return;
+  touchDrag = { key, id: e.pointerId, x: e.clientX, y: e.clientY, ghost: null };
+}
+function dropTargetAt(x, y) {
+  const under = document.elementFromPoint(x, y);
+  return under && (under.closest("#ourMelds .meld[data-meld]") || under.closest("#ourMelds") || under.closest("#pile"));
+}
+function markDrop(node) {
+  for (const x of document.querySelectorAll(".drop-target")) if (x !== node) x.classList.remove("drop-target");
+  if (node) node.classList.add("drop-target");
+}
+document.addEventListener("pointermove", (e) => {
+  const d = touchDrag;
+  if (!d || e.pointerId !== d.id) return;
+  if (!d.ghost) {
+    if (Math.hypot(e.clientX - d.x, e.clientY - d.y) < 8) return;
+    d.ghost = el("div", { class: "drag-ghost", "data-testid": "drag-ghost" }, ...cardsFor(d.key).map((c) => cardEl(c)));
+    document.body.append(d.ghost);
+    say(t("dropHere"));
+  }
+  e.preventDefault();
+  d.ghost.style.left = e.clientX + "px";
+  d.ghost.style.top = e.clientY + "px";
+  markDrop(dropTargetAt(e.clientX, e.clientY));
+}, { passive: false });
+function endTouchDrag(e, drop) {
+  const d = touchDrag;
+  if (!d || e.pointerId !== d.id) return;
+  touchDrag = null;
+  if (!d.ghost) return;  // no move: a tap, the click that follows selects the card
+  d.ghost.remove();
+  markDrop(null);
+  swallowClick = true;  // the click that may follow the lift is not a tap
+  setTimeout(() => { swallowClick = false; }, 400);
+  notice = "";
+  if (drop) dropOn(dropTargetAt(e.clientX, e.clientY), cardsFor(d.key));
+}
+document.addEventListener("pointerup", (e) => endTouchDrag(e, true));
+document.addEventListener("pointercancel", (e) => endTouchDrag(e, false));
 
 function onMessage(m) {
   switch (m.type) {
@@ -226,25 +321,29 @@ function onMessage(m) {
       break;
     }
     case "presence": presence = m; renderSeats(); break;
-    case "hint": hintText = `${t("hintFor")}: ${m.action} — ${m.reason}`; $("hintText").textContent = hintText; break;
+    case "hint":
+      hintText = `${t("hintFor")}: ${m.action} — ${(m.msg && renderMsg(m.msg, lang)) || m.reason}`;
+      $("hintText").textContent = hintText;
+      break;
     case "seated":
       token = m.token; localStorage.setItem("tok:" + tableId, token); break;
     case "left": break;
     case "error":
-      say(I18N.en["err_" + m.code] ? t("err_" + m.code) : m.message);
+      refusal = m;
+      say(refusalText(m));
       if (m.code === "bad_token") { localStorage.removeItem("tok:" + tableId); token = null; }
       break;
   }
 }
 function onEvent(m) {
   const d = m.data;
-  if (m.kind === "action") { log.push(d.action); notice = ""; }
+  if (m.kind === "action") { log.push(d.seat ? d.action : `${d.action} (${t("timeoutCalled")})`); notice = ""; refusal = null; }
   else if (m.kind === "chat") chat.push(`${d.name}: ${d.text}`);
   else if (m.kind === "hand") log.push(`— ${t("handN")} ${d.hand_no + 1} —`);
   else if (m.kind === "away") {
-    // the event names the seat by its index in the table's seat list (N E S W, or N S with two players)
+    // `seat` is the seat's index (N E S W, or N S with two players); 1.1 servers add the letter, `seat_letter`
     const seats = state && state.table ? state.table.seats : null;
-    const name = seats && seats[d.seat] ? seats[d.seat].seat : d.seat;
+    const name = d.seat_letter || (seats && seats[d.seat] ? seats[d.seat].seat : d.seat);
     log.push(`${name}: ${d.away ? t("away") : t("back")}`);
   }
   if (log.length > 200) log = log.slice(-200);
@@ -287,7 +386,12 @@ function render() {
     return cardEl(c, { class: "card" + (selected.has(key) ? " selected" : "") + ((c[1] === "h" || c[1] === "d") ? " red" : ""),
       "data-key": key, role: "button", tabindex: "0", draggable: "true",
       ondragstart: (e) => { e.dataTransfer.setData("text/plain", key); },
-      onclick: () => { selected.has(key) ? selected.delete(key) : selected.add(key); render(); } });
+      onpointerdown: (e) => cardPointerDown(e, key),
+      onclick: () => {
+        if (swallowClick) return;
+        selected.has(key) ? selected.delete(key) : selected.add(key);
+        render();
+      } });
   }), ...(v && v.hidden_pozzetto ? [el("span", { class: "card back", title: t("hidden"), text: "×" + v.hidden_pozzetto })] : []));
   $("bSort").textContent = sortBy === "suit" ? t("sortRank") : t("sortSuit");
   const myTurn = !!(v && s.you && v.turn === s.you && !v.end && tb.status === "playing");
@@ -297,6 +401,8 @@ function render() {
   $("bMeld").disabled = !myTurn || v.phase !== "play";
   $("bDiscard").disabled = !myTurn || v.phase !== "play";
   $("bHint").disabled = !myTurn;
+  const creator = localStorage.getItem("creator:" + tableId);
+  $("bTimeout").hidden = !(creator && tb.timeouts && tb.status === "playing" && v && !v.end);
   for (const b of ["bDraw", "bPick", "bMeld", "bDiscard", "bHint", "bSort"]) $(b).hidden = !s.you;
   const meSeat = s.you ? tb.seats.find((x) => x.seat === s.you) : null;
   $("bBack").hidden = !(meSeat && meSeat.away);
@@ -339,7 +445,6 @@ function renderMelds(box, melds, side, mine) {
       class: "meld" + (m.burraco ? " burraco " + m.burraco : ""), "data-meld": mine ? i + 1 : null, "data-side": side,
       onclick: mine ? () => { if (selected.size) act(`add ${i + 1} ${selectedCards().join(" ")}`); } : null,
       ondragover: mine ? (e) => e.preventDefault() : null,
-      ondrop: mine ? (e) => { e.preventDefault(); act(`add ${i + 1} ${draggedCards(e).join(" ")}`); } : null,
     }, el("span", { class: "mnum", text: `${i + 1}` }), ...m.cards.map((c) => cardEl(c)),
       m.burraco ? el("span", { class: "bmark", text: " ★ " + t(m.burraco) }) : null)));
 }

@@ -1,5 +1,6 @@
-// The browser client's words in Italian, English, German, Portuguese and Dutch. The engine's refusals arrive in
-// English from the server; the client's own words and the error codes of docs/protocol.md are translated here.
+// The browser client's words in Italian, English, German, Portuguese and Dutch: its own words and the error codes
+// of docs/protocol.md. The engine's refusals and hint reasons come as message codes with parameters and are
+// rendered from the server's catalogues (/messages/<lang>.json, see renderMsg in app.js).
 "use strict";
 const I18N = {
   en: {
@@ -25,7 +26,7 @@ const I18N = {
     err_stale: "The table moved on before your move arrived: look again and retry.",
     err_out_of_turn: "It is not your turn.", err_not_seated: "Spectators cannot play.",
     err_rate_limited: "Too fast: slow down a little.", err_bad_token: "This seat link is not valid.",
-    err_seat_taken: "That seat has just been taken.", err_no_table: "No such table.",
+    err_seat_taken: "That seat has just been taken.", err_no_table: "No such table.", timeout: "Call time-out", timeoutCalled: "time-out called", dropHere: "Drop on a meld of your side, beside them for a new meld, or on the pile to discard",
   },
   it: {
     handN: "Smazzata",
@@ -51,7 +52,7 @@ const I18N = {
     err_stale: "Il tavolo è andato avanti prima della tua mossa: riprova.", err_out_of_turn: "Non è il tuo turno.",
     err_not_seated: "Gli spettatori non possono giocare.", err_rate_limited: "Troppo veloce: rallenta.",
     err_bad_token: "Questo link non è valido.", err_seat_taken: "Il posto è appena stato preso.",
-    err_no_table: "Tavolo inesistente.",
+    err_no_table: "Tavolo inesistente.", timeout: "Chiama time-out", timeoutCalled: "time-out chiamato", dropHere: "Rilascia su un gioco della tua coppia, accanto per un gioco nuovo, o sul pozzo per scartare",
   },
   de: {
     handN: "Runde",
@@ -77,7 +78,7 @@ const I18N = {
     err_stale: "Der Tisch war schneller als dein Zug: bitte erneut versuchen.", err_out_of_turn: "Du bist nicht dran.",
     err_not_seated: "Zuschauer können nicht spielen.", err_rate_limited: "Zu schnell: etwas langsamer.",
     err_bad_token: "Dieser Link ist ungültig.", err_seat_taken: "Der Platz ist schon besetzt.",
-    err_no_table: "Diesen Tisch gibt es nicht.",
+    err_no_table: "Diesen Tisch gibt es nicht.", timeout: "Time-out ausrufen", timeoutCalled: "Time-out ausgerufen", dropHere: "Auf eine eigene Kombination ziehen, daneben für eine neue, oder auf den Ablagestapel zum Abwerfen",
   },
   pt: {
     handN: "Mão",
@@ -103,7 +104,7 @@ const I18N = {
     err_stale: "A mesa avançou antes da sua jogada: tente de novo.", err_out_of_turn: "Não é a sua vez.",
     err_not_seated: "Espectadores não jogam.", err_rate_limited: "Rápido demais: devagar.",
     err_bad_token: "Este link não é válido.", err_seat_taken: "Esse lugar acabou de ser ocupado.",
-    err_no_table: "Mesa inexistente.",
+    err_no_table: "Mesa inexistente.", timeout: "Pedir time-out", timeoutCalled: "time-out pedido", dropHere: "Solte num jogo do seu lado, ao lado para um jogo novo, ou no lixo para descartar",
   },
   nl: {
     handN: "Spel",
@@ -129,6 +130,6 @@ const I18N = {
     err_stale: "De tafel was je zet voor: probeer opnieuw.", err_out_of_turn: "Je bent niet aan zet.",
     err_not_seated: "Kijkers kunnen niet spelen.", err_rate_limited: "Te snel: iets rustiger.",
     err_bad_token: "Deze link is niet geldig.", err_seat_taken: "Die plaats is net bezet.",
-    err_no_table: "Deze tafel bestaat niet.",
+    err_no_table: "Deze tafel bestaat niet.", timeout: "Time-out afroepen", timeoutCalled: "time-out afgeroepen", dropHere: "Laat los op een eigen combinatie, ernaast voor een nieuwe, of op de aflegstapel om af te leggen",
   },
 };
