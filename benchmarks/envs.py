@@ -24,7 +24,7 @@ encoding latency, and batch simulation scaling from 1 to 2 worker processes.
   ``action_mask``.
 * **batch simulation** -- ``burraco.sim.simulate(preset("italian"), games=N, workers=W)`` for W = 1 and 2, each
   run in a fresh process (cold engine caches on both sides), alternating ``--repeat`` times: hands per second of
-  wall time and the speed-up (the machine's 1-minute load average is recorded beside it: the project's VM has
+  wall time, the CPU time of each run with its workers, and the speed-up (the machine's 1-minute load average is recorded beside it: the project's VM has
   2 shared vCPUs).
 
 Usage: ``python benchmarks/envs.py [--json] [--seconds 10] [--repeat 3] [--sim-games 2000] [--clock wall|cpu]``
@@ -188,13 +188,19 @@ SIM = textwrap.dedent(
 
 def sim_scaling(games: int, repeat: int) -> dict[str, object]:
     """Each run in a fresh process (the engine's caches start cold in every worker, so both sides pay it)."""
+    import resource
+
     one: list[float] = []
     two: list[float] = []
+    cpu: dict[int, list[float]] = {1: [], 2: []}
     for _ in range(repeat):
         for w, acc in ((1, one), (2, two)):
+            r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
             out = subprocess.run(
                 [sys.executable, "-c", SIM, str(games), str(w)], check=True, capture_output=True, text=True
             )
+            r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu[w].append(r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime)
             d = json.loads(out.stdout.strip().splitlines()[-1])
             acc.append(d["hands_per_s"])
     return {
@@ -204,6 +210,9 @@ def sim_scaling(games: int, repeat: int) -> dict[str, object]:
         "speedup": round(statistics.median(two) / statistics.median(one), 2),
         "runs_1": [round(x, 1) for x in one],
         "runs_2": [round(x, 1) for x in two],
+        # CPU seconds (user + system) of the whole run, its workers included: what a second worker adds
+        "cpu_s_1_worker": round(statistics.median(cpu[1]), 2),
+        "cpu_s_2_workers": round(statistics.median(cpu[2]), 2),
         "loadavg_1m": os.getloadavg()[0],
     }
 
