@@ -52,6 +52,8 @@ def test_sigkill_mid_hand_then_resume(tmp_path: Path) -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait(timeout=10)
+        if proc.stderr is not None:
+            proc.stderr.close()
 
     proc = server_process(db, port)
     try:
@@ -102,6 +104,8 @@ def test_sigkill_mid_hand_then_resume(tmp_path: Path) -> None:
     finally:
         proc.kill()
         proc.wait(timeout=10)
+        if proc.stderr is not None:
+            proc.stderr.close()
 
 
 def last_n(state: dict[str, object]) -> int:

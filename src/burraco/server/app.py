@@ -210,8 +210,11 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         except ClientError as e:
             return err(e.code, e.message, 404)
         if body is None:  # computed once per finished game (it never changes), off the event loop
-            steps = await asyncio.to_thread(replay_steps, rec)
-            body = t.replay_cache[game_no] = json.dumps(steps, separators=(",", ":")).encode()
+            async with t.replay_lock:  # requests arriving meanwhile wait for this one's result
+                body = t.replay_cache.get(game_no)
+                if body is None:
+                    steps = await asyncio.to_thread(replay_steps, rec)
+                    body = t.replay_cache[game_no] = json.dumps(steps, separators=(",", ":")).encode()
         return Response(body, media_type="application/json")
 
     async def messages(request: Request) -> Response:

@@ -118,6 +118,7 @@ class Table:
     unloaded: bool = False  # dropped from the hub: this object must not change or write anything any more
     human_seen: float = field(default_factory=time.time)  # wall-clock time of the last human activity
     replay_cache: dict[int, bytes] = field(default_factory=dict)  # finished game -> its encoded replay
+    replay_lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one replay computed at a time per table
     hinting: set[int] = field(default_factory=set)  # seats whose hint is being computed (one at a time each)
     _rules: Rules | None = None
 

@@ -4,6 +4,7 @@
 "use strict";
 const I18N = {
   en: {
+    abandoned: "closed (nobody came)",
     handN: "Hand",
     title: "Burraco", newTable: "New table", rules: "Rules", yourName: "Your name", goal: "Goal",
     goalDefault: "as the rules say", goalTarget: "to a target", goalHands: "number of hands",
@@ -29,6 +30,7 @@ const I18N = {
     err_seat_taken: "That seat has just been taken.", err_no_table: "No such table.", timeout: "Call time-out", timeoutCalled: "time-out called", dropHere: "Drop on a meld of your side, beside them for a new meld, or on the pile to discard",
   },
   it: {
+    abandoned: "chiuso (nessuno è venuto)",
     handN: "Smazzata",
     title: "Burraco", newTable: "Nuovo tavolo", rules: "Regole", yourName: "Il tuo nome", goal: "Obiettivo",
     goalDefault: "come da regole", goalTarget: "a punteggio", goalHands: "numero di smazzate",
@@ -55,6 +57,7 @@ const I18N = {
     err_no_table: "Tavolo inesistente.", timeout: "Chiama time-out", timeoutCalled: "time-out chiamato", dropHere: "Rilascia su un gioco della tua coppia, accanto per un gioco nuovo, o sul pozzo per scartare",
   },
   de: {
+    abandoned: "geschlossen (niemand kam)",
     handN: "Runde",
     title: "Burraco", newTable: "Neuer Tisch", rules: "Regeln", yourName: "Dein Name", goal: "Ziel",
     goalDefault: "laut Regeln", goalTarget: "bis Punktzahl", goalHands: "Anzahl Runden",
@@ -81,6 +84,7 @@ const I18N = {
     err_no_table: "Diesen Tisch gibt es nicht.", timeout: "Time-out ausrufen", timeoutCalled: "Time-out ausgerufen", dropHere: "Auf eine eigene Kombination ziehen, daneben für eine neue, oder auf den Ablagestapel zum Abwerfen",
   },
   pt: {
+    abandoned: "fechada (ninguém veio)",
     handN: "Mão",
     title: "Buraco", newTable: "Nova mesa", rules: "Regras", yourName: "Seu nome", goal: "Objetivo",
     goalDefault: "como nas regras", goalTarget: "até uma pontuação", goalHands: "número de mãos",
@@ -107,6 +111,7 @@ const I18N = {
     err_no_table: "Mesa inexistente.", timeout: "Pedir time-out", timeoutCalled: "time-out pedido", dropHere: "Solte num jogo do seu lado, ao lado para um jogo novo, ou no lixo para descartar",
   },
   nl: {
+    abandoned: "gesloten (niemand kwam)",
     handN: "Spel",
     title: "Burraco", newTable: "Nieuwe tafel", rules: "Regels", yourName: "Je naam", goal: "Doel",
     goalDefault: "volgens de regels", goalTarget: "tot een score", goalHands: "aantal spellen",
