@@ -19,13 +19,16 @@ encoding latency, and batch simulation scaling from 1 to 2 worker processes.
   (created on first use under ``--gin-venv``, default ``~/.cache/burraco-bench/gin-venv``). The two loops
   alternate ``--repeat`` times, ``--seconds`` each; medians are reported.
 * **observation encoding** -- p50 / p99 of ``encode_game(game, seat)`` and of ``encode_view(view)`` (without
-  building the view) over the states of random ``italian`` hands, and of ``action_mask``.
+  building the view) over the states of random ``italian`` hands, of the environments' incremental
+  ``Encoder.encode(game, seat)`` (the seat to act at every step, as the environments call it) and of
+  ``action_mask``.
 * **batch simulation** -- ``burraco.sim.simulate(preset("italian"), games=N, workers=W)`` for W = 1 and 2, each
   run in a fresh process (cold engine caches on both sides), alternating ``--repeat`` times: hands per second of
-  wall time and the speed-up (the machine's 1-minute load average is recorded beside it: the project's VM has
+  wall time, the CPU time of each run with its workers, and the speed-up (the machine's 1-minute load average is recorded beside it: the project's VM has
   2 shared vCPUs).
 
-Usage: ``python benchmarks/envs.py [--json] [--seconds 10] [--repeat 3] [--sim-games 2000]``.
+Usage: ``python benchmarks/envs.py [--json] [--seconds 10] [--repeat 3] [--sim-games 2000] [--clock wall|cpu]``
+(``--clock cpu`` times the AEC loops by the thread's CPU time instead of wall time: steadier on a shared machine).
 """
 
 from __future__ import annotations
@@ -47,30 +50,32 @@ LOOP = textwrap.dedent(
     import json, sys, time
     import numpy as np
 
+    clock = time.thread_time if sys.argv[2] == "cpu" else time.perf_counter
+
     def run(env, seconds, by_indices=False):
         rng = np.random.default_rng(0)
         steps = 0
         inside = 0.0
         episodes = 0
-        t0 = time.perf_counter()
-        while time.perf_counter() - t0 < seconds:
+        t0 = clock()
+        while clock() - t0 < seconds:
             env.reset(seed=episodes)
             episodes += 1
             for agent in env.agent_iter():
-                a0 = time.perf_counter()
+                a0 = clock()
                 obs, reward, term, trunc, info = env.last()
-                inside += time.perf_counter() - a0
+                inside += clock() - a0
                 if term or trunc:
                     action = None
                 elif by_indices:  # the legal indices straight from the environment, no mask scan
                     action = int(rng.choice(env.legal_indices()))
                 else:
                     action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
-                a0 = time.perf_counter()
+                a0 = clock()
                 env.step(action)
-                inside += time.perf_counter() - a0
+                inside += clock() - a0
                 steps += 1
-        wall = time.perf_counter() - t0
+        wall = clock() - t0
         return {"steps": steps, "episodes": episodes, "loop_steps_per_s": steps / wall,
                 "env_steps_per_s": steps / inside, "seconds": wall}
     """
@@ -113,8 +118,8 @@ def gin_python(venv: Path) -> Path:
     return py
 
 
-def loop(python: str, script: str, seconds: float, cpu: int | None) -> dict[str, float]:
-    cmd = [python, "-c", script, str(seconds)]
+def loop(python: str, script: str, seconds: float, cpu: int | None, clock: str) -> dict[str, float]:
+    cmd = [python, "-c", script, str(seconds), clock]
     if cpu is not None and hasattr(os, "sched_setaffinity"):
         cmd = ["taskset", "-c", str(cpu)] + cmd
     out = subprocess.run(cmd, check=True, capture_output=True, text=True)
@@ -128,7 +133,9 @@ def encoding_latency(hands: int) -> dict[str, float]:
     tg: list[float] = []
     tv: list[float] = []
     tm: list[float] = []
+    te: list[float] = []
     pc = time.perf_counter
+    encoder = enc.Encoder(preset("italian")) if hasattr(enc, "Encoder") else None
     for i in range(hands):
         g = Game.new(preset("italian"), seed=10_000 + i)
         rng = random.Random(i)
@@ -146,6 +153,10 @@ def encoding_latency(hands: int) -> dict[str, float]:
             tg.append(t1 - t0)
             tv.append(t2 - t1)
             tm.append(t3 - t2)
+            if encoder is not None:  # the environments' incremental encoder (one seat per step, as they use it)
+                t4 = pc()
+                encoder.encode(g, s)
+                te.append(pc() - t4)
             g.apply(legal[rng.randrange(len(legal))])
 
     def q(x: list[float], p: float) -> float:
@@ -160,6 +171,7 @@ def encoding_latency(hands: int) -> dict[str, float]:
         "encode_view_us_p99": q(tv, 0.99),
         "action_mask_us_p50": q(tm, 0.5),
         "action_mask_us_p99": q(tm, 0.99),
+        **({"encoder_us_p50": q(te, 0.5), "encoder_us_p99": q(te, 0.99)} if te else {}),
     }
 
 
@@ -176,13 +188,19 @@ SIM = textwrap.dedent(
 
 def sim_scaling(games: int, repeat: int) -> dict[str, object]:
     """Each run in a fresh process (the engine's caches start cold in every worker, so both sides pay it)."""
+    import resource
+
     one: list[float] = []
     two: list[float] = []
+    cpu: dict[int, list[float]] = {1: [], 2: []}
     for _ in range(repeat):
         for w, acc in ((1, one), (2, two)):
+            r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
             out = subprocess.run(
                 [sys.executable, "-c", SIM, str(games), str(w)], check=True, capture_output=True, text=True
             )
+            r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu[w].append(r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime)
             d = json.loads(out.stdout.strip().splitlines()[-1])
             acc.append(d["hands_per_s"])
     return {
@@ -192,6 +210,9 @@ def sim_scaling(games: int, repeat: int) -> dict[str, object]:
         "speedup": round(statistics.median(two) / statistics.median(one), 2),
         "runs_1": [round(x, 1) for x in one],
         "runs_2": [round(x, 1) for x in two],
+        # CPU seconds (user + system) of the whole run, its workers included: what a second worker adds
+        "cpu_s_1_worker": round(statistics.median(cpu[1]), 2),
+        "cpu_s_2_workers": round(statistics.median(cpu[2]), 2),
         "loadavg_1m": os.getloadavg()[0],
     }
 
@@ -205,6 +226,14 @@ def main() -> None:
     ap.add_argument("--sim-games", type=int, default=2000)
     ap.add_argument("--cpu", type=int, default=0, help="pin the AEC loops to this CPU (-1: do not pin)")
     ap.add_argument("--skip-gin", action="store_true")
+    ap.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="time the AEC loops by wall time (perf_counter) or by the thread's CPU time (thread_time: steadier on "
+        "a shared machine, where a loop may wait for a core)",
+    )
+    ap.add_argument("--skip-sim", action="store_true")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     cpu = None if args.cpu < 0 else args.cpu
@@ -212,9 +241,9 @@ def main() -> None:
     bur: list[dict[str, float]] = []
     gin: list[dict[str, float]] = []
     for _ in range(args.repeat):
-        bur.append(loop(sys.executable, BURRACO, args.seconds, cpu))
+        bur.append(loop(sys.executable, BURRACO, args.seconds, cpu, args.clock))
         if gin_py:
-            gin.append(loop(gin_py, GIN, args.seconds, cpu))
+            gin.append(loop(gin_py, GIN, args.seconds, cpu, args.clock))
 
     def med(xs: list[dict[str, float]], k: str) -> float:
         return round(statistics.median(x[k] for x in xs), 1) if xs else 0.0
@@ -224,6 +253,8 @@ def main() -> None:
         "python": platform.python_version(),
         "cpus": os.cpu_count(),
         "seconds_per_loop": args.seconds,
+        "clock": args.clock,
+        "loadavg_1m_start": os.getloadavg()[0],
         "repeat": args.repeat,
         "burraco_loop_steps_per_s": med(bur, "loop_steps_per_s"),
         "burraco_env_steps_per_s": med(bur, "env_steps_per_s"),
@@ -242,7 +273,8 @@ def main() -> None:
         out["indices_loop_ratio"] = round(med(bur, "indices_loop_steps_per_s") / g_loop, 2)
         out["indices_env_ratio"] = round(med(bur, "indices_env_steps_per_s") / g_env, 2)
     out["encoding"] = encoding_latency(args.encode_hands)
-    out["sim"] = sim_scaling(args.sim_games, args.repeat)
+    if not args.skip_sim:
+        out["sim"] = sim_scaling(args.sim_games, args.repeat)
     if args.json:
         print(json.dumps(out, indent=1))
         return
@@ -260,7 +292,7 @@ def main() -> None:
         f"(ratio {out.get('indices_env_ratio')})"
     )
     print("observation encoding:", out["encoding"])
-    print("batch simulation:", out["sim"])
+    print("batch simulation:", out.get("sim"))
 
 
 if __name__ == "__main__":

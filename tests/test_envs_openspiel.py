@@ -97,3 +97,55 @@ def test_openspiel_ismcts_bot_plays_hands() -> None:
     # the bot decided in every hand; how often varies from run to run (OpenSpiel's ISMCTS is not deterministic
     # across processes: its choices change with Python's string hashing, PYTHONHASHSEED)
     assert min(per_hand) >= 1
+
+
+def test_information_state_is_perfect_recall_of_what_the_player_saw() -> None:
+    """The information state string: the same for two states that differ only in cards the player cannot see
+    (a resampled deal), different after any action, and holding the player's own hand but no other hand."""
+    for params in ({"preset": "italian"}, {"preset": "italian-2p"}):
+        game = pyspiel.load_game("python_burraco", params)
+        assert game.get_type().provides_information_state_string
+        rs = np.random.RandomState(5)
+        state = game.new_initial_state()
+        n = game.num_players()
+        assert state.information_state_string(0) == "p0 dealing 0"
+        _deal(state, rs)
+        sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+        steps = 0
+        while not state.is_terminal() and steps < 120:
+            p = state.current_player()
+            before = [state.information_state_string(q) for q in range(n)]
+            other = state.resample_from_infostate(p, sampler)
+            assert other.information_state_string(p) == before[p]
+            assert other.observation_string(p) == state.observation_string(p)
+            # every player remembers everything: its string at the previous step is a prefix of the new one
+            state.apply_action(int(rs.choice(state.legal_actions())))
+            after = [state.information_state_string(q) for q in range(n)]
+            for q in range(n):
+                assert after[q] != before[q] and after[q].startswith(before[q])
+            steps += 1
+        # the player's own hand is in its string
+        g = state.g
+        own = burraco.envs.openspiel_game._hand_str(burraco.envs.openspiel_game._visible(g, 0))
+        assert own in state.information_state_string(0)
+        # clones carry the information state
+        assert state.clone().information_state_string(1) == state.information_state_string(1)
+
+
+def test_ismcts_bot_plays_on_information_state_strings() -> None:
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game("python_burraco", {"preset": "italian-2p"})
+    rs = np.random.RandomState(1)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, max_simulations=3, random_state=rs)
+    state = game.new_initial_state()
+    _deal(state, rs)
+    for _ in range(6):
+        if state.is_terminal():  # a hand may end early (a stalemate of pick-ups, §0.1), depending on the bot
+            break
+        if state.current_player() == 0:
+            a = bot.step(state)
+        else:
+            a = int(rs.choice(state.legal_actions()))
+        assert a in state.legal_actions()
+        state.apply_action(a)

@@ -117,6 +117,9 @@ def test_dict_view_is_json_and_holds_only_the_seats_information() -> None:
         g = env.table.game
         assert d["hand"] == [to_str(c) for c in env.view(agent).hand]
         assert len(d["hand"]) == g.hand_n[seat] - d["hidden_pozzetto"]
-        assert set(d["known"]) == set(env.possible_agents) - {agent}
+        assert set(d["known"]) == set(env.possible_agents) and d["known"][agent] == []
+        v = env.view(agent)
+        assert d == v.to_json() and d["stock"] == v.stock_size
+        assert sum(d["unseen"].values()) == sum(v.unseen)
         assert len(d["pile"]) <= 1  # a closed pile shows only its top card
         env.step(int(rng.choice(env.legal_indices())))

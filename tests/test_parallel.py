@@ -126,3 +126,22 @@ def test_cli_simulate_workers_and_records(tmp_path) -> None:  # type: ignore[no-
     assert d1["ends"] == data["ends"] and d1["mean_score"] == data["mean_score"]
     bad = runner.invoke(app, ["simulate", "--workers", "-1"])
     assert bad.exit_code != 0
+
+
+def test_workers_fork_where_safe_and_the_start_method_changes_no_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    from burraco.parallel import mp_context
+
+    if sys.platform == "linux":
+        import threading
+
+        expect = "fork" if threading.active_count() == 1 and "torch" not in sys.modules else "spawn"
+        if "ray" in sys.modules or "jax" in sys.modules or "tensorflow" in sys.modules:
+            expect = "spawn"
+        assert mp_context().get_start_method() == expect
+    r = preset("italian-2p")
+    runs = []
+    for method in ("spawn", "fork") if sys.platform == "linux" else ("spawn",):
+        monkeypatch.setenv("BURRACO_MP_START", method)
+        assert mp_context().get_start_method() == method
+        runs.append(_figures(simulate(r, games=6, seed=8, records=True, workers=2)))
+    assert all(x == runs[0] for x in runs)

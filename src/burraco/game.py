@@ -184,6 +184,11 @@ class Game:
         d["_meldkeys"] = self._meldkeys[:]
         return g
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        """``copy.deepcopy`` is :meth:`clone`: the rules, the deal, the melds and the shared generation caches are
+        immutable or caches, and copying them (the caches can hold hundreds of thousands of entries) is waste."""
+        return self.clone()
+
     # ------------------------------------------------------------------------------------------------------------
     # basic queries
     # ------------------------------------------------------------------------------------------------------------

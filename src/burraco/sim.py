@@ -115,7 +115,8 @@ def simulate(
 
     Random players often score below zero, so a match to a target may never end: a match still running after
     ``max_hands`` hands is stopped and counted as unfinished. ``workers`` > 1 (0: one per CPU) or ``ray`` spread
-    the games in chunks of ``chunk`` (0: about four chunks per worker, at most 200 games) over processes or Ray
+    the games in chunks of ``chunk`` (0: about sixteen chunks per worker, at most 200 games: small enough that no
+    worker idles long at the end of the run) over processes or Ray
     tasks; the figures do not depend on it. ``records``: keep one summary per game (or match) in ``games``."""
     from .game import side_names
     from .parallel import run, workers_for
@@ -126,7 +127,7 @@ def simulate(
     n = 1 if ray is None and workers == 1 else workers_for(workers)
     st.workers = n
     if chunk <= 0:
-        chunk = max(1, min(200, -(-total // (4 * n)))) if n > 1 or ray is not None else max(total, 1)
+        chunk = max(1, min(200, -(-total // (16 * n)))) if n > 1 or ray is not None else max(total, 1)
     jobs = [
         (rules, bool(matches), i, min(i + chunk, total), seed, max_hands, records, full_records)
         for i in range(0, total, chunk)

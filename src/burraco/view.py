@@ -23,10 +23,10 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .actions import Action
-from .cards import JOKER, NUM_TYPES
+from .cards import CARD_STR, JOKER, NUM_TYPES
 from .gen import generator
 from .melds import Meld, meld_rules
 from .rules import Rules
@@ -99,6 +99,72 @@ class View:
     def unseen_counts(self) -> list[int]:
         """Counts of the cards this seat cannot locate (other hands beyond known cards, stock, pozzetti, ...)."""
         return list(self.unseen)
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as a JSON-ready dict, cards in the notation of RECORDS.md §1, seats and sides by name: the one
+        JSON form of a view. Its keys are those of the server's ``view`` payload (docs/protocol.md: ``seat`` …
+        ``closed_by``) and, beyond them, ``rules`` (the preset's name), ``pozzetti_taken`` (per side),
+        ``unseen`` (counts of the cards the seat cannot locate), ``match_totals`` and ``turn_state`` (the rest of
+        the public turn state).
+
+        >>> from burraco import Game, preset
+        >>> d = Game.new(preset("italian-2p"), seed=1).view(0).to_json()
+        >>> d["seat"], d["phase"], len(d["hand"]), d["hand_sizes"], d["stock"], d["known"]
+        ('N', 'draw', 11, {'N': 11, 'S': 11}, 63, {'N': [], 'S': []})
+        """
+        from .game import meld_json, seat_names, side_names
+
+        n = self.rules.players
+        seats = seat_names(n)
+        sides = side_names(n)
+        cs = CARD_STR
+
+        def counts_list(b: bytes) -> list[str]:
+            return [cs[c] for c in range(NUM_TYPES) for _ in range(b[c])]
+
+        return {
+            "rules": self.rules.name,
+            "seat": seats[self.seat],
+            "turn": seats[self.turn] if self.turn >= 0 else None,
+            "phase": self.phase,
+            "hand": [cs[c] for c in self.hand],
+            "hidden_pozzetto": self.hidden_pozzetto,
+            "drawn": cs[self.drawn] if self.drawn >= 0 else None,
+            "hand_sizes": {seats[s]: self.hand_sizes[s] for s in range(n)},
+            "melds": {sides[i]: [meld_json(m) for m in self.melds[i]] for i in (0, 1)},
+            "pile": [cs[c] for c in self.pile],
+            "pile_size": self.pile_size,
+            "pile_open": self.rules.discard_pile_open,
+            "stock": self.stock_size,
+            "pozzetti_left": sum(1 for p in self.pozzetti if p),
+            "pozzetto_taken": {sides[i]: self.poz_taken[i] > 0 for i in (0, 1)},
+            "hidden_pozzetto_seats": [seats[s] for s in range(n) if self.hidden_seats[s]],
+            # the cards each other seat was seen to take from an open pile and still holds
+            "known": {seats[s]: counts_list(self.known[s]) if s != self.seat else [] for s in range(n)},
+            "must_open": self.must_open,
+            "last_turn": self.last_turn,
+            "turns": self.turns,
+            "end": self.end,
+            "closed_by": seats[self.closed_by] if self.closed_by >= 0 else None,
+            "pozzetti_taken": {sides[i]: self.poz_taken[i] for i in (0, 1)},
+            "unseen": {cs[c]: k for c, k in enumerate(self.unseen) if k},
+            "match_totals": None
+            if self.match_totals is None
+            else {sides[i]: self.match_totals[i] for i in (0, 1)},
+            "turn_state": {
+                "picked": self.picked,
+                "drew": self.drew,
+                "melded": self.melded,
+                "opening": self.opening,
+                "laid": self.laid,
+                "top_to_use": cs[self.top] if self.top >= 0 and not self.top_used else None,
+                "lone": cs[self.lone] if self.lone >= 0 else None,
+                "stalemate_run": self.stalemate_run,
+                "timeout_called": self.timeout_called,
+                "timeout_left": self.timeout_left,
+                "redrawn": self.redrawn,
+            },
+        }
 
 
 def hand_counts(cards: tuple[int, ...] | list[int]) -> bytearray:

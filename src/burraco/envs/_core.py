@@ -14,7 +14,7 @@ from ..cards import cards_str
 from ..game import Game
 from ..match import Match
 from ..rules import Rules, rules_from_json
-from .encoding import NUM_ACTIONS, check_rules, encode_game, encode_view, legal_indices
+from .encoding import NUM_ACTIONS, Encoder, check_rules, encode_view, legal_indices
 
 #: episode kinds
 EPISODES = ("hand", "match")
@@ -54,9 +54,11 @@ class Table:
         self.n = rules.players
         self.match = Match(rules, seed=0)
         self.game: Game = self.match.start_hand()
-        self._legal_key: tuple[int, int] = (-1, -1)
+        self._legal_game: Game | None = None  # the game and number of actions the legal actions are for
+        self._legal_n = -1
         self._legal: list[Action] = []
-        self._codes: dict[int, Action] = {}
+        self._codes: list[int] = []  # their indices, in the same order
+        self._encoder = Encoder(rules)
         self._totals_before: tuple[int, int] = (0, 0)
         self.over = False
         self.truncated = False
@@ -65,7 +67,7 @@ class Table:
         self.match = Match(self.rules, seed=seed)
         self.game = self.match.start_hand()
         self._totals_before = (0, 0)
-        self._legal_key = (-1, -1)
+        self._legal_game = None
         self.over = False
         self.truncated = False
 
@@ -76,13 +78,13 @@ class Table:
         return -1 if self.over else self.game.current_seat
 
     def legal(self) -> list[Action]:
-        key = (len(self.match.games), len(self.game.actions))
-        if key != self._legal_key:
-            g = self.game
+        g = self.game
+        if g is not self._legal_game or len(g.actions) != self._legal_n:
             self._legal = g.legal_actions()
             melds = g.melds[g.side_of(g.current_seat)] if g.end is None else []
-            self._codes = dict(zip(legal_indices(self._legal, melds), self._legal, strict=True))
-            self._legal_key = key
+            self._codes = legal_indices(self._legal, melds)
+            self._legal_game = g
+            self._legal_n = len(g.actions)
         return self._legal
 
     def legal_codes(self) -> list[int]:
@@ -90,17 +92,18 @@ class Table:
         if self.over:
             return []
         self.legal()
-        return list(self._codes)
+        return self._codes[:]
 
     def mask(self, seat: int) -> npt.NDArray[np.int8]:
         m = np.zeros(NUM_ACTIONS, dtype=np.int8)
         if not self.over and seat == self.game.current_seat:
             self.legal()
-            m[list(self._codes)] = 1
+            m[self._codes] = 1
         return m
 
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
-        return encode_game(self.game, seat, self._totals_before)
+        """``encode_game(game, seat, match totals before this hand)``, incrementally (:class:`Encoder`)."""
+        return self._encoder.encode(self.game, seat, self._totals_before)
 
     def observation_from_view(self, seat: int) -> npt.NDArray[np.float32]:
         """The same vector through :meth:`burraco.Match.view` (slower; for checks)."""
@@ -110,8 +113,11 @@ class Table:
         """The legal action with this index, or None when it is not legal now."""
         if self.over:
             return None
-        self.legal()
-        return self._codes.get(int(index))
+        legal = self.legal()
+        try:
+            return legal[self._codes.index(int(index))]
+        except ValueError:
+            return None
 
     # ----- playing ------------------------------------------------------------------------------------------------
     def play(self, a: Action) -> list[float] | None:

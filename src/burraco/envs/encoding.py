@@ -39,6 +39,7 @@ other. :func:`encode_game` gives the same vector straight from a :class:`~burrac
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -386,9 +387,43 @@ def describe_index(index: int) -> tuple[str, int, int]:
     raise EncodingError(f"action index {i} is outside 0…{NUM_ACTIONS - 1}")
 
 
+_ADD_BY_UID: dict[tuple[int, tuple[int, ...]], int] = {}
+
+
 def legal_indices(legal: Sequence[Action], melds: Sequence[Meld]) -> list[int]:
-    """The indices of ``legal`` (in the same order)."""
-    return [encode_action(a, melds) for a in legal]
+    """The indices of ``legal`` (in the same order): :func:`encode_action` of each, with the common verbs inline
+    and attachments cached by the meld's unique id (melds are immutable)."""
+    out: list[int] = []
+    append = out.append
+    mc = _MELD_CACHE
+    ac = _ADD_BY_UID
+    for a in legal:
+        v = a[1]
+        if v == DISCARD:
+            append(DISCARD_OFFSET + a[2][0])
+        elif v == DRAW:
+            append(DRAW_INDEX)
+        elif v == PICK:
+            append(PICK_INDEX)
+        elif v == MELD:
+            got = mc.get(a[2])
+            append(encode_action(a, melds) if got is None else got)
+        elif v == ADD:
+            k = a[3]
+            if 1 <= k <= len(melds) and k <= MAX_SLOTS:
+                key = (melds[k - 1].uid, a[2])
+                got = ac.get(key)
+                if got is None:  # the template of the meld after the attachment (the same meld in any slot)
+                    got = encode_action(a, melds) - ADD_OFFSET - (k - 1) * ADD_BLOCK
+                    if len(ac) > 500_000:
+                        ac.clear()
+                    ac[key] = got
+                append(ADD_OFFSET + (k - 1) * ADD_BLOCK + got)
+            else:
+                append(encode_action(a, melds))  # raises EncodingError
+        else:
+            append(encode_action(a, melds))
+    return out
 
 
 def action_mask(legal: Sequence[Action], melds: Sequence[Meld]) -> npt.NDArray[np.int8]:
@@ -490,6 +525,7 @@ _O_SCORES = _O["scores"]
 _O_RULES = _O["rules"]
 
 _MELD_ROWS: dict[int, tuple[npt.NDArray[np.float32], int, bool, bool, int]] = {}
+_MELD_ROWS_BY_CONTENT: dict[tuple[Any, ...], tuple[npt.NDArray[np.float32], int, bool, bool, int]] = {}
 
 
 def _meld_row(m: Meld, values: tuple[int, ...]) -> tuple[npt.NDArray[np.float32], int, bool, bool, int]:
@@ -497,6 +533,13 @@ def _meld_row(m: Meld, values: tuple[int, ...]) -> tuple[npt.NDArray[np.float32]
     counts as one integer of 53 byte lanes (cached by the meld's unique id: melds are immutable)."""
     got = _MELD_ROWS.get(m.uid)
     if got is not None:
+        return got
+    pts = sum(values[c] for c in m.cards)
+    # a new meld object often equals an earlier one (the same cards in the same roles): cached by content too
+    ckey = (m.kind, m.cards, m.mask, m.wild, m.wild_pos, m.burraco, pts)
+    got = _MELD_ROWS_BY_CONTENT.get(ckey)
+    if got is not None:
+        _MELD_ROWS[m.uid] = got
         return got
     row = np.zeros(MELD_FEATURES, dtype=np.float32)
     row[0] = 1.0
@@ -521,13 +564,15 @@ def _meld_row(m: Meld, values: tuple[int, ...]) -> tuple[npt.NDArray[np.float32]
     row[45] = float(m.size)
     if m.burraco is not None:
         row[46 if m.burraco == CLEAN else 47 if m.burraco == SEMICLEAN else 48] = 1.0
-    pts = sum(values[c] for c in m.cards)
     row[49] = float(pts)
     lanes = sum(1 << (8 * (NUM_TYPES - 1 - c)) for c in m.cards)
     got = (row, pts, m.burraco is not None, m.burraco == CLEAN, lanes)
     if len(_MELD_ROWS) > 200_000:
         _MELD_ROWS.clear()
+    if len(_MELD_ROWS_BY_CONTENT) > 200_000:
+        _MELD_ROWS_BY_CONTENT.clear()
     _MELD_ROWS[m.uid] = got
+    _MELD_ROWS_BY_CONTENT[ckey] = got
     return got
 
 
@@ -829,61 +874,209 @@ def encode_game(
     return out
 
 
+class Encoder:
+    """:func:`encode_game` for one rule set, incrementally: every seat keeps its last observation, and the blocks
+    that change rarely (the meld rows of both sides, the rules) are rewritten only when they changed (a side's
+    melds are compared by identity: melds are immutable, an attachment replaces one). The result is a new array
+    equal to ``encode_game(game, seat, match_totals)`` (the tests check it on every state of random matches)."""
+
+    __slots__ = ("rules", "_rel", "_side", "_values", "_deck", "_state")
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        n = rules.players
+        if n == 4:
+            d = rules.direction
+            self._rel = [[((s - me) * d) % 4 for s in range(4)] for me in range(4)]
+            self._side = [me % 2 for me in range(4)]
+        else:
+            self._rel = [[0, 1], [1, 0]]
+            self._side = [0, 1]
+        self._values = rules.card_values()
+        self._deck = _deck_lanes(rules)
+        self._state: list[list[Any] | None] = [None] * n
+
+    def _new_state(self) -> list[Any]:
+        raw = bytearray(OBS_SIZE * 4)
+        buf = np.frombuffer(raw, dtype=np.float32)
+        buf[_O_RULES : _O_RULES + 10] = _rules_row(self.rules)
+        # buffer, its bytes, (ids, melds, per-slot points/burraco/clean/counts) of the own and the other side's
+        # last melds, (table counts, points, burraco, clean) per side, the index of the one-hot lone and
+        # top-to-use entries (-1: none)
+        return [buf, raw, None, None, _NO_BLOCK, _NO_BLOCK, -1, -1]
+
+    def encode(self, g: Game, seat: int, match_totals: tuple[int, int] | None = None) -> npt.NDArray[np.float32]:
+        """The observation of ``seat`` in ``g`` (a new array)."""
+        st = self._state[seat]
+        if st is None:
+            st = self._state[seat] = self._new_state()
+        buf = st[0]
+        r = self.rules
+        rel = self._rel[seat]
+        my_side = self._side[seat]
+        hid = g.hidden[seat]
+        hb: bytes | bytearray = g.hands[seat]
+        hidden_poz = 0
+        if hid is not None:
+            hb = bytes(max(0, hb[c] - hid[c]) for c in range(NUM_TYPES))
+            hidden_poz = sum(hid)
+        gp = g.pile
+        pile = gp if r.discard_pile_open else gp[-1:]
+        fb = int.from_bytes
+        u = self._deck - fb(hb, "big") - fb(g.table, "big")
+        lanes = 0
+        for c in pile:
+            lanes += _LANE[c]
+        u -= lanes
+        known = g.known
+        hand_n = g.hand_n
+        ghidden = g.hidden
+        pending_l = g.poz_pending
+        kn: list[bytes | bytearray] = [_ZERO53, _ZERO53, _ZERO53]
+        # the tail (hand_sizes … scores, see _LAYOUT_SPEC) as one list, written at once
+        t = _TAIL_ZERO[:]
+        for s in range(g.n):
+            k = rel[s]
+            if k:
+                kb = known[s]
+                kn[k - 1] = kb
+                u -= fb(kb, "big")
+            t[k] = hand_n[s]
+            if ghidden[s] is not None:
+                t[_T_HIDDEN + k] = 1.0
+            if pending_l[s]:
+                t[_T_PENDING + k] = 1.0
+        if pile:
+            pile_b = lanes.to_bytes(NUM_TYPES, "big")
+            top_b = _ONE_HOT[pile[-1]]
+        else:
+            pile_b = top_b = _ZERO53
+        # the meld rows of each side: only the slots whose meld changed are rewritten
+        melds = g.melds
+        for j in (0, 1):
+            ms = melds[my_side if j == 0 else 1 - my_side][:MAX_SLOTS]
+            ids = list(map(id, ms))
+            last = st[2 + j]
+            if last is None or last[0] != ids:
+                base = _O_MELDS[j]
+                old_ids: list[int] = [] if last is None else last[0]
+                slots: list[tuple[int, bool, bool, int]] = [] if last is None else last[2]
+                del slots[len(ms) :]
+                if len(old_ids) > len(ms):
+                    buf[base + len(ms) * MELD_FEATURES : base + len(old_ids) * MELD_FEATURES] = 0.0
+                for k, m in enumerate(ms):
+                    if k < len(old_ids) and old_ids[k] == ids[k]:
+                        continue
+                    row, p, b, c, ln = _meld_row(m, self._values)
+                    o = base + k * MELD_FEATURES
+                    buf[o : o + MELD_FEATURES] = row
+                    if k < len(slots):
+                        slots[k] = (p, b, c, ln)
+                    else:
+                        slots.append((p, b, c, ln))
+                pts = lanes_t = 0
+                bur = clean = False
+                for p, b, c, ln in slots:
+                    pts += p
+                    bur = bur or b
+                    clean = clean or c
+                    lanes_t += ln
+                st[4 + j] = (lanes_t.to_bytes(NUM_TYPES, "big"), pts, bur, clean)
+                st[2 + j] = (ids, list(ms), slots)  # the melds stay referenced: their ids cannot be reused
+        own = st[4]
+        other = st[5]
+        buf[:_COUNTS_END] = np.frombuffer(
+            b"".join((hb, kn[0], kn[1], kn[2], pile_b, top_b, u.to_bytes(NUM_TYPES, "big"), own[0], other[0])),
+            dtype=np.uint8,
+        )
+        turn = g.current_seat
+        i = _O_LONE + g.lone if g.lone >= 0 and turn >= 0 else -1
+        if i != st[6]:
+            if st[6] >= 0:
+                buf[st[6]] = 0.0
+            if i >= 0:
+                buf[i] = 1.0
+            st[6] = i
+        i = _O_TOPUSE + g.top if g.top >= 0 and not g.top_used else -1
+        if i != st[7]:
+            if st[7] >= 0:
+                buf[st[7]] = 0.0
+            if i >= 0:
+                buf[i] = 1.0
+            st[7] = i
+        if turn >= 0:
+            t[4 + rel[turn]] = 1.0
+        ph = g.phase
+        t[8 if ph == "draw" else 9 if ph == "play" else 10] = 1.0
+        t[11:28] = (
+            g.picked,
+            g.drew,
+            g.melded,
+            g.opening,
+            g.must_open,
+            g.last_turn,
+            g.timeout_called,
+            g.redrawn,
+            hidden_poz > 0,
+            turn == seat,
+            hidden_poz,
+            len(g.stock),
+            len(gp),
+            g.laid,
+            g.stalemate_run,
+            g.turns,
+            g.timeout_left,
+        )
+        for k, pz in enumerate(g.pozzetti[:3]):
+            if pz is not None:
+                t[28 + k] = 1.0
+        pt = g.poz_taken
+        t[31] = pt[my_side]
+        t[32] = pt[1 - my_side]
+        pb = g.poz_by
+        x = pb[my_side]
+        if x >= 0:
+            t[33 + rel[x]] = 1.0
+        x = pb[1 - my_side]
+        if x >= 0:
+            t[37 + rel[x]] = 1.0
+        if match_totals is not None:
+            t[49] = match_totals[my_side]
+            t[50] = match_totals[1 - my_side]
+        t[51] = own[1]
+        t[52] = other[1]
+        t[53] = own[2]
+        t[54] = other[2]
+        t[55] = own[3]
+        t[56] = other[3]
+        _TAIL_PACK.pack_into(st[1], _TAIL * 4, *t)
+        out: npt.NDArray[np.float32] = buf.copy()
+        return out
+
+
+# the tail of the observation: offsets within it (hand_sizes 0, to_act 4, phase 8, flags 11, counters 21,
+# pozzetti 28, poz_taken 31, poz_by 33, hidden_seats 41, poz_pending 45, scores 49), all float32
+_T_HIDDEN = _O_HIDDEN - _TAIL
+_T_PENDING = _O_PENDING - _TAIL
+_TAIL_ZERO: list[Any] = [0.0] * (_O_RULES - _TAIL)
+_TAIL_PACK = struct.Struct(f"={_O_RULES - _TAIL}f")
+_NO_BLOCK: tuple[bytes, int, bool, bool] = (_ZERO53, 0, False, False)
+
+
 def view_to_dict(view: View) -> dict[str, Any]:
-    """The view as a JSON-ready dict (cards in the notation of RECORDS.md §1, seats and sides by name): the "dict
-    view" beside the tensor, for logging, debugging and agents that prefer structured input.
+    """The view as a JSON-ready dict: :meth:`burraco.View.to_json` (the "dict view" beside the tensor, for logging,
+    debugging and agents that prefer structured input).
 
     >>> from burraco import Game, preset
     >>> d = view_to_dict(Game.new(preset("italian-2p"), seed=1).view(0))
-    >>> d["seat"], d["phase"], len(d["hand"]), d["hand_sizes"], d["stock_size"]
+    >>> d["seat"], d["phase"], len(d["hand"]), d["hand_sizes"], d["stock"]
     ('N', 'draw', 11, {'N': 11, 'S': 11}, 63)
     """
-    from ..cards import CARD_STR
-    from ..game import meld_json, seat_names, side_names
-
-    seats = seat_names(view.rules.players)
-    sides = side_names(view.rules.players)
-
-    def cards(cs: Sequence[int]) -> list[str]:
-        return [CARD_STR[c] for c in cs]
-
-    def counts(b: bytes) -> dict[str, int]:
-        return {CARD_STR[c]: k for c, k in enumerate(b) if k}
-
-    return {
-        "rules": view.rules.name,
-        "seat": seats[view.seat],
-        "turn": seats[view.turn] if view.turn >= 0 else None,
-        "phase": view.phase,
-        "hand": cards(view.hand),
-        "hidden_pozzetto": view.hidden_pozzetto,
-        "hand_sizes": {seats[s]: n for s, n in enumerate(view.hand_sizes)},
-        "melds": {sides[i]: [meld_json(m) for m in view.melds[i]] for i in (0, 1)},
-        "pile": cards(view.pile),
-        "pile_size": view.pile_size,
-        "stock_size": view.stock_size,
-        "pozzetti_left": sum(view.pozzetti),
-        "pozzetto_taken": {sides[i]: view.poz_taken[i] for i in (0, 1)},
-        "known": {seats[s]: counts(view.known[s]) for s in range(len(seats)) if s != view.seat},
-        "unseen": counts(view.unseen),
-        "match_totals": None
-        if view.match_totals is None
-        else {sides[i]: view.match_totals[i] for i in (0, 1)},
-        "turn_state": {
-            "picked": view.picked,
-            "drew": view.drew,
-            "melded": view.melded,
-            "must_open": view.must_open,
-            "top_to_use": CARD_STR[view.top] if view.top >= 0 and not view.top_used else None,
-            "lone": CARD_STR[view.lone] if view.lone >= 0 else None,
-            "last_turn": view.last_turn,
-            "turns": view.turns,
-        },
-        "end": view.end,
-    }
+    return view.to_json()
 
 
 __all__ = [
+    "Encoder",
     "view_to_dict",
     "ACTION_LAYOUT",
     "ADD_BLOCK",

@@ -18,10 +18,14 @@ overrides, as in a record: ``'{"target": 1005, "min_first_meld": 50}'``) and ``s
 >>> state.current_player(), [state.action_to_string(a) for a in state.legal_actions()]
 (0, ['N draw', 'N pick'])
 
-Observations (``observation_tensor``, ``observation_string``) come from the player's view only; there is no
-perfect-recall information state: search bots key their nodes by the observation string
-(``ISMCTSBot(..., use_observation_string=True)``), which holds the view and the number of actions played.
-``resample_from_infostate`` deals a state consistent with the player's view (:func:`burraco.determinize`).
+Observations (``observation_tensor``, ``observation_string``) come from the player's view only: the view and the
+number of actions played. ``information_state_string`` is the perfect-recall information state: the player's
+view when the deal was done, then every action played (all public) and, after each one that changed it, the
+player's own visible hand (the card it drew, the pile it picked up, a pozzetto it may now look at): everything the
+player could remember, nothing more. Search bots may key their nodes by either (``ISMCTSBot(...,
+use_observation_string=True)`` for the shorter observation). ``resample_from_infostate`` deals a state consistent
+with the player's view (:func:`burraco.determinize`); the resampled state keeps the player's own information
+state, and the other players' start from their views of the resampled deal.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from ..actions import Action
 from ..cards import NUM_TYPES, cards_str
 from ..deal import deal_from_order
 from ..game import Game
+from ..rules import Rules
 from ..view import View, determinize
 from .encoding import (
     NUM_ACTIONS,
@@ -61,7 +66,7 @@ _GAME_TYPE = pyspiel.GameType(
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
     max_num_players=4,
     min_num_players=2,
-    provides_information_state_string=False,
+    provides_information_state_string=True,
     provides_information_state_tensor=False,
     provides_observation_string=True,
     provides_observation_tensor=True,
@@ -107,8 +112,12 @@ class BurracoGame(pyspiel.Game):  # type: ignore[misc]
     def new_initial_state(self) -> BurracoState:
         return BurracoState(self)
 
+    def __deepcopy__(self, memo: Any) -> BurracoGame:
+        return self  # a game is immutable: OpenSpiel deep-copies a state's attributes to clone it
+
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> BurracoObserver:
-        return BurracoObserver()
+        recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return BurracoObserver(perfect_recall=recall)
 
 
 class BurracoState(pyspiel.State):  # type: ignore[misc]
@@ -117,14 +126,22 @@ class BurracoState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: BurracoGame, g: Game | None = None) -> None:
         super().__init__(game)
         self._bgame = game
-        self.rules = game.rules
         self.dealt: list[int] = []
         self._left = bytearray(self.rules.deck_counts())
         self.g: Game | None = g
         self._legal_key = -1
-        self._codes: dict[int, Action] = {}
+        self._codes: dict[int, Action] = _Immutables()
         #: player actions applied (a resampled state has no action history of its own)
         self.moves = 0
+        #: the player actions applied (public), the players' views when their recall starts (the end of the deal,
+        #: or a resampling) and, per player, ``(number of actions, visible hand)`` each time its hand changed
+        self.history: list[Action] = _Immutable()
+        self._start: list[str] = _Immutable()
+        self._private: list[list[tuple[int, bytes]]] = _PerPlayer()
+
+    @property
+    def rules(self) -> Rules:
+        return self._bgame.rules  # type: ignore[no-any-return]
 
     # ----- chance: the deal ---------------------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -146,6 +163,24 @@ class BurracoState(pyspiel.State):  # type: ignore[misc]
         deal = deal_from_order(r, list(self.dealt))
         dealer = r.players - 1
         self.g = Game(r, deal, (dealer + r.direction) % r.players, check=False)
+        self._recall_from(self.g, "")
+
+    def _recall_from(self, g: Game, tag: str) -> None:
+        self._start = _Immutable(tag + view_string(g.view(p), len(self.history)) for p in range(g.n))
+        self._private = _PerPlayer(_Immutable([(len(self.history), _visible(g, p))]) for p in range(g.n))
+
+    def information_state(self, player: int) -> str:
+        """The perfect-recall information state of ``player`` (see the module's doc)."""
+        if self.g is None:
+            return f"p{player} dealing {len(self.dealt)}"
+        own = self._private[player]
+        hands = {i: h for i, h in own}
+        parts = [self._start[player]]
+        first = own[0][0]
+        for i in range(first, len(self.history)):
+            h = hands.get(i + 1)
+            parts.append(str(self.history[i]) if h is None else f"{self.history[i]}={_hand_str(h)}")
+        return "|".join(parts)
 
     # ----- players --------------------------------------------------------------------------------------------------
     def _legal(self) -> dict[int, Action]:
@@ -155,7 +190,7 @@ class BurracoState(pyspiel.State):  # type: ignore[misc]
         if key != self._legal_key:
             legal = g.legal_actions()
             melds = g.melds[g.side_of(g.current_seat)]
-            self._codes = dict(sorted(zip(legal_indices(legal, melds), legal, strict=True)))
+            self._codes = _Immutables(sorted(zip(legal_indices(legal, melds), legal, strict=True)))
             self._legal_key = key
         return self._codes
 
@@ -172,8 +207,15 @@ class BurracoState(pyspiel.State):  # type: ignore[misc]
         a = self._legal().get(action)
         if a is None:
             raise pyspiel.SpielError(f"action {action} is not legal")
-        self.g.apply(a)
+        g = self.g
+        g.apply(a)
         self.moves += 1
+        self.history.append(a)
+        n = len(self.history)
+        for p, own in enumerate(self._private):
+            h = _visible(g, p)
+            if h != own[-1][1]:
+                own.append((n, h))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE or self.g is None:
@@ -208,6 +250,10 @@ class BurracoState(pyspiel.State):  # type: ignore[misc]
         d = determinize(self.g.view(player_id), random.Random(seed))
         s = BurracoState(self._bgame, d)
         s.moves = self.moves
+        s.history = _Immutable(self.history)
+        s._recall_from(d, "resampled ")
+        s._start[player_id] = self._start[player_id]
+        s._private[player_id] = _Immutable(self._private[player_id])
         return s
 
     def clone(self) -> BurracoState:
@@ -215,6 +261,9 @@ class BurracoState(pyspiel.State):  # type: ignore[misc]
         s.dealt = self.dealt[:]
         s._left = self._left[:]
         s.moves = self.moves
+        s.history = _Immutable(self.history)
+        s._start = self._start
+        s._private = _PerPlayer(_Immutable(own) for own in self._private)
         return s
 
     def __deepcopy__(self, memo: Any) -> BurracoState:
@@ -259,10 +308,47 @@ def view_string(view: View, actions: int) -> str:
     )
 
 
-class BurracoObserver:
-    """The observer: the tensor of :func:`burraco.envs.encoding.encode_view`, and :func:`view_string`."""
+class _Immutable(list):  # type: ignore[type-arg]
+    """A list of immutable values: its deep copy is a shallow one (OpenSpiel clones a Python state by deep-copying
+    its attributes; actions, strings and ``(int, bytes)`` pairs need no copying)."""
 
-    def __init__(self) -> None:
+    def __deepcopy__(self, memo: Any) -> _Immutable:
+        return _Immutable(self)
+
+
+class _PerPlayer(list):  # type: ignore[type-arg]
+    """Per player, an :class:`_Immutable` list: a deep copy copies each list (not their values)."""
+
+    def __deepcopy__(self, memo: Any) -> _PerPlayer:
+        return _PerPlayer(_Immutable(x) for x in self)
+
+
+class _Immutables(dict):  # type: ignore[type-arg]
+    """A dict of immutable keys and values (action indices and actions): its deep copy is a shallow one."""
+
+    def __deepcopy__(self, memo: Any) -> _Immutables:
+        return _Immutables(self)
+
+
+def _visible(g: Game, p: int) -> bytes:
+    """The counts of the cards ``p`` holds and may look at."""
+    hid = g.hidden[p]
+    h = g.hands[p]
+    if hid is None:
+        return bytes(h)
+    return bytes(max(0, h[c] - hid[c]) for c in range(NUM_TYPES))
+
+
+def _hand_str(counts: bytes) -> str:
+    return cards_str([c for c in range(NUM_TYPES) for _ in range(counts[c])])
+
+
+class BurracoObserver:
+    """The observer: the tensor of :func:`burraco.envs.encoding.encode_view`, and :func:`view_string` (or, with
+    ``perfect_recall``, the information state string; its tensor is the observation tensor all the same)."""
+
+    def __init__(self, perfect_recall: bool = False) -> None:
+        self.perfect_recall = perfect_recall
         self.tensor = np.zeros(OBS_SIZE, np.float32)
         self.dict = {"observation": self.tensor}
 
@@ -273,6 +359,8 @@ class BurracoObserver:
         encode_game(state.g, player, out=self.tensor)
 
     def string_from(self, state: BurracoState, player: int) -> str:
+        if self.perfect_recall:
+            return state.information_state(player)
         if state.g is None:
             return f"p{player} dealing {len(state.dealt)}"
         return view_string(state.g.view(player), state.moves)

@@ -32,7 +32,7 @@ from pettingzoo import AECEnv
 from ..actions import Action
 from ..view import View
 from ._core import Table, make_rules, new_seed
-from .encoding import NUM_ACTIONS, OBS_SIZE, decode_action, view_to_dict
+from .encoding import NUM_ACTIONS, OBS_SIZE, decode_action
 
 ObsDict = dict[str, npt.NDArray[Any]]
 
@@ -84,6 +84,7 @@ class BurracoAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self._rng = random.Random()
+        self._rewarded = False
         self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -100,6 +101,7 @@ class BurracoAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         self.table.reset(new_seed(self._rng))
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
+        self._rewarded = False
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
@@ -125,10 +127,14 @@ class BurracoAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
             rewards: list[float] | None = t.penalize(seat, self.illegal_reward)
         else:
             rewards = t.play(a)
-        self.rewards = {x: 0.0 for x in self.agents}
         if rewards is not None:
+            self.rewards = {x: 0.0 for x in self.agents}
             for i, x in enumerate(self.possible_agents):
                 self.rewards[x] = rewards[i]
+            self._rewarded = True
+        elif self._rewarded:  # the rewards of the last step go back to zero
+            self.rewards = {x: 0.0 for x in self.agents}
+            self._rewarded = False
         if t.over:
             for x in self.agents:
                 if t.truncated:
@@ -137,7 +143,8 @@ class BurracoAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
                     self.terminations[x] = True
         else:
             self.agent_selection = self.possible_agents[t.to_act]
-        self._accumulate_rewards()
+        if rewards is not None:  # zero rewards change no cumulative reward
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -161,8 +168,8 @@ class BurracoAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         return self.table.match.view(self._seat[agent])
 
     def view_dict(self, agent: str) -> dict[str, Any]:
-        """The agent's view as a JSON-ready dict (:func:`burraco.envs.encoding.view_to_dict`)."""
-        return view_to_dict(self.view(agent))
+        """The agent's view as a JSON-ready dict (:meth:`burraco.View.to_json`)."""
+        return self.view(agent).to_json()
 
     def render(self) -> str | None:
         text = self.table.render()
