@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import CARD_STR, NUM_TYPES
-from ..game import Game, meld_json, seat_names, side_names
+from ..game import Game, meld_json, seat_names
 from ..match import Match
 from ..view import View
 
@@ -25,52 +25,29 @@ def _counts(b: bytes) -> list[str]:
     return out
 
 
-def _public(v: View, known: list[list[str]]) -> dict[str, Any]:
-    seats = seat_names(v.players)
-    sides = side_names(v.players)
-    return {
-        "turn": None if v.turn < 0 else seats[v.turn],
-        "phase": v.phase,
-        "hand_sizes": {seats[s]: v.hand_sizes[s] for s in range(v.players)},
-        "melds": {sides[s]: [meld_json(m) for m in v.melds[s]] for s in (0, 1)},
-        "pile": _cards(v.pile),
-        "pile_size": v.pile_size,
-        "pile_open": v.rules.discard_pile_open,
-        "stock": v.stock_size,
-        "pozzetti_left": sum(1 for p in v.pozzetti if p),
-        "pozzetto_taken": {sides[s]: v.poz_taken[s] > 0 for s in (0, 1)},
-        "hidden_pozzetto_seats": [seats[s] for s in range(v.players) if v.hidden_seats[s]],
-        "known": {seats[s]: known[s] for s in range(v.players)},
-        "must_open": v.must_open,
-        "last_turn": v.last_turn,
-        "turns": v.turns,
-        "end": v.end,
-        "closed_by": None if v.closed_by < 0 else seats[v.closed_by],
-    }
+#: the keys of the protocol's ``view`` payload (docs/protocol.md), taken from :meth:`burraco.View.to_json`
+VIEW_KEYS = (
+    "seat", "turn", "phase", "hand", "hidden_pozzetto", "drawn", "hand_sizes", "melds", "pile", "pile_size",
+    "pile_open", "stock", "pozzetti_left", "pozzetto_taken", "hidden_pozzetto_seats", "known", "must_open",
+    "last_turn", "turns", "end", "closed_by",
+)
 
 
 def seat_view_json(v: View) -> dict[str, Any]:
-    """A seat's own view: its hand (without an unrevealed pozzetto) and the public table."""
-    seats = seat_names(v.players)
-    out = _public(v, [_counts(v.known[s]) if s != v.seat else [] for s in range(v.players)])
-    out.update(
-        seat=seats[v.seat],
-        hand=_cards(v.hand),
-        hidden_pozzetto=v.hidden_pozzetto,
-        drawn=None if v.drawn < 0 else CARD_STR[v.drawn],
-    )
-    return out
+    """A seat's own view: its hand (without an unrevealed pozzetto) and the public table (the protocol's keys of
+    the view's one JSON form, :meth:`burraco.View.to_json`)."""
+    d = v.to_json()
+    return {k: d[k] for k in VIEW_KEYS}
 
 
 def public_view_json(g: Game) -> dict[str, Any]:
     """What a spectator may see while the hand is in play: the table, no hand. The cards a seat was seen to pick
     up are taken from another seat's view (what every other player knows anyway)."""
     n = g.rules.players
-    views = [g.view(s) for s in range(n)]
-    v = views[0]
-    known = [_counts(views[(s + 1) % n].known[s]) for s in range(n)]
-    out = _public(v, known)
-    out.update(seat=None, hand=[], hidden_pozzetto=0, drawn=None)
+    seats = seat_names(n)
+    out = seat_view_json(g.view(0))
+    known = {seats[s]: _counts(g.view((s + 1) % n).known[s]) for s in range(n)}
+    out.update(seat=None, hand=[], hidden_pozzetto=0, drawn=None, known=known)
     return out
 
 
