@@ -19,7 +19,6 @@ True
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import random
 from typing import Any
@@ -61,6 +60,7 @@ class Match:
         self.games: list[Game] = []
         self.totals = [0, 0]
         self._scored = 0  # hands whose score is in the totals
+        self._view_totals: tuple[tuple[int, int], tuple[int, int]] | None = None  # for view(): (key, totals)
 
     @classmethod
     def from_record(cls, record: Any, seed: int | None = None, *, physical_deal: bool = False) -> Match:
@@ -182,14 +182,20 @@ class Match:
     def view(self, seat: int) -> View:
         """The current hand's view for ``seat`` with the match totals (RULES.md §0.1: a view holds the scores)."""
         self._score_finished()
-        done = [g for g in self.games[: self._scored] if g is not self.games[-1]]
-        totals = [0, 0]
-        for g in done:
-            sc = g.scores()
-            assert sc is not None
-            for s in (0, 1):
-                totals[s] += sc[self.sides[s]]["total"]
-        return dataclasses.replace(self.game.view(seat), match_totals=(totals[0], totals[1]))
+        key = (len(self.games), self._scored)
+        if self._view_totals is None or self._view_totals[0] != key:
+            done = [g for g in self.games[: self._scored] if g is not self.games[-1]]
+            totals = [0, 0]
+            for g in done:
+                sc = g.scores()
+                assert sc is not None
+                for s in (0, 1):
+                    totals[s] += sc[self.sides[s]]["total"]
+            self._view_totals = (key, (totals[0], totals[1]))
+        v = self.game.view(seat)
+        # a fresh view: fill its field in place (dataclasses.replace would rebuild all forty fields)
+        v.__dict__["match_totals"] = self._view_totals[1]
+        return v
 
     # ----- output -------------------------------------------------------------------------------------------------
     def to_record(self) -> dict[str, Any]:

@@ -120,7 +120,9 @@ class View:
         cs = CARD_STR
 
         def counts_list(b: bytes) -> list[str]:
-            return [cs[c] for c in range(NUM_TYPES) for _ in range(b[c])]
+            if not any(b):
+                return []
+            return [cs[c] for c, k in enumerate(b) if k for _ in range(k)]
 
         return {
             "rules": self.rules.name,
