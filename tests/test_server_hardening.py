@@ -89,6 +89,8 @@ def test_http_routes_are_rate_limited_per_ip(tmp_path: Path) -> None:
 def test_unknown_table_ids_do_not_query_the_store_each_time(tmp_path: Path) -> None:
     async def go() -> None:
         async with hub_for(tmp_path) as hub:
+            assert hub._resume is not None
+            await hub._resume  # the tables in play are resumed at start (none here)
             calls = 0
             real = hub.store.load_tables
 
@@ -433,6 +435,27 @@ def test_stop_waits_for_the_janitor_inside_a_store_call(tmp_path: Path) -> None:
         assert hub._janitor is not None and hub._janitor.done()
 
     run(go(), timeout=20)
+
+
+def test_tables_in_play_resume_at_start_without_being_asked_for(tmp_path: Path) -> None:
+    """A restart resumes every table in play where it was (issue: tables that survive everything): its computer
+    players go on playing though nobody opened the table; waiting tables stay in the store until asked for."""
+
+    async def go() -> None:
+        async with hub_for(tmp_path, "resume", computer_table_delay=0.05) as hub:
+            out = await hub.create_table({"preset": "italian-2p", "seats": [EASY, EASY]})
+            waiting = await hub.create_table({"preset": "italian", "seats": [HUMAN, OPEN, OPEN, OPEN]})
+            t = hub.tables[out["id"]]
+            await until(lambda: sum(1 for ev in t.events if ev.kind == "action") >= 2)
+            assert t.status == "playing"
+        async with hub_for(tmp_path, "resume", computer_table_delay=0.05) as hub:
+            await until(lambda: out["id"] in hub.tables)
+            t = hub.tables[out["id"]]
+            before = len(t.events)
+            await until(lambda: len(t.events) > before + 2)  # its computer players play on by themselves
+            assert waiting["id"] not in hub.tables
+
+    run(go())
 
 
 # ----- 10. the director's time-out --------------------------------------------------------------------------------

@@ -887,11 +887,26 @@ class Hub:
         self._lobby: tuple[float, list[dict[str, Any]]] = (0.0, [])
         self.closing = False
         self._janitor: asyncio.Task[None] | None = None
+        self._resume: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        """Migrate the store and start the janitor; tables are rebuilt on first access (:meth:`get`)."""
+        """Migrate the store and start the janitor. Tables in play are rebuilt in the background at once (their
+        clocks, computer players and take-overs go on where they stopped); the others on first access
+        (:meth:`get`)."""
         await self.store.migrate()
         self._janitor = asyncio.create_task(self._janitor_loop())
+        self._resume = asyncio.create_task(self._resume_playing())
+
+    async def _resume_playing(self) -> None:
+        for row in await self.store.load_tables(statuses=("playing",)):
+            if self.closing:
+                return
+            try:
+                await self.get(row.id, touch=False)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # one damaged table must not keep the others from resuming
+                log.exception("table %s: could not be resumed", row.id)
 
     async def _janitor_loop(self) -> None:
         """Every so often: unload idle closed tables, close tables abandoned while waiting for players."""
@@ -1003,6 +1018,13 @@ class Hub:
             # its connection back, which can never happen once the engine is disposed (stop would then hang)
             self._janitor.cancel()
             await asyncio.gather(self._janitor, return_exceptions=True)
+        if self._resume is not None:
+            self._resume.cancel()
+            await asyncio.gather(self._resume, return_exceptions=True)
+        loads = list(self._loads.values())  # rebuilds still running (shielded from their callers)
+        for task in loads:
+            task.cancel()
+        await asyncio.gather(*loads, return_exceptions=True)
         for t in self.tables.values():
             for task in (t.watch_task, t.bot_task):
                 if task is not None:
