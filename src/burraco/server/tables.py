@@ -1022,8 +1022,8 @@ class Hub:
             self._resume.cancel()
             await asyncio.gather(self._resume, return_exceptions=True)
         loads = list(self._loads.values())  # rebuilds still running (shielded from their callers)
-        for task in loads:
-            task.cancel()
+        for load in loads:
+            load.cancel()
         await asyncio.gather(*loads, return_exceptions=True)
         for t in self.tables.values():
             for task in (t.watch_task, t.bot_task):
