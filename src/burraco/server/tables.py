@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import gc
 import json
 import logging
 import random
@@ -27,6 +28,7 @@ from ..bots.hint import hint as engine_hint
 from ..deal import Deal, deal_from_seed
 from ..game import Game, seat_names
 from ..match import Match
+from ..messages import message_to_json
 from ..rules import Rules, rules_from_json, rules_to_json
 from .config import ServerConfig
 from .protocol import DEFAULT_LEVEL, LEVELS, MAX_CHAT, MAX_NAME, PROTOCOL_MINOR, PROTOCOL_VERSION, ClientError
@@ -806,11 +808,8 @@ class Table:
         async with self.lock:
             if self.last_game_n != at or conn.seat != seat.index:
                 raise ClientError("stale", "the game moved on while the hint was computed: ask again")
-            out: dict[str, Any] = {"type": "hint", "action": str(h.action), "reason": h.reason, "n": self.n}
-            why = getattr(h, "why", None)
-            if why is not None:
-                out["msg"] = message_json(why)
-            return out
+            return {"type": "hint", "action": str(h.action), "reason": h.reason, "msg": message_to_json(h.why),
+                    "n": self.n}
 
     # ----- background -------------------------------------------------------------------------------------------
     async def watch(self) -> None:
@@ -838,20 +837,11 @@ def computer_name(level: str) -> str:
     return "Computer (" + level.replace("heuristic:", "") + ")"
 
 
-def message_json(m: Any) -> dict[str, Any]:
-    """An engine :class:`burraco.messages.Message` as ``{"code", "params"}`` (docs/protocol.md)."""
-    from ..messages import message_to_json
-
-    return message_to_json(m)
-
-
-def engine_refusal(e: Exception, code: str) -> ClientError:
+def engine_refusal(e: ActionError, code: str) -> ClientError:
     """A ClientError for an engine refusal: its English text, and its message code and parameters (``msg``) that
     a client renders in its own language."""
-    err = ClientError(code, str(getattr(e, "message", None) or e))
-    m = getattr(e, "msg", None)
-    if m is not None:
-        err.detail = message_json(m)
+    err = ClientError(code, e.message)
+    err.detail = message_to_json(e.msg)
     return err
 
 
@@ -875,8 +865,9 @@ def public_event(ev: EventRow, players: int) -> dict[str, Any]:
 class Hub:
     """Every table of this server process, the store, and table creation.
 
-    Tables are loaded lazily: at start none is rebuilt; a table comes into memory from its stored events when
-    someone first asks for it (:meth:`get`), and a closed one nobody watches leaves memory again."""
+    At start the tables in play are rebuilt in the background and go on; any other table comes into memory from
+    its stored events when someone first asks for it (:meth:`get`), and a closed one nobody watches leaves memory
+    again."""
 
     def __init__(self, config: ServerConfig, store: Store) -> None:
         self.config = config
@@ -907,6 +898,8 @@ class Hub:
                 raise
             except Exception:  # one damaged table must not keep the others from resuming
                 log.exception("table %s: could not be resumed", row.id)
+        gc.collect()
+        gc.freeze()  # the tables resumed at start are never scanned again by the collector
 
     async def _janitor_loop(self) -> None:
         """Every so often: unload idle closed tables, close tables abandoned while waiting for players."""
