@@ -27,6 +27,10 @@ encoding latency, and batch simulation scaling from 1 to 2 worker processes.
   wall time, the CPU time of each run with its workers, and the speed-up (the machine's 1-minute load average is recorded beside it: the project's VM has
   2 shared vCPUs).
 
+The ``build`` field says which package ran: the pure-Python one, or the compiled one (setup.py) when it comes
+first on the path, e.g. ``PYTHONPATH=build/compiled python benchmarks/envs.py`` after
+``BURRACO_COMPILE=1 pip install --no-build-isolation --no-deps --target build/compiled .``.
+
 Usage: ``python benchmarks/envs.py [--json] [--seconds 10] [--repeat 3] [--sim-games 2000] [--clock wall|cpu]``
 (``--clock cpu`` times the AEC loops by the thread's CPU time instead of wall time: steadier on a shared machine).
 """
@@ -248,8 +252,12 @@ def main() -> None:
     def med(xs: list[dict[str, float]], k: str) -> float:
         return round(statistics.median(x[k] for x in xs), 1) if xs else 0.0
 
+    import burraco.game
+
     out: dict[str, object] = {
         "date": time.strftime("%Y-%m-%d"),
+        # the pure-Python package, or the mypyc build of setup.py (BURRACO_COMPILE=1) found first on the path
+        "build": "compiled" if burraco.game.__file__.endswith((".so", ".pyd")) else "pure",
         "python": platform.python_version(),
         "cpus": os.cpu_count(),
         "seconds_per_loop": args.seconds,
@@ -278,6 +286,7 @@ def main() -> None:
     if args.json:
         print(json.dumps(out, indent=1))
         return
+    print(f"build: {out['build']}")
     print(
         f"AEC steps/s (loop, agent included): burraco {out['burraco_loop_steps_per_s']}, "
         f"gin_rummy_v4 {out['gin_loop_steps_per_s']}, ratio {out.get('loop_ratio')}"

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from .cards import CARD_STR, CardError, parse_card
 from .messages import Message, MessageError, msg
 
@@ -32,26 +34,26 @@ REDRAW = "redraw"
 SWAP = "swap"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # record.ReplayError
 class ActionError(MessageError):
     """An action the engine refuses. ``kind`` is ``"invalid"`` or ``"illegal"`` as RECORDS.md §5 defines them."""
-
-    kind = "illegal"
 
     def __init__(self, message: Message | str, action: str = "") -> None:
         super().__init__(message)
         self.action = action
+        self.kind: str = "illegal"
 
 
 class InvalidActionError(ActionError):
     """Text that does not parse, an unknown seat or verb, cards the seat does not hold, a meld it does not have."""
 
-    kind = "invalid"
+    def __init__(self, message: Message | str, action: str = "") -> None:
+        super().__init__(message, action)
+        self.kind = "invalid"
 
 
 class IllegalActionError(ActionError):
     """A well-formed action that the rules forbid here and now (wrong turn or phase, a bad meld, a dead end, …)."""
-
-    kind = "illegal"
 
 
 class Action(NamedTuple):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from itertools import compress
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from .actions import (
@@ -62,6 +63,7 @@ _Z4 = bytes(4)
 _Z13 = bytes(13)
 _DRAWS = {s: Action(s, DRAW) for s in SEATS_4}
 _PICKS = {s: Action(s, PICK) for s in SEATS_4}
+_CARDS_OF = itemgetter(2)  # an action's cards
 _DISCARDS = {s: [Action(s, DISCARD, (c,)) for c in range(NUM_TYPES)] for s in SEATS_4}
 
 
@@ -84,12 +86,15 @@ class Game:
     # ------------------------------------------------------------------------------------------------------------
     # construction
     # ------------------------------------------------------------------------------------------------------------
-    def __init__(self, rules: Rules, deal: Deal, first: int, *, check: bool = True) -> None:
-        """Start a hand from ``deal`` with seat ``first`` to play first (the dealer's left)."""
-        if check:
-            deal.check(rules)
+    def __init__(self, rules: Rules, deal: Deal | None, first: int, *, check: bool = True) -> None:
+        """Start a hand from ``deal`` with seat ``first`` to play first (the dealer's left). ``deal=None`` makes an
+        empty shell whose every field the caller sets (:meth:`clone`, :func:`burraco.view.determinize`)."""
         self.rules = rules
         self.deal = deal
+        if deal is None:
+            return
+        if check:
+            deal.check(rules)
         self.n = rules.players
         self.seats = seat_names(self.n)
         self.sides = side_names(self.n)
@@ -163,25 +168,54 @@ class Game:
         return cls(rules, deal, (dealer + rules.direction) % rules.players)
 
     def clone(self) -> Game:
-        """An independent copy (melds are immutable values and are shared)."""
-        g = Game.__new__(Game)
-        d = self.__dict__.copy()
-        g.__dict__ = d
-        d["hands"] = [h[:] for h in self.hands]
-        d["hand_n"] = self.hand_n[:]
-        d["stock"] = self.stock[:]
-        d["pile"] = self.pile[:]
-        d["pozzetti"] = self.pozzetti[:]
-        d["poz_taken"] = self.poz_taken[:]
-        d["poz_order"] = self.poz_order[:]
-        d["poz_by"] = self.poz_by[:]
-        d["hidden"] = [None if h is None else h[:] for h in self.hidden]
-        d["poz_pending"] = self.poz_pending[:]
-        d["melds"] = [self.melds[0][:], self.melds[1][:]]
-        d["known"] = [k[:] for k in self.known]
-        d["table"] = self.table[:]
-        d["actions"] = self.actions[:]
-        d["_meldkeys"] = self._meldkeys[:]
+        """An independent copy (melds are immutable values and are shared). Every field is listed: the class has
+        no instance dictionary in the compiled build (setup.py), and a test checks that none is forgotten."""
+        g = Game(self.rules, None, 0)
+        g.deal = self.deal
+        g.n = self.n
+        g.seats = self.seats
+        g.sides = self.sides
+        g._ctx = self._ctx
+        g._gen = self._gen
+        g._values = self._values
+        g.hands = [h[:] for h in self.hands]
+        g.hand_n = self.hand_n[:]
+        g.stock = self.stock[:]
+        g.pile = self.pile[:]
+        g.pozzetti = self.pozzetti[:]
+        g.poz_taken = self.poz_taken[:]
+        g.poz_order = self.poz_order[:]
+        g.poz_by = self.poz_by[:]
+        g.hidden = [None if h is None else h[:] for h in self.hidden]
+        g.poz_pending = self.poz_pending[:]
+        g.melds = [self.melds[0][:], self.melds[1][:]]
+        g.known = [k[:] for k in self.known]
+        g.table = self.table[:]
+        g.turn = self.turn
+        g.phase = self.phase
+        g.actions = self.actions[:]
+        g.picked = self.picked
+        g.drew = self.drew
+        g.lone = self.lone
+        g.lone_had = self.lone_had
+        g.top = self.top
+        g.top_used = self.top_used
+        g.melded = self.melded
+        g.opening = self.opening
+        g.laid = self.laid
+        g.must_open = self.must_open
+        g.drawn = self.drawn
+        g.redrawn = self.redrawn
+        g.last_turn = self.last_turn
+        g.stalemate_run = self.stalemate_run
+        g.turns = self.turns
+        g.timeout_called = self.timeout_called
+        g.timeout_left = self.timeout_left
+        g.end = self.end
+        g.closed_by = self.closed_by
+        g.first = self.first
+        g._legal = self._legal
+        g._meldkeys = self._meldkeys[:]
         return g
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
@@ -896,8 +930,8 @@ class Game:
         if r.first_player_redraw or r.wild_may_return_to_hand:
             out += self._house_actions(seat, name)
         raw = self._raw_meld_actions(seat)
-        if simple and n >= 2 + 14:  # no meld can leave fewer than 2 cards: all are legal
-            out += raw
+        if simple and (n >= 2 + 14 or not raw or n >= 2 + max(map(len, map(_CARDS_OF, raw)))):
+            out += raw  # no meld leaves fewer than 2 cards: all are legal
         else:
             for a in raw:
                 if (simple and n - len(a[2]) >= 2) or self._after_meld_error(seat, a, None) is None:
@@ -1067,6 +1101,8 @@ class Game:
 
         if dealer is None:
             dealer = (self.first - self.rules.direction) % self.n
+        if self.deal is None:
+            raise ValueError("a determinized game has no deal to record")
         return {
             "format": "burraco-record/1",
             "rules": rules_to_json(self.rules),

@@ -200,14 +200,15 @@ class Match:
     # ----- output -------------------------------------------------------------------------------------------------
     def to_record(self) -> dict[str, Any]:
         """The match as a record (RECORDS.md §3)."""
+        hands = []
+        for g in self.games:
+            assert g.deal is not None  # the match's games are dealt, never determinized
+            hands.append({"deal": g.deal.to_json(self.seats), "actions": [str(a) for a in g.actions]})
         return {
             "format": "burraco-record/1",
             "rules": rules_to_json(self.rules),
             "dealer": self.seats[self.dealer],
-            "hands": [
-                {"deal": g.deal.to_json(self.seats), "actions": [str(a) for a in g.actions]}
-                for g in self.games
-            ],
+            "hands": hands,
         }
 
     def summary_json(self) -> dict[str, Any]:

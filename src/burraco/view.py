@@ -356,9 +356,7 @@ def determinize(
         pos += k
         return out
 
-    g = Game.__new__(Game)
-    g.rules = r
-    g.deal = None  # type: ignore[assignment]
+    g = Game(r, None, 0)  # an empty shell: every field is set here
     g.n = n
     g.seats = seat_names(n)
     g.sides = side_names(n)
@@ -409,10 +407,8 @@ def determinize(
     g.actions = []
     g._legal = None
     g._meldkeys = [None, None]
-    d = g.__dict__
-    vd = view.__dict__
     for f in _TURN_FIELDS:
-        d[f] = vd[f]
+        setattr(g, f, getattr(view, f))
     g.redrawn = view.redrawn
     g.drawn = view.drawn
     if view.seat != g.turn and g.drew and g.end is None:

@@ -524,13 +524,21 @@ _O_PENDING = _O["poz_pending"]
 _O_SCORES = _O["scores"]
 _O_RULES = _O["rules"]
 
-_MELD_ROWS: dict[int, tuple[npt.NDArray[np.float32], int, bool, bool, int]] = {}
-_MELD_ROWS_BY_CONTENT: dict[tuple[Any, ...], tuple[npt.NDArray[np.float32], int, bool, bool, int]] = {}
+#: one meld's row: its features as float32 bytes, its card points, whether it is a burraco, whether a clean one,
+#: and its card counts as one integer of 53 byte lanes
+_Slot = tuple[bytes, int, bool, bool, int]
+#: one side's melds (at most MAX_SLOTS), their rows, table counts (53 bytes), points, has a burraco, a clean one
+_Side = tuple[list[Meld], list[_Slot], bytes, int, bool, bool]
+_ROW_BYTES = MELD_FEATURES * 4
+
+_MELD_ROWS: dict[int, _Slot] = {}
+_MELD_ROWS_BY_CONTENT: dict[tuple[Any, ...], _Slot] = {}
 
 
-def _meld_row(m: Meld, values: tuple[int, ...]) -> tuple[npt.NDArray[np.float32], int, bool, bool, int]:
-    """The feature row of a meld, its card points, whether it is a burraco, whether a clean one, and its card
-    counts as one integer of 53 byte lanes (cached by the meld's unique id: melds are immutable)."""
+def _meld_row(m: Meld, values: tuple[int, ...]) -> _Slot:
+    """The feature row of a meld (float32 bytes), its card points, whether it is a burraco, whether a clean one,
+    and its card counts as one integer of 53 byte lanes (cached by the meld's unique id: melds are immutable; the
+    same row object for melds of the same content)."""
     got = _MELD_ROWS.get(m.uid)
     if got is not None:
         return got
@@ -566,7 +574,7 @@ def _meld_row(m: Meld, values: tuple[int, ...]) -> tuple[npt.NDArray[np.float32]
         row[46 if m.burraco == CLEAN else 47 if m.burraco == SEMICLEAN else 48] = 1.0
     row[49] = float(pts)
     lanes = sum(1 << (8 * (NUM_TYPES - 1 - c)) for c in m.cards)
-    got = (row, pts, m.burraco is not None, m.burraco == CLEAN, lanes)
+    got = (row.tobytes(), pts, m.burraco is not None, m.burraco == CLEAN, lanes)
     if len(_MELD_ROWS) > 200_000:
         _MELD_ROWS.clear()
     if len(_MELD_ROWS_BY_CONTENT) > 200_000:
@@ -615,6 +623,7 @@ _SIDE_BLOCKS: dict[tuple[int, ...], tuple[npt.NDArray[np.float32], bytes, int, b
 _ZERO53 = bytes(NUM_TYPES)
 _LANE = [1 << (8 * (NUM_TYPES - 1 - c)) for c in range(NUM_TYPES)]
 _ONE_HOT = [bytes(c) + b"\x01" + bytes(NUM_TYPES - 1 - c) for c in range(NUM_TYPES)]
+_NO_SIDE: _Side = ([], [], _ZERO53, 0, False, False)
 _COUNTS_END = _O_MELDS[0]  # hand … table_other: nine blocks of 53 counts
 
 
@@ -636,7 +645,13 @@ def _side_block(
             pts += p
             bur = bur or b
             clean = clean or c
-        got = (np.concatenate(rows), lanes.to_bytes(NUM_TYPES, "big"), pts, bur, clean)
+        got = (
+            np.frombuffer(b"".join(rows), dtype=np.float32),
+            lanes.to_bytes(NUM_TYPES, "big"),
+            pts,
+            bur,
+            clean,
+        )
         if len(_SIDE_BLOCKS) > 100_000:
             _SIDE_BLOCKS.clear()
         _SIDE_BLOCKS[key] = got
@@ -874,23 +889,15 @@ def encode_game(
     return out
 
 
-def _move_flag(buf: npt.NDArray[np.float32], st: list[Any], slot: int, i: int) -> None:
-    """Move the one-hot flag remembered in ``st[slot]`` to position ``i`` of ``buf`` (-1: no flag)."""
-    if i != st[slot]:
-        if st[slot] >= 0:
-            buf[st[slot]] = 0.0
-        if i >= 0:
-            buf[i] = 1.0
-        st[slot] = i
-
-
 class Encoder:
     """:func:`encode_game` for one rule set, incrementally: every seat keeps its last observation, and the blocks
-    that change rarely (the meld rows of both sides, the rules) are rewritten only when they changed (a side's
-    melds are compared by identity: melds are immutable, an attachment replaces one). The result is a new array
-    equal to ``encode_game(game, seat, match_totals)`` (the tests check it on every state of random matches)."""
+    that change rarely (the meld rows of both sides, the rules) are rewritten only when they changed. Each side's
+    melds are summarised once per change, for all seats (compared with the side's last melds: melds are immutable
+    values, an attachment replaces one), and a seat's buffer rewrites only the slots whose meld changed. The
+    result is a new array equal to ``encode_game(game, seat, match_totals)`` (the tests check it on every state of
+    random matches)."""
 
-    __slots__ = ("rules", "_rel", "_side", "_values", "_deck", "_state")
+    __slots__ = ("rules", "_rel", "_side", "_others", "_values", "_deck", "_sides", "_state")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -902,20 +909,38 @@ class Encoder:
         else:
             self._rel = [[0, 1], [1, 0]]
             self._side = [0, 1]
+        # the other seats of each seat, with their place relative to it (1 next, 2 partner, 3 previous)
+        self._others = [[(s, self._rel[me][s]) for s in range(n) if s != me] for me in range(n)]
         self._values = rules.card_values()
         self._deck = _deck_lanes(rules)
+        self._sides: list[_Side] = [_NO_SIDE, _NO_SIDE]
         self._state: list[list[Any] | None] = [None] * n
 
     def _new_state(self) -> list[Any]:
         raw = bytearray(OBS_SIZE * 4)
         buf = np.frombuffer(raw, dtype=np.float32)
         buf[_O_RULES : _O_RULES + 10] = _rules_row(self.rules)
-        # buffer, its bytes, (ids, melds, per-slot points/burraco/clean/counts) of the own and the other side's
-        # last melds, (table counts, points, burraco, clean) per side, the index of the one-hot lone and
-        # top-to-use entries (-1: none)
-        return [buf, raw, None, None, _NO_BLOCK, _NO_BLOCK, -1, -1]
+        # buffer, its bytes, the side summaries written in the own and the other meld block, the index of the
+        # one-hot lone and top-to-use entries (-1: none)
+        return [buf, raw, _NO_SIDE, _NO_SIDE, -1, -1]
 
-    def encode(self, g: Game, seat: int, match_totals: tuple[int, int] | None = None) -> npt.NDArray[np.float32]:
+    def _side_summary(self, side: int, ms: list[Meld]) -> _Side:
+        """The summary of a side's melds (``ms``, at most :data:`MAX_SLOTS`), updated when they changed."""
+        slots = [_meld_row(m, self._values) for m in ms]
+        pts = lanes = 0
+        bur = clean = False
+        for sl in slots:
+            pts += sl[1]
+            bur = bur or sl[2]
+            clean = clean or sl[3]
+            lanes += sl[4]
+        got = (ms[:], slots, lanes.to_bytes(NUM_TYPES, "big"), pts, bur, clean)
+        self._sides[side] = got
+        return got
+
+    def encode(
+        self, g: Game, seat: int, match_totals: tuple[int, int] | None = None
+    ) -> npt.NDArray[np.float32]:
         """The observation of ``seat`` in ``g`` (a new array)."""
         st = self._state[seat]
         if st is None:
@@ -934,74 +959,88 @@ class Encoder:
         pile = gp if r.discard_pile_open else gp[-1:]
         fb = int.from_bytes
         u = self._deck - fb(hb, "big") - fb(g.table, "big")
-        lanes = 0
-        for c in pile:
-            lanes += _LANE[c]
-        u -= lanes
-        known = g.known
         hand_n = g.hand_n
         ghidden = g.hidden
         pending_l = g.poz_pending
-        kn: list[bytes | bytearray] = [_ZERO53, _ZERO53, _ZERO53]
+        known = g.known
         # the tail (hand_sizes … scores, see _LAYOUT_SPEC) as one list, written at once
         t = _TAIL_ZERO[:]
-        for s in range(g.n):
-            k = rel[s]
-            if k:
-                kb = known[s]
-                kn[k - 1] = kb
-                u -= fb(kb, "big")
+        t[0] = hand_n[seat]
+        if hid is not None:
+            t[_T_HIDDEN] = 1.0
+        if pending_l[seat]:
+            t[_T_PENDING] = 1.0
+        kn: list[bytes | bytearray] = [_ZERO53, _ZERO53, _ZERO53]
+        for s, k in self._others[seat]:
+            kb = known[s]
+            kn[k - 1] = kb
+            u -= fb(kb, "big")
             t[k] = hand_n[s]
             if ghidden[s] is not None:
                 t[_T_HIDDEN + k] = 1.0
             if pending_l[s]:
                 t[_T_PENDING + k] = 1.0
         if pile:
+            lanes = 0
+            for c in pile:
+                lanes += _LANE[c]
+            u -= lanes
             pile_b = lanes.to_bytes(NUM_TYPES, "big")
             top_b = _ONE_HOT[pile[-1]]
         else:
             pile_b = top_b = _ZERO53
-        # the meld rows of each side: only the slots whose meld changed are rewritten
+        # the meld blocks: each side summarised once per change, a seat's slots rewritten only where they changed
         melds = g.melds
+        sides = self._sides
+        raw = st[1]
         for j in (0, 1):
-            ms = melds[my_side if j == 0 else 1 - my_side][:MAX_SLOTS]
-            ids = list(map(id, ms))
-            last = st[2 + j]
-            if last is None or last[0] != ids:
-                base = _O_MELDS[j]
-                old_ids: list[int] = [] if last is None else last[0]
-                slots: list[tuple[int, bool, bool, int]] = [] if last is None else last[2]
-                del slots[len(ms) :]
-                if len(old_ids) > len(ms):
-                    buf[base + len(ms) * MELD_FEATURES : base + len(old_ids) * MELD_FEATURES] = 0.0
-                for k, m in enumerate(ms):
-                    if k < len(old_ids) and old_ids[k] == ids[k]:
+            side = my_side if j == 0 else 1 - my_side
+            ms = melds[side]
+            if len(ms) > MAX_SLOTS:
+                ms = ms[:MAX_SLOTS]
+            sd = sides[side]
+            if sd[0] != ms:
+                sd = self._side_summary(side, ms)
+            old = st[2 + j]
+            if old is not sd:
+                base = (_O_MELDS[j]) * 4
+                old_slots = old[1]
+                new_slots = sd[1]
+                for k, sl in enumerate(new_slots):
+                    if k < len(old_slots) and old_slots[k] is sl:
                         continue
-                    row, p, b, c, ln = _meld_row(m, self._values)
-                    o = base + k * MELD_FEATURES
-                    buf[o : o + MELD_FEATURES] = row
-                    if k < len(slots):
-                        slots[k] = (p, b, c, ln)
-                    else:
-                        slots.append((p, b, c, ln))
-                pts = lanes_t = 0
-                bur = clean = False
-                for p, b, c, ln in slots:
-                    pts += p
-                    bur = bur or b
-                    clean = clean or c
-                    lanes_t += ln
-                st[4 + j] = (lanes_t.to_bytes(NUM_TYPES, "big"), pts, bur, clean)
-                st[2 + j] = (ids, list(ms), slots)  # the melds stay referenced: their ids cannot be reused
-        own = st[4]
-        other = st[5]
+                    o = base + k * _ROW_BYTES
+                    raw[o : o + _ROW_BYTES] = sl[0]
+                if len(old_slots) > len(new_slots):
+                    o = base + len(new_slots) * _ROW_BYTES
+                    raw[o : base + len(old_slots) * _ROW_BYTES] = bytes(
+                        (len(old_slots) - len(new_slots)) * _ROW_BYTES
+                    )
+                st[2 + j] = sd
+        own = st[2]
+        other = st[3]
         buf[:_COUNTS_END] = np.frombuffer(
-            b"".join((hb, kn[0], kn[1], kn[2], pile_b, top_b, u.to_bytes(NUM_TYPES, "big"), own[0], other[0])),
+            b"".join(
+                (hb, kn[0], kn[1], kn[2], pile_b, top_b, u.to_bytes(NUM_TYPES, "big"), own[2], other[2])
+            ),
             dtype=np.uint8,
         )
         turn = g.current_seat
-        _move_flag(buf, st, 6, _O_LONE + g.lone if g.lone >= 0 and turn >= 0 else -1)
-        _move_flag(buf, st, 7, _O_TOPUSE + g.top if g.top >= 0 and not g.top_used else -1)
+        # the one-hot lone and top-to-use cards: the flag moves only when the card changes
+        i = _O_LONE + g.lone if g.lone >= 0 and turn >= 0 else -1
+        if i != st[4]:
+            if st[4] >= 0:
+                buf[st[4]] = 0.0
+            if i >= 0:
+                buf[i] = 1.0
+            st[4] = i
+        i = _O_TOPUSE + g.top if g.top >= 0 and not g.top_used else -1
+        if i != st[5]:
+            if st[5] >= 0:
+                buf[st[5]] = 0.0
+            if i >= 0:
+                buf[i] = 1.0
+            st[5] = i
         if turn >= 0:
             t[4 + rel[turn]] = 1.0
         ph = g.phase
@@ -1041,13 +1080,13 @@ class Encoder:
         if match_totals is not None:
             t[49] = match_totals[my_side]
             t[50] = match_totals[1 - my_side]
-        t[51] = own[1]
-        t[52] = other[1]
-        t[53] = own[2]
-        t[54] = other[2]
-        t[55] = own[3]
-        t[56] = other[3]
-        _TAIL_PACK.pack_into(st[1], _TAIL * 4, *t)
+        t[51] = own[3]
+        t[52] = other[3]
+        t[53] = own[4]
+        t[54] = other[4]
+        t[55] = own[5]
+        t[56] = other[5]
+        _TAIL_PACK.pack_into(raw, _TAIL * 4, *t)
         out: npt.NDArray[np.float32] = buf.copy()
         return out
 
@@ -1058,7 +1097,6 @@ _T_HIDDEN = _O_HIDDEN - _TAIL
 _T_PENDING = _O_PENDING - _TAIL
 _TAIL_ZERO: list[Any] = [0.0] * (_O_RULES - _TAIL)
 _TAIL_PACK = struct.Struct(f"={_O_RULES - _TAIL}f")
-_NO_BLOCK: tuple[bytes, int, bool, bool] = (_ZERO53, 0, False, False)
 
 
 def view_to_dict(view: View) -> dict[str, Any]:

@@ -1,0 +1,40 @@
+"""Build hook for the optional compiled engine (the project's metadata lives in pyproject.toml).
+
+By default ``pip install .`` builds the pure-Python package. With ``BURRACO_COMPILE=1`` the engine's hot modules
+(cards, actions, melds, generation, the game, the research encoding) are compiled with mypyc, from the same typed
+sources; that needs mypy, setuptools and a C compiler in the installing environment, so build without isolation::
+
+    python -m pip install "mypy>=1.10" "setuptools>=77" wheel
+    BURRACO_COMPILE=1 python -m pip install --no-build-isolation ".[rl]"
+
+The compiled and the pure package behave the same (CI runs the whole test suite on both); the compiled one is faster
+(docs/performance.md). Editable installs stay pure Python: a compiled module next to its source would shadow later
+edits of that source.
+"""
+
+from __future__ import annotations
+
+import os
+
+from setuptools import setup
+
+#: the modules compiled with BURRACO_COMPILE=1 (the engine's inner loop and the environments' encoder)
+COMPILED = [
+    "src/burraco/cards.py",
+    "src/burraco/actions.py",
+    "src/burraco/melds.py",
+    "src/burraco/gen.py",
+    "src/burraco/game.py",
+    "src/burraco/envs/encoding.py",
+]
+
+
+def ext_modules() -> list[object]:
+    if os.environ.get("BURRACO_COMPILE", "") != "1":
+        return []
+    from mypyc.build import mypycify
+
+    return list(mypycify(COMPILED, opt_level="3"))
+
+
+setup(ext_modules=ext_modules())
