@@ -15,6 +15,7 @@ edits of that source.
 from __future__ import annotations
 
 import os
+import sys
 
 from setuptools import setup
 
@@ -26,11 +27,15 @@ COMPILED = [
     "src/burraco/gen.py",
     "src/burraco/game.py",
     "src/burraco/envs/encoding.py",
+    "src/burraco/envs/_core.py",
 ]
 
 
 def ext_modules() -> list[object]:
     if os.environ.get("BURRACO_COMPILE", "") != "1":
+        return []
+    if any(cmd in sys.argv for cmd in ("editable_wheel", "develop")):
+        print("BURRACO_COMPILE ignored: an editable install stays pure Python", file=sys.stderr)
         return []
     from mypyc.build import mypycify
 
