@@ -1,8 +1,9 @@
 """Build hook for the optional compiled engine (the project's metadata lives in pyproject.toml).
 
 By default ``pip install .`` builds the pure-Python package. With ``BURRACO_COMPILE=1`` the engine's hot modules
-(cards, actions, melds, generation, the game, the research encoding) are compiled with mypyc, from the same typed
-sources; that needs mypy, setuptools and a C compiler in the installing environment, so build without isolation::
+(cards, actions, melds, generation, the game, the research environments' encoding and table) are compiled with
+mypyc from the same typed sources; that needs mypy, setuptools and a C compiler in the installing environment, so
+build without isolation::
 
     python -m pip install "mypy>=1.10" "setuptools>=77" wheel
     BURRACO_COMPILE=1 python -m pip install --no-build-isolation ".[rl]"
@@ -19,7 +20,7 @@ import sys
 
 from setuptools import setup
 
-#: the modules compiled with BURRACO_COMPILE=1 (the engine's inner loop and the environments' encoder)
+#: the modules compiled with BURRACO_COMPILE=1 (the engine's inner loop, the environments' encoder and table)
 COMPILED = [
     "src/burraco/cards.py",
     "src/burraco/actions.py",
@@ -37,7 +38,15 @@ def ext_modules() -> list[object]:
     if any(cmd in sys.argv for cmd in ("editable_wheel", "develop")):
         print("BURRACO_COMPILE ignored: an editable install stays pure Python", file=sys.stderr)
         return []
-    from mypyc.build import mypycify
+    if not any(cmd in sys.argv for cmd in ("bdist_wheel", "build", "build_ext")):
+        return []  # metadata and build requirements: nothing to compile yet
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        raise SystemExit(
+            "BURRACO_COMPILE=1 needs mypy (mypyc) in the installing environment: "
+            'python -m pip install "mypy>=1.10" "setuptools>=77" wheel, then pip install --no-build-isolation'
+        ) from None
 
     return list(mypycify(COMPILED, opt_level="3"))
 

@@ -214,3 +214,50 @@ def test_incremental_encoder_equals_encode_game_on_every_state_and_seat(name: st
     out = e.encode(g, 0)
     out[:] = 7.0  # a returned vector is the caller's own: writing to it changes no later one
     assert np.array_equal(e.encode(g, 0), enc.encode_game(g, 0))
+
+
+def test_one_encoder_for_two_live_games_and_content_equal_melds() -> None:
+    """An Encoder compares each side's melds by content: two games interleaved on one Encoder, and a game whose
+    melds are replaced by equal but distinct meld objects (as a clone or another hand may hold), still give exactly
+    encode_game's vector."""
+    r = preset("italian")
+    e = enc.Encoder(r)
+    games = [Game.new(r, seed=71), Game.new(r, seed=72)]
+    rngs = [random.Random(1), random.Random(2)]
+    checked = 0
+    while any(g.end is None for g in games):
+        for g, rng in zip(games, rngs, strict=True):
+            s = rng.randrange(r.players)
+            assert np.array_equal(e.encode(g, s), enc.encode_game(g, s)), (s, len(g.actions))
+            checked += 1
+            if g.end is None:
+                legal = g.legal_actions()
+                g.apply(legal[rng.randrange(len(legal))])
+    assert checked > 200
+    g = games[0]
+    assert g.melds[0] or g.melds[1]
+    other = r.replace(target=r.target + 500)  # the same meld rules, another cache: new, equal meld objects
+    copies = [[make_meld(list(m.cards), other) for m in side] for side in g.melds]
+    assert copies == g.melds and all(
+        a is not b for a, b in zip(copies[0] + copies[1], g.melds[0] + g.melds[1], strict=True)
+    )
+    g.melds[0][:], g.melds[1][:] = copies[0], copies[1]
+    for s in range(r.players):
+        assert np.array_equal(e.encode(g, s), enc.encode_game(g, s))
+
+
+def test_numpy_integer_indices_are_accepted() -> None:
+    """Indices may come from numpy (an agent's argmax, a space's sample): decode, describe and the environments'
+    step take them as they take Python ints (also in the compiled build, which checks argument types)."""
+    from burraco.envs import pettingzoo_env
+
+    r = preset("italian-2p")
+    g = Game.new(r, seed=3)
+    assert enc.decode_action(np.int64(enc.DRAW_INDEX), "N", g.melds[0]) == Action("N", "draw")
+    assert enc.describe_index(np.int32(enc.PICK_INDEX)) == ("pick", 0, 0)
+    env = pettingzoo_env(rules="italian-2p")
+    env.reset(seed=3)
+    i = np.int64(env.legal_indices()[0])
+    assert env.decode("N", i) == env.legal_actions()[0]
+    env.step(i)
+    assert len(env.table.game.actions) == 1

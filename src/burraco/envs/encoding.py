@@ -39,9 +39,10 @@ other. :func:`encode_game` gives the same vector straight from a :class:`~burrac
 
 from __future__ import annotations
 
+import operator
 import struct
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
@@ -328,11 +329,11 @@ def encode_action(a: Action, melds: Sequence[Meld]) -> int:
     raise EncodingError(f"{a}: not a player's action (a director's time-out has no index)")
 
 
-def decode_action(index: int, seat: str, melds: Sequence[Meld]) -> Action:
+def decode_action(index: SupportsIndex, seat: str, melds: Sequence[Meld]) -> Action:
     """The action of ``seat`` (a seat letter) at ``index``; ``melds`` are its side's melds. The inverse of
     :func:`encode_action`; :class:`EncodingError` for an index that names no action in this state (an ``add`` to
     a slot the side does not have, or whose template does not contain the meld)."""
-    i = int(index)
+    i = operator.index(index)  # numpy integers too
     if not 0 <= i < NUM_ACTIONS:
         raise EncodingError(f"action index {i} is outside 0…{NUM_ACTIONS - 1}")
     if i == DRAW_INDEX:
@@ -367,11 +368,11 @@ def decode_action(index: int, seat: str, melds: Sequence[Meld]) -> Action:
     return Action(seat, SWAP, (melds[k].suit * 13 + r,), k + 1)
 
 
-def describe_index(index: int) -> tuple[str, int, int]:
+def describe_index(index: SupportsIndex) -> tuple[str, int, int]:
     """``(part, slot, position)`` of an index: the part of :data:`ACTION_LAYOUT`, the 1-based meld slot (``add``,
     ``swap``; else 0) and the position within the part (card type, template number, rank). Handy for factored
     policy heads."""
-    i = int(index)
+    i = operator.index(index)  # numpy integers too
     if i < MELD_OFFSET:
         if i < DISCARD_OFFSET:
             return (("draw", "pick", "redraw")[i], 0, 0)

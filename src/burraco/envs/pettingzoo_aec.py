@@ -161,7 +161,7 @@ class BurracoAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         """The engine action an index names for ``agent`` in the current state."""
         g = self.table.game
         seat = self._seat[agent]
-        return decode_action(index, agent, g.melds[g.side_of(seat)])
+        return decode_action(int(index), agent, g.melds[g.side_of(seat)])
 
     def view(self, agent: str) -> View:
         """The agent's :class:`~burraco.View` (its information set; with the match totals)."""
