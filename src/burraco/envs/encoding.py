@@ -890,6 +890,16 @@ def encode_game(
     return out
 
 
+def _move_flag(buf: npt.NDArray[np.float32], st: list[Any], slot: int, i: int) -> None:
+    """Move the one-hot flag remembered in ``st[slot]`` to position ``i`` of ``buf`` (-1: no flag)."""
+    if i != st[slot]:
+        if st[slot] >= 0:
+            buf[st[slot]] = 0.0
+        if i >= 0:
+            buf[i] = 1.0
+        st[slot] = i
+
+
 class Encoder:
     """:func:`encode_game` for one rule set, incrementally: every seat keeps its last observation, and the blocks
     that change rarely (the meld rows of both sides, the rules) are rewritten only when they changed. Each side's
@@ -1028,20 +1038,8 @@ class Encoder:
         )
         turn = g.current_seat
         # the one-hot lone and top-to-use cards: the flag moves only when the card changes
-        i = _O_LONE + g.lone if g.lone >= 0 and turn >= 0 else -1
-        if i != st[4]:
-            if st[4] >= 0:
-                buf[st[4]] = 0.0
-            if i >= 0:
-                buf[i] = 1.0
-            st[4] = i
-        i = _O_TOPUSE + g.top if g.top >= 0 and not g.top_used else -1
-        if i != st[5]:
-            if st[5] >= 0:
-                buf[st[5]] = 0.0
-            if i >= 0:
-                buf[i] = 1.0
-            st[5] = i
+        _move_flag(buf, st, 4, _O_LONE + g.lone if g.lone >= 0 and turn >= 0 else -1)
+        _move_flag(buf, st, 5, _O_TOPUSE + g.top if g.top >= 0 and not g.top_used else -1)
         if turn >= 0:
             t[4 + rel[turn]] = 1.0
         ph = g.phase
