@@ -628,6 +628,18 @@ _NO_SIDE: _Side = ([], [], _ZERO53, 0, False, False)
 _COUNTS_END = _O_MELDS[0]  # hand … table_other: nine blocks of 53 counts
 
 
+def _summarise(slots: Sequence[_Slot]) -> tuple[bytes, int, bool, bool]:
+    """A side's table counts (53 bytes), card points, and whether it has a burraco / a clean one, from its rows."""
+    pts = lanes = 0
+    bur = clean = False
+    for sl in slots:
+        pts += sl[1]
+        bur = bur or sl[2]
+        clean = clean or sl[3]
+        lanes += sl[4]
+    return lanes.to_bytes(NUM_TYPES, "big"), pts, bur, clean
+
+
 def _side_block(
     ms: Sequence[Meld], values: tuple[int, ...]
 ) -> tuple[npt.NDArray[np.float32], bytes, int, bool, bool]:
@@ -636,23 +648,8 @@ def _side_block(
     key = tuple(m.uid for m in ms[:MAX_SLOTS])
     got = _SIDE_BLOCKS.get(key)
     if got is None:
-        rows = []
-        lanes = pts = 0
-        bur = clean = False
-        for m in ms[:MAX_SLOTS]:
-            row, p, b, c, ln = _meld_row(m, values)
-            rows.append(row)
-            lanes += ln
-            pts += p
-            bur = bur or b
-            clean = clean or c
-        got = (
-            np.frombuffer(b"".join(rows), dtype=np.float32),
-            lanes.to_bytes(NUM_TYPES, "big"),
-            pts,
-            bur,
-            clean,
-        )
+        slots = [_meld_row(m, values) for m in ms[:MAX_SLOTS]]
+        got = (np.frombuffer(b"".join(sl[0] for sl in slots), dtype=np.float32), *_summarise(slots))
         if len(_SIDE_BLOCKS) > 100_000:
             _SIDE_BLOCKS.clear()
         _SIDE_BLOCKS[key] = got
@@ -938,14 +935,7 @@ class Encoder:
     def _side_summary(self, side: int, ms: list[Meld]) -> _Side:
         """The summary of a side's melds (``ms``, at most :data:`MAX_SLOTS`), updated when they changed."""
         slots = [_meld_row(m, self._values) for m in ms]
-        pts = lanes = 0
-        bur = clean = False
-        for sl in slots:
-            pts += sl[1]
-            bur = bur or sl[2]
-            clean = clean or sl[3]
-            lanes += sl[4]
-        got = (ms[:], slots, lanes.to_bytes(NUM_TYPES, "big"), pts, bur, clean)
+        got = (ms[:], slots, *_summarise(slots))
         self._sides[side] = got
         return got
 
