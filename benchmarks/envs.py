@@ -16,8 +16,10 @@ encoding latency, and batch simulation scaling from 1 to 2 worker processes.
   Burraco: ``burraco.envs.pettingzoo_env(rules="italian")`` (4 players). Burraco is also run with an agent that
   takes ``env.legal_indices()`` instead of scanning the 96 218-entry mask (``indices_*``). gin_rummy_v4 was removed in
   pettingzoo 1.27, so it runs in its own virtual environment with ``pettingzoo[classic]==1.26.1`` and rlcard
-  (created on first use under ``--gin-venv``, default ``~/.cache/burraco-bench/gin-venv``). The two loops
-  alternate ``--repeat`` times, ``--seconds`` each; medians are reported.
+  (created on first use under ``--gin-venv``, default ``~/.cache/burraco-bench/gin-venv``). Every loop runs in a
+  fresh process: 3 seconds of warm-up on hands of its own (seeds from 10**6), then ``--seconds`` timed on hands
+  dealt from seeds 0, 1, … (so no timed hand replays a warm-up hand whose states an engine may have cached). The
+  loops alternate ``--repeat`` times; medians are reported.
 * **observation encoding** -- p50 / p99 of ``encode_game(game, seat)`` and of ``encode_view(view)`` (without
   building the view) over the states of random ``italian`` hands, of the environments' incremental
   ``Encoder.encode(game, seat)`` (the seat to act at every step, as the environments call it) and of
@@ -56,14 +58,14 @@ LOOP = textwrap.dedent(
 
     clock = time.thread_time if sys.argv[2] == "cpu" else time.perf_counter
 
-    def run(env, seconds, by_indices=False):
-        rng = np.random.default_rng(0)
+    def run(env, seconds, by_indices=False, first_seed=0):
+        rng = np.random.default_rng(first_seed)
         steps = 0
         inside = 0.0
         episodes = 0
         t0 = clock()
         while clock() - t0 < seconds:
-            env.reset(seed=episodes)
+            env.reset(seed=first_seed + episodes)
             episodes += 1
             for agent in env.agent_iter():
                 a0 = clock()
@@ -82,19 +84,20 @@ LOOP = textwrap.dedent(
         wall = clock() - t0
         return {"steps": steps, "episodes": episodes, "loop_steps_per_s": steps / wall,
                 "env_steps_per_s": steps / inside, "seconds": wall}
+
+    # the warm-up and the timed run deal different hands (seeds 10**6… and 0…): the timed run never replays a
+    # game whose states an engine could have cached during the warm-up
+    WARM_UP_SEED = 10**6
     """
 )
 
 BURRACO = LOOP + textwrap.dedent(
     """
     from burraco.envs import pettingzoo_env
+    by_indices = sys.argv[3] == "indices"
     env = pettingzoo_env(rules="italian")
-    run(env, 3.0)  # warm the engine's caches (the same warm-up for both environments)
-    out = run(env, float(sys.argv[1]))
-    idx = run(env, float(sys.argv[1]), by_indices=True)
-    out["indices_loop_steps_per_s"] = idx["loop_steps_per_s"]
-    out["indices_env_steps_per_s"] = idx["env_steps_per_s"]
-    print(json.dumps(out))
+    run(env, 3.0, by_indices, WARM_UP_SEED)  # warm the engine's caches (the same warm-up for both environments)
+    print(json.dumps(run(env, float(sys.argv[1]), by_indices)))
     """
 )
 
@@ -104,7 +107,7 @@ GIN = LOOP + textwrap.dedent(
     warnings.filterwarnings("ignore")
     from pettingzoo.classic import gin_rummy_v4
     env = gin_rummy_v4.env()
-    run(env, 3.0)
+    run(env, 3.0, False, WARM_UP_SEED)
     print(json.dumps(run(env, float(sys.argv[1]))))
     """
 )
@@ -122,8 +125,10 @@ def gin_python(venv: Path) -> Path:
     return py
 
 
-def loop(python: str, script: str, seconds: float, cpu: int | None, clock: str) -> dict[str, float]:
-    cmd = [python, "-c", script, str(seconds), clock]
+def loop(
+    python: str, script: str, seconds: float, cpu: int | None, clock: str, agent: str = "mask"
+) -> dict[str, float]:
+    cmd = [python, "-c", script, str(seconds), clock, agent]
     if cpu is not None and hasattr(os, "sched_setaffinity"):
         cmd = ["taskset", "-c", str(cpu)] + cmd
     out = subprocess.run(cmd, check=True, capture_output=True, text=True)
@@ -245,7 +250,11 @@ def main() -> None:
     bur: list[dict[str, float]] = []
     gin: list[dict[str, float]] = []
     for _ in range(args.repeat):
-        bur.append(loop(sys.executable, BURRACO, args.seconds, cpu, args.clock))
+        b = loop(sys.executable, BURRACO, args.seconds, cpu, args.clock)
+        idx = loop(sys.executable, BURRACO, args.seconds, cpu, args.clock, "indices")
+        b["indices_loop_steps_per_s"] = idx["loop_steps_per_s"]
+        b["indices_env_steps_per_s"] = idx["env_steps_per_s"]
+        bur.append(b)
         if gin_py:
             gin.append(loop(gin_py, GIN, args.seconds, cpu, args.clock))
 
