@@ -64,6 +64,10 @@ def test_team_rewards_are_the_hand_score_difference() -> None:
     sc = g.scores()
     diff = sc["NS"]["total"] - sc["EW"]["total"]
     assert totals == {"N": diff, "S": diff, "E": -diff, "W": -diff}
+    # the match behind the environment has scored the hand (render shows its totals) and knows it ended
+    m = env.table.match
+    assert m.totals == [sc["NS"]["total"], sc["EW"]["total"]]
+    assert f"match totals: {m.totals}" in env.render()
 
 
 def test_match_episode_rewards_win_and_same_seed_same_game() -> None:

@@ -125,10 +125,11 @@ class Table:
     def play(self, a: Action) -> list[float] | None:
         """Apply a legal action; returns the rewards per seat when a reward is due (end of a hand or match)."""
         m = self.match
-        m.apply(a)
         g = self.game
+        g.apply(a)  # the match's current hand, without Match.apply's check for a finished hand on every action
         if g.end is None:
             return None
+        m.hands_finished  # the match scores the finished hand into its totals  # noqa: B018
         sc = g.scores()
         assert sc is not None
         side_tot = [sc[g.sides[0]]["total"], sc[g.sides[1]]["total"]]
