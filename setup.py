@@ -1,16 +1,23 @@
-"""Build hook for the optional compiled engine (the project's metadata lives in pyproject.toml).
+"""Build hook for the compiled parts (the project's metadata lives in pyproject.toml).
 
-By default ``pip install .`` builds the pure-Python package. With ``BURRACO_COMPILE=1`` the engine's hot modules
-(cards, actions, melds, generation, the game, the research environments' encoding and table) are compiled with
-mypyc from the same typed sources; that needs mypy, setuptools and a C compiler in the installing environment, so
-build without isolation::
+**C speed-ups, always tried.** ``burraco._speedups`` (src/burraco/_speedups.c, plain CPython C API, no other
+dependency) holds C versions of the inner loop of move generation and of the research environments (new melds and
+attachments from the generator's caches, the observation, the action indices and the mask). Every install builds it
+where a C compiler and the Python headers are present, editable installs included; where it does not compile the
+install goes on without it (``optional=True``) and the package runs its pure-Python code, which is the reference
+(tests/test_speedups.py compares both on every state of random hands; ``BURRACO_PURE=1`` turns the C code off).
+
+**Compiled engine, on request.** With ``BURRACO_COMPILE=1`` the engine's hot modules (cards, actions, melds,
+generation, the game, the research environments' encoding and table) are also compiled with mypyc from the same
+typed sources; that needs mypy, setuptools and a C compiler in the installing environment, so build without
+isolation::
 
     python -m pip install "mypy>=1.10" "setuptools>=77" wheel
     BURRACO_COMPILE=1 python -m pip install --no-build-isolation ".[rl]"
 
 The compiled and the pure package behave the same (CI runs the whole test suite on both); the compiled one is faster
-(docs/performance.md). Editable installs stay pure Python: a compiled module next to its source would shadow later
-edits of that source.
+(docs/performance.md). Editable installs stay uncompiled by mypyc: a compiled module next to its source would shadow
+later edits of that source (the C speed-ups have no Python source to shadow).
 """
 
 from __future__ import annotations
@@ -18,7 +25,12 @@ from __future__ import annotations
 import os
 import sys
 
-from setuptools import setup
+from setuptools import Extension, setup
+
+#: C versions of the inner loop of move generation and of the research environments (burraco/_speedups.c);
+#: optional: where it does not compile (no C compiler, no Python headers) the install goes on without it and the
+#: package uses its pure-Python code
+SPEEDUPS = Extension("burraco._speedups", ["src/burraco/_speedups.c"], optional=True)
 
 #: the modules compiled with BURRACO_COMPILE=1 (the engine's inner loop, the environments' encoder and table)
 COMPILED = [
@@ -34,12 +46,12 @@ COMPILED = [
 
 def ext_modules() -> list[object]:
     if os.environ.get("BURRACO_COMPILE", "") != "1":
-        return []
+        return [SPEEDUPS]
     if any(cmd in sys.argv for cmd in ("editable_wheel", "develop")):
-        print("BURRACO_COMPILE ignored: an editable install stays pure Python", file=sys.stderr)
-        return []
+        print("BURRACO_COMPILE ignored: an editable install is not compiled by mypyc", file=sys.stderr)
+        return [SPEEDUPS]
     if not any(cmd in sys.argv for cmd in ("bdist_wheel", "build", "build_ext")):
-        return []  # metadata and build requirements: nothing to compile yet
+        return [SPEEDUPS]  # metadata and build requirements: nothing to compile yet
     try:
         from mypyc.build import mypycify
     except ImportError:
@@ -48,7 +60,7 @@ def ext_modules() -> list[object]:
             'python -m pip install "mypy>=1.10" "setuptools>=77" wheel, then pip install --no-build-isolation'
         ) from None
 
-    return list(mypycify(COMPILED, opt_level="3"))
+    return [*mypycify(COMPILED, opt_level="3"), SPEEDUPS]
 
 
 setup(ext_modules=ext_modules())

@@ -591,6 +591,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     result = run(args)
+    import burraco._accel
+    import burraco.game
+
+    # which package ran: mypyc-compiled (setup.py, BURRACO_COMPILE=1) or not, with the C speed-ups or not
+    result["build"] = "compiled" if burraco.game.__file__.endswith((".so", ".pyd")) else "pure"
+    result["speedups"] = burraco._accel.fast is not None
     if args.json:
         print(json.dumps(result, sort_keys=False))
     else:

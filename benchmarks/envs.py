@@ -31,7 +31,9 @@ encoding latency, and batch simulation scaling from 1 to 2 worker processes.
 
 The ``build`` field says which package ran: the pure-Python one, or the compiled one (setup.py) when it comes
 first on the path, e.g. ``PYTHONPATH=build/compiled python benchmarks/envs.py`` after
-``BURRACO_COMPILE=1 pip install --no-build-isolation --no-deps --target build/compiled .``.
+``BURRACO_COMPILE=1 pip install --no-build-isolation --no-deps --target build/compiled .``; ``speedups`` whether
+the C speed-ups (``burraco._speedups``, built by any install where a C compiler is present) ran: run with
+``BURRACO_PURE=1`` for the pure-Python code alone.
 
 Usage: ``python benchmarks/envs.py [--json] [--seconds 10] [--repeat 3] [--sim-games 2000] [--clock wall|cpu]``
 (``--clock cpu`` times the AEC loops by the thread's CPU time instead of wall time: steadier on a shared machine).
@@ -261,12 +263,15 @@ def main() -> None:
     def med(xs: list[dict[str, float]], k: str) -> float:
         return round(statistics.median(x[k] for x in xs), 1) if xs else 0.0
 
+    import burraco._accel
     import burraco.game
 
     out: dict[str, object] = {
         "date": time.strftime("%Y-%m-%d"),
         # the pure-Python package, or the mypyc build of setup.py (BURRACO_COMPILE=1) found first on the path
         "build": "compiled" if burraco.game.__file__.endswith((".so", ".pyd")) else "pure",
+        # whether the C speed-ups (burraco._speedups) ran: built where a C compiler is, off with BURRACO_PURE=1
+        "speedups": burraco._accel.fast is not None,
         "python": platform.python_version(),
         "cpus": os.cpu_count(),
         "seconds_per_loop": args.seconds,
@@ -295,7 +300,7 @@ def main() -> None:
     if args.json:
         print(json.dumps(out, indent=1))
         return
-    print(f"build: {out['build']}")
+    print(f"build: {out['build']}, C speed-ups: {out['speedups']}")
     print(
         f"AEC steps/s (loop, agent included): burraco {out['burraco_loop_steps_per_s']}, "
         f"gin_rummy_v4 {out['gin_loop_steps_per_s']}, ratio {out.get('loop_ratio')}"

@@ -22,6 +22,7 @@ from itertools import compress
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
+from ._accel import fast as _fast
 from .actions import (
     ADD,
     DISCARD,
@@ -966,6 +967,9 @@ class Game:
                 else frozenset(),
             )
         set_ranks, seq_keys = mk
+        if _fast is not None:  # the same in C (burraco._speedups), on the same generator caches
+            fast_out: list[Action] = _fast.raw_melds(gen, hb, name, melds, set_ranks, seq_keys)
+            return fast_out
         tn = tuple.__new__
         out: list[Action] = []
         fb = int.from_bytes

@@ -13,6 +13,10 @@ from .melds import SET, Meld, MeldError, MeldRules
 WILDS = (JOKER, 1, 14, 27, 40)  # joker, 2h, 2d, 2c, 2s
 
 Cands = list[tuple[tuple[int, ...], Meld]]
+#: sorted card tuples (new melds or the cards added to a meld)
+Melds = tuple[tuple[int, ...], ...]
+#: new sequences: (sorted cards, natural-positions mask)
+Seqs = tuple[tuple[tuple[int, ...], int], ...]
 
 
 def wild_sig(h: bytes | bytearray | list[int]) -> int:
@@ -31,15 +35,18 @@ class Generator:
 
     def __init__(self, ctx: MeldRules) -> None:
         self.ctx = ctx
-        self._seq: dict[tuple[int, bool], list[tuple[tuple[int, ...], int]]] = {}
-        self._seq0: dict[tuple[bytes, int, int], list[tuple[tuple[int, ...], int]]] = {}
-        self._set: dict[tuple[int, bytes, int], list[tuple[int, ...]]] = {}
-        self._add: dict[tuple[object, ...], list[tuple[int, ...]]] = {}
-        self._ranks: dict[bytes, list[int]] = {}
-        self._exp: dict[tuple[object, ...], list[tuple[int, ...]]] = {}
-        self._exp2: dict[tuple[object, ...], list[tuple[tuple[int, ...], int]]] = {}
-        self._shapes: dict[tuple[bytes, bool, int, bool], list[tuple[bytes, bool]]] = {}
-        self._add1: dict[tuple[int, bytes, int], list[tuple[int, ...]]] = {}
+        # every cached result is a tuple: immutable (callers share it) and, holding only tuples of ints, untracked
+        # by the cyclic garbage collector once it has seen it (tens of thousands of cached lists made every full
+        # collection walk them all)
+        self._seq: dict[tuple[int, bool], Seqs] = {}
+        self._seq0: dict[tuple[bytes, int, int], Seqs] = {}
+        self._set: dict[tuple[int, bytes, int], Melds] = {}
+        self._add: dict[tuple[object, ...], Melds] = {}
+        self._ranks: dict[bytes, tuple[int, ...]] = {}
+        self._exp: dict[tuple[object, ...], Melds] = {}
+        self._exp2: dict[tuple[object, ...], Seqs] = {}
+        self._shapes: dict[tuple[bytes, bool, int, bool], tuple[tuple[bytes, bool], ...]] = {}
+        self._add1: dict[tuple[int, bytes, int], Melds] = {}
 
     def _trim(self) -> None:
         for d in (self._seq, self._set, self._add, self._add1):
@@ -47,7 +54,7 @@ class Generator:
                 d.clear()
 
     # ----- new sequences ------------------------------------------------------------------------------------------
-    def sequences(self, suit: int, cs: bytes, sig: int) -> list[tuple[tuple[int, ...], int]]:
+    def sequences(self, suit: int, cs: bytes, sig: int) -> Seqs:
         """Every valid new sequence in ``suit`` from the suit's counts ``cs`` (A, 2, 3 … K) and wilds ``sig``, as
         (sorted cards, natural-positions mask)."""
         k0 = (cs, sig, suit)
@@ -80,9 +87,9 @@ class Generator:
         canon = self._seq.get(key)
         if canon is None:
             self._trim()
-            canon = self._seq[key] = self._sequences(filt.to_bytes(13, "big"), any_other)
+            canon = self._seq[key] = tuple(self._sequences(filt.to_bytes(13, "big"), any_other))
         if not canon:
-            got0 = self._seq0[k0] = []
+            got0 = self._seq0[k0] = ()
             return got0
         others = sig & ~own
         ek2 = (key, shift, suit, others)
@@ -91,10 +98,10 @@ class Generator:
             if len(self._exp2) > 300_000:
                 self._exp2.clear()
             if shift:  # naturals (3…K) and their positions slide back up; the 2 and the placeholder are wilds
-                canon = [
+                canon = tuple(
                     (tuple(sorted(c if c < 2 else c + shift for c in t)), mk << shift) for t, mk in canon
-                ]
-            got0 = self._exp2[ek2] = _expand(canon, suit, _others(sig, own))
+                )
+            got0 = self._exp2[ek2] = tuple(_expand(canon, suit, _others(sig, own)))
         self._seq0[k0] = got0
         return got0
 
@@ -156,29 +163,31 @@ class Generator:
         return out
 
     # ----- new sets -----------------------------------------------------------------------------------------------
-    def set_candidates(self, tots: bytes, need: int) -> list[int]:
+    def set_candidates(self, tots: bytes, need: int) -> tuple[int, ...]:
         """The ranks allowed for sets of which the hand holds at least ``need`` cards (``tots``: cards per rank)."""
         pattern = tots.translate(_AT_LEAST[need])
         got = self._ranks.get(pattern)
         if got is None:
             allowed = self.ctx.set_ranks
-            got = self._ranks[pattern] = [r for r in range(1, 14) if pattern[r - 1] and r in allowed]
+            got = self._ranks[pattern] = tuple(r for r in range(1, 14) if pattern[r - 1] and r in allowed)
         return got
 
-    def sets(self, rank: int, cnt: bytes, sig: int) -> list[tuple[int, ...]]:
+    def sets(self, rank: int, cnt: bytes, sig: int) -> Melds:
         """Every valid new set of ``rank`` from its counts per suit ``cnt`` and wilds ``sig`` (§4.3)."""
         key = (rank, cnt, sig)
         got = self._set.get(key)
         if got is None:
             self._trim()
             if rank == 2:  # a set of 2s (only where the rules allow one): let the solver decide
-                got = [t for t, _ in self._sets_solver(rank, cnt, sig)]
+                got = tuple(t for t, _ in self._sets_solver(rank, cnt, sig))
             else:
                 got = _expand_sets(self._set_shapes(cnt, False, 0, bool(sig)), rank - 1, _wild_list(sig))
             self._set[key] = got
         return got
 
-    def _set_shapes(self, cnt: bytes, has_wild: bool, size: int, any_wild: bool) -> list[tuple[bytes, bool]]:
+    def _set_shapes(
+        self, cnt: bytes, has_wild: bool, size: int, any_wild: bool
+    ) -> tuple[tuple[bytes, bool], ...]:
         """Shapes of a new set (``size`` 0) or of cards added to a set of ``size`` cards: naturals per suit and
         whether a wild comes too. A set holds naturals of one rank and at most one wild, 3 to ``max_set`` cards."""
         key = (cnt, has_wild, size, any_wild)
@@ -205,8 +214,8 @@ class Generator:
                                 out.append((shape, False))
                             if any_wild and not has_wild and size + k + 1 <= ctx.max_set:
                                 out.append((shape, True))
-        self._shapes[key] = out
-        return out
+        got = self._shapes[key] = tuple(out)
+        return got
 
     def _sets_solver(self, rank: int, cnt: bytes, sig: int) -> Cands:
         ctx = self.ctx
@@ -227,7 +236,7 @@ class Generator:
         return out
 
     # ----- attachments --------------------------------------------------------------------------------------------
-    def additions(self, m: Meld, counts: bytes, sig: int) -> list[tuple[int, ...]]:
+    def additions(self, m: Meld, counts: bytes, sig: int) -> Melds:
         """Every valid attachment to ``m`` from a hand with ``counts`` (the suit's 13 counts for a sequence, the
         rank's 4 counts for a set) and wilds ``sig``, as sorted tuples of the cards added.
 
@@ -243,7 +252,7 @@ class Generator:
             self._add1.clear()
         if m.kind == SET and m.rank != 2:
             shapes = self._set_shapes(counts, m.wild >= 0, m.size, bool(sig))
-            got1 = self._add1[k1] = _expand_sets(shapes, m.rank - 1, _wild_list(sig)) if shapes else []
+            got1 = self._add1[k1] = _expand_sets(shapes, m.rank - 1, _wild_list(sig)) if shapes else ()
             return got1
         if m.kind == SET:
             key: tuple[object, ...] = (0, m.rank, m.size, m.wild >= 0, int.from_bytes(counts, "big"), sig)
@@ -301,9 +310,9 @@ class Generator:
                     if bits >> q & 1:
                         syn[q - 1] = 1
                 w0 = -1 if wc == 0 else (1 if wc == 1 else JOKER)
-                canon = self._add[key] = self._seq_additions(mask, w0, bytes(syn), bool(others))
+                canon = self._add[key] = tuple(self._seq_additions(mask, w0, bytes(syn), bool(others)))
             if not canon:
-                got1 = self._add1[k1] = []
+                got1 = self._add1[k1] = ()
                 return got1
             ek = (key, shift, suit, others)
             got1 = self._exp.get(ek)
@@ -311,16 +320,16 @@ class Generator:
                 if len(self._exp) > 300_000:
                     self._exp.clear()
                 if shift:  # slide naturals (3…K) back up; the 2 and the placeholder are wilds and stay
-                    canon = [tuple(sorted(c if c < 2 else c + shift for c in t)) for t in canon]
-                got1 = self._exp[ek] = [
+                    canon = tuple(tuple(sorted(c if c < 2 else c + shift for c in t)) for t in canon)
+                got1 = self._exp[ek] = tuple(
                     t for t, _ in _expand([(t, 0) for t in canon], suit, _others(sig, own))
-                ]
+                )
             self._add1[k1] = got1
             return got1
         got = self._add.get(key)
         if got is None:
             self._trim()
-            got = self._add[key] = [t for t, _ in self._additions(m, counts, sig)]
+            got = self._add[key] = tuple(t for t, _ in self._additions(m, counts, sig))
         self._add1[k1] = got
         return got
 
@@ -478,7 +487,7 @@ def _others(sig: int, own: int) -> list[int]:
 
 
 def _expand(
-    canon: list[tuple[tuple[int, ...], int]], suit: int, others: list[int]
+    canon: Seqs | list[tuple[tuple[int, ...], int]], suit: int, others: list[int]
 ) -> list[tuple[tuple[int, ...], int]]:
     """Move canonical hearts results to ``suit`` and the placeholder to each of the hand's other wilds."""
     sh = 13 * suit
@@ -553,7 +562,7 @@ def _drop_isolated(norm: int) -> int:
     return int.from_bytes(out, "big")
 
 
-def _expand_sets(shapes: list[tuple[bytes, bool]], base: int, wilds: list[int]) -> list[tuple[int, ...]]:
+def _expand_sets(shapes: tuple[tuple[bytes, bool], ...], base: int, wilds: list[int]) -> Melds:
     """Cards of each set shape for the rank whose hearts card is ``base``, a wild shape once per wild type held."""
     out: list[tuple[int, ...]] = []
     for shape, wild in shapes:
@@ -563,7 +572,7 @@ def _expand_sets(shapes: list[tuple[bytes, bool]], base: int, wilds: list[int]) 
                 out.append(tuple(sorted((*nat, w))))
         else:
             out.append(nat)
-    return out
+    return tuple(out)
 
 
 def _spare(w: int, nat: tuple[int, ...], cnt: bytes, base: int) -> bool:

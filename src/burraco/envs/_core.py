@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._accel import fast as _fast  # the C mask where burraco._speedups was built
 from ..actions import Action
 from ..cards import cards_str
 from ..game import Game
@@ -96,11 +97,14 @@ class Table:
 
     def mask(self, seat: int) -> npt.NDArray[np.int8]:
         # a zeroed bytearray set item by item is cheaper than numpy's fancy indexing with a short list
+        if self.over or seat != self.game.current_seat:
+            return np.frombuffer(bytearray(NUM_ACTIONS), dtype=np.int8)
+        self.legal()
+        if _fast is not None:
+            return np.frombuffer(_fast.mask(self._codes, NUM_ACTIONS), dtype=np.int8)
         ba = bytearray(NUM_ACTIONS)
-        if not self.over and seat == self.game.current_seat:
-            self.legal()
-            for c in self._codes:
-                ba[c] = 1
+        for c in self._codes:
+            ba[c] = 1
         return np.frombuffer(ba, dtype=np.int8)
 
     def observation(self, seat: int) -> npt.NDArray[np.float32]:

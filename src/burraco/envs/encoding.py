@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any, SupportsIndex
 import numpy as np
 import numpy.typing as npt
 
+from .._accel import fast as _fast  # the C legal_indices and Encoder.encode, or None (pure Python)
 from ..actions import ADD, DISCARD, DRAW, MELD, PICK, REDRAW, SWAP, Action
 from ..cards import JOKER, NUM_TYPES
 from ..melds import CLEAN, SEMICLEAN, SEQUENCE, Meld
@@ -391,9 +392,26 @@ def describe_index(index: SupportsIndex) -> tuple[str, int, int]:
 _ADD_BY_UID: dict[tuple[int, tuple[int, ...]], int] = {}
 
 
+def _index_slow(a: Action, melds: Sequence[Meld]) -> int:
+    """:func:`encode_action`, remembering an attachment's template by the meld's unique id (melds are immutable:
+    the same meld in any slot has the same templates)."""
+    if a[1] == ADD:
+        k = a[3]
+        if 1 <= k <= len(melds) and k <= MAX_SLOTS:
+            got = encode_action(a, melds)
+            if len(_ADD_BY_UID) > 500_000:
+                _ADD_BY_UID.clear()
+            _ADD_BY_UID[(melds[k - 1].uid, a[2])] = got - ADD_OFFSET - (k - 1) * ADD_BLOCK
+            return got
+    return encode_action(a, melds)
+
+
 def legal_indices(legal: Sequence[Action], melds: Sequence[Meld]) -> list[int]:
     """The indices of ``legal`` (in the same order): :func:`encode_action` of each, with the common verbs inline
-    and attachments cached by the meld's unique id (melds are immutable)."""
+    and attachments cached by the meld's unique id (in C where ``burraco._speedups`` was built)."""
+    if _fast is not None and type(legal) is list and type(melds) is list:
+        codes: list[int] = _fast.indices(legal, melds, _MELD_CACHE, _ADD_BY_UID, _index_slow)
+        return codes
     out: list[int] = []
     append = out.append
     mc = _MELD_CACHE
@@ -408,22 +426,13 @@ def legal_indices(legal: Sequence[Action], melds: Sequence[Meld]) -> list[int]:
             append(PICK_INDEX)
         elif v == MELD:
             got = mc.get(a[2])
-            append(encode_action(a, melds) if got is None else got)
+            append(_index_slow(a, melds) if got is None else got)
         elif v == ADD:
             k = a[3]
-            if 1 <= k <= len(melds) and k <= MAX_SLOTS:
-                key = (melds[k - 1].uid, a[2])
-                got = ac.get(key)
-                if got is None:  # the template of the meld after the attachment (the same meld in any slot)
-                    got = encode_action(a, melds) - ADD_OFFSET - (k - 1) * ADD_BLOCK
-                    if len(ac) > 500_000:
-                        ac.clear()
-                    ac[key] = got
-                append(ADD_OFFSET + (k - 1) * ADD_BLOCK + got)
-            else:
-                append(encode_action(a, melds))  # raises EncodingError
+            got = ac.get((melds[k - 1].uid, a[2])) if 1 <= k <= len(melds) and k <= MAX_SLOTS else None
+            append(_index_slow(a, melds) if got is None else ADD_OFFSET + (k - 1) * ADD_BLOCK + got)
         else:
-            append(encode_action(a, melds))
+            append(_index_slow(a, melds))
     return out
 
 
@@ -905,7 +914,10 @@ class Encoder:
     result is a new array equal to ``encode_game(game, seat, match_totals)`` (the tests check it on every state of
     random matches)."""
 
-    __slots__ = ("rules", "_rel", "_side", "_others", "_values", "_deck", "_sides", "_state")
+    __slots__ = (
+        "rules", "_rel", "_side", "_others", "_values", "_deck", "_sides", "_state", "_fast", "_rel_t", "_deck_b",
+        "_pile_open",
+    )
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -923,6 +935,11 @@ class Encoder:
         self._deck = _deck_lanes(rules)
         self._sides: list[_Side] = [_NO_SIDE, _NO_SIDE]
         self._state: list[list[Any] | None] = [None] * n
+        # the C encoder (burraco._speedups) where it was built; None: the Python code below (the reference)
+        self._fast = _fast
+        self._rel_t = [tuple(r) for r in self._rel]
+        self._deck_b = bytes(rules.deck_counts())
+        self._pile_open = rules.discard_pile_open
 
     def _new_state(self) -> list[Any]:
         raw = bytearray(OBS_SIZE * 4)
@@ -946,6 +963,27 @@ class Encoder:
         st = self._state[seat]
         if st is None:
             st = self._state[seat] = self._new_state()
+        fast = self._fast
+        if fast is not None:  # the side summaries here, everything else in C (it rewrites all meld rows)
+            my_side = self._side[seat]
+            melds = g.melds
+            ms = melds[my_side]
+            if len(ms) > MAX_SLOTS:
+                ms = ms[:MAX_SLOTS]
+            own = self._sides[my_side]
+            if own[0] != ms:
+                own = self._side_summary(my_side, ms)
+            ms = melds[1 - my_side]
+            if len(ms) > MAX_SLOTS:
+                ms = ms[:MAX_SLOTS]
+            other = self._sides[1 - my_side]
+            if other[0] != ms:
+                other = self._side_summary(1 - my_side, ms)
+            fast.encode(
+                st[1], g, seat, self._rel_t[seat], my_side, self._deck_b, self._pile_open, own, other, match_totals
+            )
+            obs: npt.NDArray[np.float32] = st[0].copy()
+            return obs
         buf = st[0]
         r = self.rules
         rel = self._rel[seat]
@@ -1131,3 +1169,24 @@ __all__ = [
     "encode_view",
     "legal_indices",
 ]
+
+
+if _fast is not None:
+    _fast.configure(
+        {
+            **_O,
+            "OBS_SIZE": OBS_SIZE,
+            "MAX_SLOTS": MAX_SLOTS,
+            "ROW_BYTES": _ROW_BYTES,
+            "DRAW_INDEX": DRAW_INDEX,
+            "PICK_INDEX": PICK_INDEX,
+            "DISCARD_OFFSET": DISCARD_OFFSET,
+            "ADD_OFFSET": ADD_OFFSET,
+            "ADD_BLOCK": ADD_BLOCK,
+            "DRAW": DRAW,
+            "PICK": PICK,
+            "MELD": MELD,
+            "ADD": ADD,
+            "DISCARD": DISCARD,
+        }
+    )

@@ -1,0 +1,31 @@
+# the optional C module (src/burraco/_speedups.c); burraco.envs._accel loads it
+from collections.abc import Callable
+from typing import Any
+
+def configure(layout: dict[str, Any], /) -> None: ...
+def encode(
+    raw: bytearray,
+    game: Any,
+    seat: int,
+    rel: tuple[int, ...],
+    my_side: int,
+    deck: bytes,
+    pile_open: bool,
+    own: tuple[Any, ...],
+    other: tuple[Any, ...],
+    match_totals: tuple[int, int] | None,
+    /,
+) -> None: ...
+def indices(
+    legal: list[Any],
+    melds: list[Any],
+    meld_cache: dict[tuple[int, ...], int],
+    add_cache: dict[tuple[int, tuple[int, ...]], int],
+    slow: Callable[[Any, Any], int],
+    /,
+) -> list[int]: ...
+def mask(codes: list[int], size: int, /) -> bytearray: ...
+def configure_engine(names: dict[str, Any], /) -> None: ...
+def raw_melds(
+    gen: Any, hand: bytes, seat_name: str, melds: list[Any], set_ranks: Any, seq_keys: Any, /
+) -> list[Any]: ...
