@@ -616,6 +616,22 @@ static PyObject *new_action(PyObject *name, PyObject *verb, PyObject *cards, PyO
     return a;
 }
 
+/* append new_action(name, verb, cards, k) to out: one cards tuple, or every item of a sequence of them (0, or -1
+ * with an error) */
+static int append_action(PyObject *out, PyObject *name, PyObject *verb, PyObject *cards, PyObject *k) {
+    PyObject *a = new_action(name, verb, cards, k);
+    int rc = a == NULL ? -1 : PyList_Append(out, a);
+    Py_XDECREF(a);
+    return rc;
+}
+
+static int append_actions(PyObject *out, PyObject *name, PyObject *verb, PyObject *seq, PyObject *k) {
+    for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(seq); j++)
+        if (append_action(out, name, verb, PySequence_Fast_GET_ITEM(seq, j), k) < 0)
+            return -1;
+    return 0;
+}
+
 /* d[key] from a generator cache (new reference), else method(*args) of the generator, which computes and caches */
 static PyObject *cached(PyObject *d, PyObject *key, PyObject *gen, PyObject *method, PyObject *a0, PyObject *a1,
                         PyObject *a2) {
@@ -703,16 +719,10 @@ static PyObject *raw_melds(PyObject *self, PyObject *args) {
         Py_XDECREF(cnt);
         if (got == NULL)
             goto fail;
-        for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(got); j++) {
-            PyObject *a = new_action(name, E_MELD, PySequence_Fast_GET_ITEM(got, j), E_ZERO);
-            if (a == NULL || PyList_Append(out, a) < 0) {
-                Py_XDECREF(a);
-                Py_DECREF(got);
-                goto fail;
-            }
-            Py_DECREF(a);
-        }
+        int rc = append_actions(out, name, E_MELD, got, E_ZERO);
         Py_DECREF(got);
+        if (rc < 0)
+            goto fail;
     }
     /* new sequences, suit by suit: 2 naturals and a wild, or 3 naturals at least */
     int max_zeros = sig ? 11 : 10;
@@ -752,14 +762,11 @@ static PyObject *raw_melds(PyObject *self, PyObject *args) {
                 if (in)
                     continue;
             }
-            PyObject *a = new_action(name, E_MELD, PyTuple_GET_ITEM(e, 0), E_ZERO);
-            if (a == NULL || PyList_Append(out, a) < 0) {
-                Py_XDECREF(a);
+            if (append_action(out, name, E_MELD, PyTuple_GET_ITEM(e, 0), E_ZERO) < 0) {
                 Py_DECREF(got);
                 Py_DECREF(suito);
                 goto fail;
             }
-            Py_DECREF(a);
         }
         Py_DECREF(got);
         Py_DECREF(suito);
@@ -804,25 +811,15 @@ static PyObject *raw_melds(PyObject *self, PyObject *args) {
         Py_XDECREF(uid);
         if (got == NULL)
             goto fail;
+        int rc = 0;
         if (PySequence_Fast_GET_SIZE(got)) {
             PyObject *ko = PyLong_FromSsize_t(i + 1);
-            if (ko == NULL) {
-                Py_DECREF(got);
-                goto fail;
-            }
-            for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(got); j++) {
-                PyObject *a = new_action(name, E_ADD, PySequence_Fast_GET_ITEM(got, j), ko);
-                if (a == NULL || PyList_Append(out, a) < 0) {
-                    Py_XDECREF(a);
-                    Py_DECREF(ko);
-                    Py_DECREF(got);
-                    goto fail;
-                }
-                Py_DECREF(a);
-            }
-            Py_DECREF(ko);
+            rc = ko == NULL ? -1 : append_actions(out, name, E_ADD, got, ko);
+            Py_XDECREF(ko);
         }
         Py_DECREF(got);
+        if (rc < 0)
+            goto fail;
     }
     Py_DECREF(sigo);
     Py_DECREF(d_ranks);
