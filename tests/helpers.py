@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import burraco
-from burraco import Deal, Game, Rules, parse_cards
+from burraco import Deal, Game, Match, Rules, parse_cards
 from burraco.cards import JOKER
 
 SEATS4 = ("N", "E", "S", "W")
@@ -313,3 +313,23 @@ def greedy_move(game: Game, rng: random.Random) -> burraco.Action:
         return legal[1] if len(legal) > 1 and rng.random() < 0.15 else legal[0]
     ds = [a for a in legal if a.verb == "discard"] or legal
     return ds[rng.randrange(len(ds))]
+
+
+def match_states(
+    rules: Rules, seed: int, rng: random.Random, hands: int = 2
+) -> Iterator[tuple[Game, tuple[int, int]]]:
+    """Every state of a random match of at most ``hands`` hands, the final state of each hand included: yields the
+    hand being played and the match totals before it, then applies a uniformly random legal action drawn from
+    ``rng`` (after the caller, who may draw from ``rng`` too)."""
+    m = Match(rules, seed=seed)
+    for _hand in range(hands):
+        if m.is_over:
+            return
+        g = m.start_hand()
+        totals = (m.totals[0], m.totals[1])
+        while True:
+            yield g, totals
+            if g.end is not None:
+                break
+            legal = g.legal_actions()
+            m.apply(legal[rng.randrange(len(legal))])

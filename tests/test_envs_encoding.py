@@ -14,6 +14,7 @@ from burraco.actions import Action  # noqa: E402
 from burraco.cards import JOKER  # noqa: E402
 from burraco.envs import encoding as enc  # noqa: E402
 from burraco.melds import SEQUENCE, SET, MeldError, make_meld  # noqa: E402
+from helpers import match_states  # noqa: E402
 
 PERMISSIVE = preset(
     "italian", two_natural_aces=True, allow_set_of_twos=True, allowed_set_ranks=list(range(1, 14))
@@ -194,22 +195,12 @@ def test_incremental_encoder_equals_encode_game_on_every_state_and_seat(name: st
     e = enc.Encoder(r)
     checked = 0
     for i in range(2):
-        m = Match(r, seed=40 + i)
         rng = random.Random(i)
-        for _hand in range(2):
-            if m.is_over:
-                break
-            g = m.start_hand()
-            totals = (m.totals[0], m.totals[1])
-            while True:
-                for s in rng.sample(range(r.players), r.players):
-                    got = e.encode(g, s, totals)
-                    assert np.array_equal(got, enc.encode_game(g, s, totals)), (name, i, s, len(g.actions))
-                    checked += 1
-                if g.end is not None:
-                    break
-                legal = g.legal_actions()
-                m.apply(legal[rng.randrange(len(legal))])
+        for g, totals in match_states(r, 40 + i, rng):
+            for s in rng.sample(range(r.players), r.players):
+                got = e.encode(g, s, totals)
+                assert np.array_equal(got, enc.encode_game(g, s, totals)), (name, i, s, len(g.actions))
+                checked += 1
     assert checked > 300
     out = e.encode(g, 0)
     out[:] = 7.0  # a returned vector is the caller's own: writing to it changes no later one

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import burraco.game as game_mod
-from burraco import PRESETS, Game, Match, preset
+from burraco import PRESETS, Game, preset
 from burraco._accel import fast
 from burraco.actions import Action
 
@@ -26,6 +26,7 @@ np = pytest.importorskip("numpy")
 
 from burraco.envs import _core as core_mod  # noqa: E402
 from burraco.envs import encoding as enc  # noqa: E402
+from helpers import match_states  # noqa: E402
 
 if os.environ.get("BURRACO_REQUIRE_SPEEDUPS") == "1":  # .ci/run: a C compiler is there, the module must be built
 
@@ -54,40 +55,29 @@ def _play_checking(name: str, players: int, seed: int, monkeypatch: pytest.Monke
     pure_enc = enc.Encoder(r) if encodable else None
     if pure_enc is not None:
         pure_enc._fast = None
-    m = Match(r, seed=seed)
-    rng = random.Random(seed)
     checked = 0
-    for _hand in range(2):
-        if m.is_over:
-            break
-        g = m.start_hand()
-        totals = (m.totals[0], m.totals[1])
-        while True:
-            if g.end is None and g.phase == "play":
-                s = g.current_seat
-                got = g._raw_meld_actions(s)
-                monkeypatch.setattr(game_mod, "_fast", None)
-                want = g._raw_meld_actions(s)
-                monkeypatch.setattr(game_mod, "_fast", fast)
-                assert got == want, (name, players, seed, len(g.actions))
-                assert all(type(a) is type(b) for a, b in zip(got, want, strict=True))
-            if fast_enc is not None and pure_enc is not None:
-                for seat in range(g.n):
-                    a = fast_enc.encode(g, seat, totals)
-                    b = pure_enc.encode(g, seat, totals)
-                    assert np.array_equal(a, b), (name, players, seed, seat, np.flatnonzero(a != b))
-                if g.end is None:
-                    legal = g.legal_actions()
-                    melds = g.melds[g.side_of(g.current_seat)]
-                    codes = enc.legal_indices(legal, melds)
-                    monkeypatch.setattr(enc, "_fast", None)
-                    assert codes == enc.legal_indices(legal, melds)
-                    monkeypatch.setattr(enc, "_fast", fast)
-            checked += 1
-            if g.end is not None:
-                break
-            legal = g.legal_actions()
-            m.apply(legal[rng.randrange(len(legal))])
+    for g, totals in match_states(r, seed, random.Random(seed)):
+        if g.end is None and g.phase == "play":
+            s = g.current_seat
+            got = g._raw_meld_actions(s)
+            monkeypatch.setattr(game_mod, "_fast", None)
+            want = g._raw_meld_actions(s)
+            monkeypatch.setattr(game_mod, "_fast", fast)
+            assert got == want, (name, players, seed, len(g.actions))
+            assert all(type(a) is type(b) for a, b in zip(got, want, strict=True))
+        if fast_enc is not None and pure_enc is not None:
+            for seat in range(g.n):
+                a = fast_enc.encode(g, seat, totals)
+                b = pure_enc.encode(g, seat, totals)
+                assert np.array_equal(a, b), (name, players, seed, seat, np.flatnonzero(a != b))
+            if g.end is None:
+                legal = g.legal_actions()
+                melds = g.melds[g.side_of(g.current_seat)]
+                codes = enc.legal_indices(legal, melds)
+                monkeypatch.setattr(enc, "_fast", None)
+                assert codes == enc.legal_indices(legal, melds)
+                monkeypatch.setattr(enc, "_fast", fast)
+        checked += 1
     return checked
 
 

@@ -915,8 +915,7 @@ class Encoder:
     random matches)."""
 
     __slots__ = (
-        "rules", "_rel", "_side", "_others", "_values", "_deck", "_sides", "_state", "_fast", "_rel_t", "_deck_b",
-        "_pile_open",
+        "rules", "_rel", "_side", "_others", "_values", "_deck", "_sides", "_state", "_fast", "_deck_b", "_pile_open",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -924,10 +923,10 @@ class Encoder:
         n = rules.players
         if n == 4:
             d = rules.direction
-            self._rel = [[((s - me) * d) % 4 for s in range(4)] for me in range(4)]
+            self._rel: list[tuple[int, ...]] = [tuple(((s - me) * d) % 4 for s in range(4)) for me in range(4)]
             self._side = [me % 2 for me in range(4)]
         else:
-            self._rel = [[0, 1], [1, 0]]
+            self._rel = [(0, 1), (1, 0)]
             self._side = [0, 1]
         # the other seats of each seat, with their place relative to it (1 next, 2 partner, 3 previous)
         self._others = [[(s, self._rel[me][s]) for s in range(n) if s != me] for me in range(n)]
@@ -937,7 +936,6 @@ class Encoder:
         self._state: list[list[Any] | None] = [None] * n
         # the C encoder (burraco._speedups) where it was built; None: the Python code below (the reference)
         self._fast = _fast
-        self._rel_t = [tuple(r) for r in self._rel]
         self._deck_b = bytes(rules.deck_counts())
         self._pile_open = rules.discard_pile_open
 
@@ -980,7 +978,7 @@ class Encoder:
             if other[0] != ms:
                 other = self._side_summary(1 - my_side, ms)
             fast.encode(
-                st[1], g, seat, self._rel_t[seat], my_side, self._deck_b, self._pile_open, own, other, match_totals
+                st[1], g, seat, self._rel[seat], my_side, self._deck_b, self._pile_open, own, other, match_totals
             )
             obs: npt.NDArray[np.float32] = st[0].copy()
             return obs
