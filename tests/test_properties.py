@@ -315,6 +315,8 @@ def test_prop_cards_views_scores_replay(ri: int, players: int, seed: int, greedy
     assert sc is not None
     assert sc == expected_scores(g, obs.pending)
     assert all(v % 5 == 0 for side in sc.values() for v in side.values())
+    # a side that went out has its pozzetto (morto) counted as taken (§0.1 C-22: never a batida and the penalty)
+    assert not any(side["closing"] and side["pozzetto"] for side in sc.values())
     assert g.returns() == [sc[g.sides[s % 2 if g.n == 4 else s]]["total"] for s in range(g.n)]
     # replay reproduces the table and the scores
     rec = g.to_record()
@@ -451,8 +453,9 @@ def test_view_other_seats_cannot_tell_twin_of_lone_pick() -> None:
     other.apply("N pick")
     assert twin.to_record()["hands"][0]["actions"] == other.to_record()["hands"][0]["actions"]
     for s in (1, 2, 3):
-        # the same public history; only N's hidden hand differs
-        assert twin.view(s).lone_had == other.view(s).lone_had
+        # the same public history; only N's hidden hand differs, and nothing in the others' views tells them apart
+        assert view_key(twin.view(s), skip=("unseen",)) == view_key(other.view(s), skip=("unseen",))
+        assert not twin.view(s).lone_gone
 
 
 def test_0_1_fechado_pick_legality_ignores_covered_pile_cards() -> None:

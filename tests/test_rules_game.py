@@ -333,6 +333,44 @@ def test_6_4_one_card_pile_twin_may_be_discarded() -> None:
     assert g.table_json()["pile"] == ["3h"]
 
 
+def test_0_1_twin_copies_twin_from_the_pozzetto_may_be_discarded() -> None:
+    """§6.4 with §0.1 "Twin copies" (decision of 2026-12-01; conformance case
+    pile-one-card-twin-from-pozzetto-discard-ok): N holds no 9c, picks the lone up-card 9c, melds it, goes to the
+    pozzetto in diretta and finds the other 9c there. The 9c on the table may be taken to be the picked one."""
+    g = new_game(
+        hands={"N": "7c 8c Ah Ad As Kh Kd Ks 5h 6h 7h"},
+        upcard="9c",
+        pozzetti=["9c 7d 4h 2c 6c Jc JK 8s 5d 9d Tc"],
+    )
+    play(g, ["N pick", "N meld 7c 8c 9c", "N meld Ah Ad As", "N meld Kh Kd Ks", "N meld 5h 6h 7h"])
+    assert g.table_json()["pozzetto_taken"]["NS"] and hand_str(g, "N").count("9c") == 1
+    assert "N discard 9c" in legal(g) and g.is_legal("N discard 9c")
+    g.apply("N discard 9c")
+    assert g.table_json()["pile"] == ["9c"] and g.table_json()["hands"]["N"] == 10 and g.current_seat == 1
+
+
+def test_0_1_twin_copies_last_copy_after_the_other_was_melded_may_be_discarded() -> None:
+    """He held a 9c, picks the lone 9c and melds one of the two: the one left may be the twin (§0.1)."""
+    g = new_game(hands={"N": "9c 7c 8c Kd"}, upcard="9c", avoid="9c")
+    g.apply("N pick")
+    assert "N discard 9c" in legal(g)  # the twin held before (two copies in hand)
+    g.apply("N meld 7c 8c 9c")
+    assert hand_str(g, "N").count("9c") == 1
+    assert "N discard 9c" in legal(g) and g.is_legal("N discard 9c")
+
+
+def test_0_1_twin_copies_plain_case_still_illegal() -> None:
+    """No twin held and no 9c laid since the pick-up: the one 9c in hand is the picked card (§6.4), after other
+    melds as before them."""
+    g = new_game(hands={"N": "3h 4h 5h Kc Kd"}, upcard="9c", avoid="9c")
+    g.apply("N pick")
+    assert "one-card pile" in refused(g, "N discard 9c")
+    g.apply("N meld 3h 4h 5h")
+    assert "one-card pile" in refused(g, "N discard 9c")
+    assert "N discard 9c" not in legal(g) and "N discard Kc" in legal(g)
+    assert not g.view(0).lone_gone and not g.view(1).lone_gone
+
+
 def test_6_4_former_top_of_a_longer_pile_may_be_discarded() -> None:
     g = new_game(hands={"E": "Qd"}, upcard="9s", stock_top="7c", avoid="7c 9s")
     play(g, ["N draw", "N discard 7c"])  # discarding the card just drawn from the stock is allowed
@@ -600,6 +638,66 @@ def test_8_2_brazilian_batida_needs_a_clean_canastra() -> None:
     g.apply("S meld 9h Th Jh Qh Kh")
     assert "clean" in refused(g, "S meld 3s 4s 5s 6s 7s 8s")
     assert "only" in refused(g, "S meld 3s 4s 5s 6s 7s")
+
+
+# N goes out with the discard and takes the morto indirectly; E passes; S could then empty his hand (RULES.md §0.1
+# C-22, §14.5; the deal of the conformance case brazilian-no-batida-before-indirect-morto-is-reached-illegal)
+MORTO_N = "3s 4s 5s 6s 7s 8s 9s Ah 2h 3h 4h"
+MORTO_S = "Tc Jc Qc 5d 6d 7d 8d 9h Th Jh Qh"
+
+
+def _partner_took_the_morto_with_the_discard(rules: str) -> Game:
+    g = new_game(rules, hands={"N": MORTO_N, "S": MORTO_S}, stock_top="Kd 4c Kh 7h 8h 9d 3c", upcard=None)
+    play(g, ["N draw", "N meld 3s 4s 5s 6s 7s 8s 9s", "N meld Ah 2h 3h 4h", "N discard Kd"])
+    assert g.table_json()["hands"]["N"] == 11 and g.table_json()["pozzetto_taken"]["NS"]
+    play(g, ["E pass", "S draw", "S meld Tc Jc Qc", "S meld 5d 6d 7d 8d"])
+    assert hand_str(g, "S") == "9h Th Jh Qh Kh"
+    return g
+
+
+@pytest.mark.parametrize("rules", ["brazilian", "brazilian-fechado", "brazilian-stbl"])
+def test_0_1_c22_brazilian_no_batida_before_the_indirect_morto_is_reached(rules: str) -> None:
+    g = _partner_took_the_morto_with_the_discard(rules)
+    # melding his last cards (batida by melding) is refused while N's morto does not count as taken
+    assert "counts as taken only once his next turn starts" in refused(g, "S meld 9h Th Jh Qh Kh")
+    # ... and so is keeping one card whose only use would be going out (by discarding it or attaching it)
+    why = refused(g, "S meld 9h Th Jh Qh")
+    assert "N took the morto" in why, why
+    assert "N took the morto" in refused(g, "S meld Th Jh Qh Kh")
+    # what is left: a discard, or a meld that keeps two cards
+    assert set(legal(g)) == {f"S discard {c}" for c in ("9h", "Th", "Jh", "Qh", "Kh")} | {
+        "S meld 9h Th Jh",
+        "S meld Th Jh Qh",
+        "S meld Jh Qh Kh",
+    }
+    g.apply("S discard 9h")
+    # N's next turn starts: from now on the morto counts as taken and NS may go out
+    play(g, ["W pass", "N draw", f"N discard {hand_str(g, 'N').split()[0]}", "E pass", "S draw"])
+    assert hand_str(g, "S") == "Th Jh Qh Kh 3c"
+    g.apply("S meld Th Jh Qh Kh")
+    g.apply("S discard 3c")
+    assert g.end == "closed" and g.result_json()["closed_by"] == "S"
+    sc = g.scores()
+    assert sc is not None and sc["NS"]["closing"] == 100 and sc["NS"]["pozzetto"] == 0
+
+
+def test_0_1_c22_italian_partner_may_close_while_the_pozzetto_is_unplayed() -> None:
+    """Italian presets count a pozzetto taken with the discard as taken at once: the partner may close."""
+    g = _partner_took_the_morto_with_the_discard("italian")
+    assert "S meld 9h Th Jh Qh" in legal(g)
+    play(g, ["S meld 9h Th Jh Qh", "S discard Kh"])
+    assert g.end == "closed" and g.result_json()["closed_by"] == "S"
+    sc = g.scores()
+    assert sc is not None and sc["NS"]["closing"] == 100 and sc["NS"]["pozzetto"] == 0
+
+
+def test_0_1_c22_brazilian_2p_the_question_does_not_arise() -> None:
+    """Two players: nobody can go out for the side of a player whose morto is pending before his next turn; the
+    opponent may go out (his side has its morto), and the pending morto is scored as not taken."""
+    g = _unplayed_indirect_pozzetto("brazilian-2p")
+    sc = g.scores()
+    assert sc is not None and sc["S"]["closing"] == 100 and sc["S"]["pozzetto"] == 0
+    assert sc["N"]["pozzetto"] == -100 and sc["N"]["closing"] == 0
 
 
 # ----------------------------------------------------------------------------------------------------------------

@@ -132,7 +132,7 @@ class Game:
         self.picked = False
         self.drew = False
         self.lone = -1  # the card taken from a one-card pile
-        self.lone_had = 0  # copies of it the player held before the pick-up
+        self.lone_gone = False  # a copy of it has gone from the picker's hand to the table since (§0.1 twin copies)
         self.top = -1  # the top card of a picked-up pile (for "top card must be used")
         self.top_used = True
         self.melded = False  # a meld or attachment this turn
@@ -198,7 +198,7 @@ class Game:
         g.picked = self.picked
         g.drew = self.drew
         g.lone = self.lone
-        g.lone_had = self.lone_had
+        g.lone_gone = self.lone_gone
         g.top = self.top
         g.top_used = self.top_used
         g.melded = self.melded
@@ -449,7 +449,7 @@ class Game:
         top = pile[-1]
         if len(pile) == 1:
             self.lone = top
-            self.lone_had = h[top]
+            self.lone_gone = False
         self.top = top
         self.top_used = self.rules.pickup_rule is not PickupRule.MUST_USE_TOP_CARD
         kn = self.known[seat]
@@ -544,6 +544,8 @@ class Game:
         self.melds[side][a.meld - 1] = new
         self._meldkeys[side] = None
         self.melded = True
+        if c == self.lone:
+            self.lone_gone = True
         if self.opening:
             self.laid += self._values[c] - self._values[m.wild]
         if self.top >= 0 and not self.top_used and self.top == c:
@@ -591,6 +593,8 @@ class Game:
         else:
             self.melds[side][a.meld - 1] = m
         self.melded = True
+        if self.lone >= 0 and self.lone in a.cards:
+            self.lone_gone = True
         if self.opening:
             self.laid += pts
         if self.top >= 0 and not self.top_used and self.top in a.cards:
@@ -671,7 +675,7 @@ class Game:
         self.picked = False
         self.drew = False
         self.lone = -1
-        self.lone_had = 0
+        self.lone_gone = False
         self.top = -1
         self.top_used = True
         self.melded = False
@@ -752,7 +756,8 @@ class Game:
 
     def _discard_error(self, seat: int, c: int) -> Message | None:
         r = self.rules
-        if r.single_card_pile_no_rediscard and c == self.lone and self.lone_had == 0:
+        if r.single_card_pile_no_rediscard and c == self.lone and not self.lone_gone and self.hands[seat][c] == 1:
+            # the only copy in hand must be the one picked up (§6.4, §0.1 twin copies)
             return msg("lone_card_discard", card=CARD_STR[c])
         p = self._pending()
         if p is not None:
@@ -764,12 +769,26 @@ class Game:
             return self._closing_error(side, c)
         return None
 
+    def _unreached_morto(self, side: int) -> int:
+        """The seat of ``side`` holding a pozzetto taken with the discard that does not count as taken yet (its
+        owner's next turn has not started and the rules count such a pozzetto as not taken at scoring: Brazilian),
+        or -1. While there is one the side may not go out (§0.1 C-22, decision of 2026-12-01)."""
+        if self.rules.indirect_pozzetto_counts_if_unplayed:
+            return -1
+        for s in range(self.n):
+            if self.poz_pending[s] and self.side_of(s) == side:
+                return s
+        return -1
+
     def _closing_error(self, side: int, c: int) -> Message | None:
         r = self.rules
         if self.poz_taken[side] == 0:
             if r.pozzetto_requires_burraco:
                 return msg("pozzetto_needs_burraco")
             return msg("no_pozzetto_left")
+        p = self._unreached_morto(side)
+        if p >= 0:
+            return msg("morto_not_reached", seat=self.seats[p])
         if not self._has_burraco(side):
             return msg(
                 "close_needs_burraco", kind="clean" if r.closing_burraco is BurracoNeeded.CLEAN else "any"
@@ -807,6 +826,9 @@ class Game:
                 )
             if g.poz_taken[side] == 0:
                 return msg("no_morto_left")
+            owner = g._unreached_morto(side)
+            if owner >= 0:
+                return msg("morto_not_reached", seat=self.seats[owner])
             return g._pending_at_end()
         g._lay(seat, side, a, m)
         if left == 0:
@@ -817,6 +839,9 @@ class Game:
         if g._completable({}):
             return None
         if left == 1:
+            owner = g._unreached_morto(side)
+            if owner >= 0:  # the last card could only go out, and the side may not go out yet (§0.1 C-22)
+                return msg("dead_end_because", reason=msg("morto_not_reached", seat=self.seats[owner]))
             last = g.hand_cards(seat)[0]
             return msg("leaves_last_card", card=CARD_STR[last])
         p = g._pending()
@@ -877,6 +902,7 @@ class Game:
                     g.end is not None
                     and g._has_burraco(side)
                     and g.poz_taken[side]
+                    and g._unreached_morto(side) < 0
                     and g._pending_at_end() is None
                 ):
                     ok = True
@@ -914,11 +940,11 @@ class Game:
         n = self.hand_n[seat]
         if n >= 3 and self._pending() is None:
             # no condition pending: every distinct card may be discarded (§3.4 keeps >= 2 cards after it), but for
-            # the card taken from a one-card pile without a twin held before (§6.4)
+            # the card taken from a one-card pile when the one copy in hand must be it (§6.4, §0.1 twin copies)
             da = _DISCARDS[name]
             out = list(compress(da, h))
             lone = self.lone
-            if lone >= 0 and self.lone_had == 0 and h[lone] and self.rules.single_card_pile_no_rediscard:
+            if lone >= 0 and not self.lone_gone and h[lone] == 1 and self.rules.single_card_pile_no_rediscard:
                 out.remove(da[lone])
         else:
             out = [

@@ -63,7 +63,7 @@ class View:
     picked: bool
     drew: bool
     lone: int
-    lone_had: int
+    lone_gone: bool  # a copy of ``lone`` went from the picker's hand to the table after the pick-up
     top: int
     top_used: bool
     melded: bool
@@ -260,7 +260,7 @@ def make_view(g: Game, seat: int) -> View:
             "picked": g.picked,
             "drew": g.drew,
             "lone": g.lone,
-            "lone_had": g.lone_had if seat == g.turn else 0,  # whether he held a twin is his own secret
+            "lone_gone": g.lone_gone,  # public: everybody saw what he melded
             "top": g.top,
             "top_used": g.top_used,
             "melded": g.melded,
@@ -287,7 +287,7 @@ _TURN_FIELDS = (
     "picked",
     "drew",
     "lone",
-    "lone_had",
+    "lone_gone",
     "top",
     "top_used",
     "melded",
@@ -415,9 +415,6 @@ def determinize(
         # which card he drew is unknown to this seat: any card of his sampled hand may stand for it
         hand = g.hands[g.turn]
         g.drawn = next((c for c in range(NUM_TYPES) if hand[c]), -1)
-    if view.seat != g.turn and g.lone >= 0 and g.end is None:
-        # the picker's twin is unknown to this seat: let him discard the card (a sample never strands him)
-        g.lone_had = g.hands[g.turn][g.lone]
     return g
 
 

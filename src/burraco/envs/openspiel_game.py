@@ -286,7 +286,7 @@ def view_string(view: View, actions: int) -> str:
         view.picked,
         view.drew,
         view.lone,
-        view.lone_had,
+        view.lone_gone,
         view.top,
         view.top_used,
         view.melded,

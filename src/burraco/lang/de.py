@@ -71,6 +71,8 @@ TEMPLATES: dict[str, str] = {
     "last_meld_needs_discard": "die Partei hat ihren Pozzetto: die letzte Karte auszulegen hieße ohne Ablage zu "
     "schließen (§8.2)",
     "go_out_needs_burraco": "zum Ausgehen braucht es einen {kind:needed} auf dem Tisch (§8.1)",
+    "morto_not_reached": "{seat} hat den Morto mit dem Abwurf genommen, und er zählt erst ab seinem nächsten Zug "
+    "als genommen: bis dahin darf die Partei nicht ausgehen (§0.1 C-22)",
     "no_morto_left": "für die Partei ist kein Morto übrig, also kann sie nicht ausgehen",
     "pozzetto_before_opening": "in den Pozzetto zu gehen, bevor die erste Meldung {points} Punkte erreicht, ist "
     "nicht erlaubt (§0.1)",

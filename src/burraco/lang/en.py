@@ -63,6 +63,8 @@ TEMPLATES: dict[str, str] = {
     "last_meld_needs_discard": "the side has its pozzetto: melding the last card would close without a discard "
     "(§8.2)",
     "go_out_needs_burraco": "going out needs a {kind:needed} on the table (§8.1)",
+    "morto_not_reached": "{seat} took the morto with his last discard and it counts as taken only once his next "
+    "turn starts: until then the side may not go out (§0.1 C-22)",
     "no_morto_left": "no morto is left for the side, so it cannot go out",
     "pozzetto_before_opening": "going to the pozzetto before the first meld reaches {points} points is illegal "
     "(§0.1)",

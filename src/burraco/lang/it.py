@@ -66,6 +66,8 @@ TEMPLATES: dict[str, str] = {
     "last_meld_no_pozzetto": "la coppia non può prendere un pozzetto ora, quindi non può calare l'ultima carta",
     "last_meld_needs_discard": "la coppia ha già il pozzetto: calare l'ultima carta chiuderebbe senza scarto (§8.2)",
     "go_out_needs_burraco": "per andare giù serve un {kind:needed} sul tavolo (§8.1)",
+    "morto_not_reached": "{seat} ha preso il morto con lo scarto e conta come preso solo dal suo prossimo turno: "
+    "fino ad allora la coppia non può andare giù (§0.1 C-22)",
     "no_morto_left": "non resta un morto per la coppia, quindi non può andare giù",
     "pozzetto_before_opening": "andare al pozzetto prima che la prima calata arrivi a {points} punti non è ammesso "
     "(§0.1)",

@@ -70,6 +70,8 @@ TEMPLATES: dict[str, str] = {
     "last_meld_needs_discard": "de partij heeft haar pozzetto: de laatste kaart uitleggen zou sluiten zonder "
     "aflegkaart (§8.2)",
     "go_out_needs_burraco": "uitgaan vraagt een {kind:needed} op tafel (§8.1)",
+    "morto_not_reached": "{seat} nam de morto met zijn laatste afleg en die telt pas als genomen vanaf zijn "
+    "volgende beurt: tot dan mag de partij niet uitgaan (§0.1 C-22)",
     "no_morto_left": "er is geen morto over voor de partij, dus ze kan niet uitgaan",
     "pozzetto_before_opening": "naar de pozzetto gaan voor de eerste uitleg {points} punten haalt, is niet "
     "toegestaan (§0.1)",

@@ -61,6 +61,8 @@ TEMPLATES: dict[str, str] = {
     "last_meld_no_pozzetto": "a dupla não pode pegar um morto agora, por isso ele não pode baixar a última carta",
     "last_meld_needs_discard": "a dupla já tem o seu morto: baixar a última carta bateria sem descarte (§8.2)",
     "go_out_needs_burraco": "para bater é preciso uma {kind:needed} na mesa (§8.1)",
+    "morto_not_reached": "{seat} pegou o morto com o descarte e ele só conta como pego a partir da sua próxima "
+    "jogada: até lá a dupla não pode bater (§0.1 C-22)",
     "no_morto_left": "não resta morto para a dupla, por isso não pode bater",
     "pozzetto_before_opening": "ir ao morto antes de o primeiro jogo chegar a {points} pontos não é permitido (§0.1)",
     "leaves_last_card": "restaria só {card}, e a jogada não poderia ser completada (§3.4: guarde uma carta para "
