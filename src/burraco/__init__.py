@@ -19,6 +19,7 @@ from .deal import Deal, DealError, deal_from_seed, deal_physical, draw_for_deale
 from .game import Game, seat_names, side_names
 from .match import Match
 from .melds import Meld, MeldError, attach, make_meld
+from .narrate import narrate
 from .record import RecordError, replay, replay_match, replay_text
 from .rules import PRESETS, Rules, RulesError, preset
 from .view import View, determinize
@@ -62,6 +63,7 @@ __all__ = [
     "preset",
     "View",
     "determinize",
+    "narrate",
     "Hint",
     "hint",
 ]

@@ -21,6 +21,14 @@ A template is text with three kinds of fields:
 * ``{name:table}`` — the word ``words[table][str(value)]`` of the language (suit names, ranks with their article …);
 * ``{name|one|other}`` — ``one`` when the parameter is 1, else ``other`` (plurals).
 
+Cards travel in the notation of RECORDS.md §1 (``7h``, ``Td``, ``JK``), in parameters named ``card``, ``cards``,
+``meld``, ``other``, ``top`` or ``wilds`` (:data:`CARD_PARAMS`). ``render(m, lang, symbols=True)`` shows them as a
+player reads them (``7♥``, ``10♦``), and ``player=True`` also leaves out the record notation of a refused action
+(``action_refused`` renders as its reason): the form for a table's screen.
+
+>>> render(msg("not_a_meld", cards="5h 6h 7c", reason=msg("wrong_suit", card="7c", suit="h")), "it", symbols=True)
+'5♥ 6♥ 7♣ non è un gioco: 7♣ non è di cuori e non è una matta'
+
 :func:`catalogue` gives a language's templates and words as JSON, so a browser renders the same messages with the
 same rules (``docs/protocol.md``).
 """
@@ -46,6 +54,29 @@ _CATALOGUES: dict[str, tuple[dict[str, str], dict[str, dict[str, str]]]] = {
 
 #: a field of a template: ``{name}``, ``{name:table}`` or ``{name|one|other}``
 FIELD = re.compile(r"\{(\w+)(?::(\w+))?(?:\|([^|{}]*)\|([^{}]*))?\}")
+
+#: the parameters that hold cards in the notation of RECORDS.md §1 (space-separated where several)
+CARD_PARAMS = frozenset({"card", "cards", "meld", "other", "top", "wilds"})
+#: the suit symbols in the order of the notation's suits ``h d c s``
+SUIT_SYMBOLS = "♥♦♣♠"
+_NOTATION = re.compile(r"^([A2-9TJQK])([hdcs])$")
+
+
+def card_symbol(token: str, joker: str = "JK") -> str:
+    """A card of the notation as a player reads it: ``7h`` → ``7♥``, ``Td`` → ``10♦``, ``JK`` → ``joker`` (the
+    language's word in :func:`render`); any other text is returned as it is."""
+    if token == "JK":
+        return joker
+    m = _NOTATION.match(token)
+    if m is None:
+        return token
+    r, s = m.groups()
+    return ("10" if r == "T" else r) + SUIT_SYMBOLS["hdcs".index(s)]
+
+
+def cards_symbols(text: str, joker: str = "JK") -> str:
+    """Every card of a space-separated text as a symbol (:func:`card_symbol`)."""
+    return " ".join(card_symbol(t, joker) for t in text.split(" "))
 
 Param = Union[str, int, "Message", Sequence[str | int]]
 
@@ -88,14 +119,21 @@ def text(s: str) -> Message:
     return Message("text", {"text": s})
 
 
-def render(m: Message, lang: str = "en") -> str:
-    """The text of ``m`` in ``lang`` (English where the language or the code is unknown)."""
+def render(m: Message, lang: str = "en", *, symbols: bool = False, player: bool = False) -> str:
+    """The text of ``m`` in ``lang`` (English where the language or the code is unknown). ``symbols``: cards as
+    ``7♥`` instead of ``7h``; ``player``: the form for a player's screen (symbols, and a refused action without its
+    record notation)."""
+    symbols = symbols or player
+    if player and m.code == "action_refused" and isinstance(m.params.get("reason"), Message):
+        m = m.params["reason"]  # type: ignore[assignment]
     templates, words = _CATALOGUES.get(lang) or _CATALOGUES["en"]
     tpl = templates.get(m.code)
     if tpl is None:
         tpl = en.TEMPLATES.get(m.code)
         if tpl is None:
-            return " ".join([m.code, *(f"{k}={_value(v, None, lang, words)}" for k, v in m.params.items())])
+            return " ".join(
+                [m.code, *(f"{k}={_value(v, None, lang, words, symbols, player)}" for k, v in m.params.items())]
+            )
     params = m.params
 
     def field(f: re.Match[str]) -> str:
@@ -103,16 +141,21 @@ def render(m: Message, lang: str = "en") -> str:
         v = params.get(name, "?")
         if one is not None:
             return one if v == 1 else other
-        return _value(v, table, lang, words)
+        out = _value(v, table, lang, words, symbols, player)
+        if symbols and name in CARD_PARAMS and isinstance(v, str):
+            return cards_symbols(out, words.get("joker", {}).get("JK") or en.WORDS["joker"]["JK"])
+        return out
 
     return FIELD.sub(field, tpl)
 
 
-def _value(v: Param, table: str | None, lang: str, words: dict[str, dict[str, str]]) -> str:
+def _value(
+    v: Param, table: str | None, lang: str, words: dict[str, dict[str, str]], symbols: bool, player: bool
+) -> str:
     if isinstance(v, Message):
-        return render(v, lang)
+        return render(v, lang, symbols=symbols, player=player)
     if isinstance(v, (list, tuple)):
-        return words["join"]["and"].join(_value(x, table, lang, words) for x in v)
+        return words["join"]["and"].join(_value(x, table, lang, words, symbols, player) for x in v)
     if table is not None:
         w = words.get(table, {}).get(str(v))
         if w is None:
@@ -154,7 +197,11 @@ def catalogue(lang: str) -> dict[str, Any]:
 
 
 __all__ = [
+    "CARD_PARAMS",
     "FIELD",
+    "SUIT_SYMBOLS",
+    "card_symbol",
+    "cards_symbols",
     "LANGS",
     "Message",
     "catalogue",

@@ -21,14 +21,14 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from ..actions import ADD, DISCARD, DRAW, MELD, PICK, REDRAW, SWAP, TIMEOUT, Action
-from ..cards import CARD_STR, JOKER, RANKS, is_wild_card
+from ..cards import CARD_STR, JOKER, is_wild_card
 from ..melds import Meld, burraco_bonus, meld_points
+from ..messages import card_symbol
 from ..rules import BurracoNeeded, PickupRule, Rules
 from ..view import View
 from .i18n import Translator
 from .session import speed_name
 
-SUIT_SYMBOLS = "♥♦♣♠"
 #: colours of the suits (hearts and diamonds red, but their shapes differ, so colour is never the only cue)
 SUIT_COLOURS = ("red3", "dark_orange3", "green4", "blue3")
 #: width of one card in the hand, in cells (``10♥`` plus a space)
@@ -41,11 +41,8 @@ def card_plain(c: int) -> str:
 
 
 def card_face(c: int) -> str:
-    """Rank and suit symbol: ``7♥``, ``10♦``, ``JK``."""
-    if c == JOKER:
-        return "JK"
-    r = RANKS[c % 13]
-    return ("10" if r == "T" else r) + SUIT_SYMBOLS[c // 13]
+    """Rank and suit symbol: ``7♥``, ``10♦``, ``JK`` (:func:`burraco.messages.card_symbol`)."""
+    return card_symbol(CARD_STR[c])
 
 
 def card_rich(c: int, *, selected: bool = False, cursor: bool = False) -> Text:
