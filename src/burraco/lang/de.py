@@ -130,7 +130,8 @@ TEMPLATES: dict[str, str] = {
     "set_of": "ein Satz {rank:ranks}",
     "sequence_of": "eine Sequenz in {suit:suits}",
     "a_meld": "eine Meldung",
-    # ----- the moves log (burraco.narrate) -----------------------------------------------------------------
+    # ----- the terminal table (burraco play) --------------------------------------------------------------------
+    # ----- the moves log (burraco.narrate) ----------------------------------------------------------------------
     "log_draw": "{who} zieht vom Stapel",
     "log_draw_you": "Du ziehst {card} vom Stapel",
     "log_redraw": "{who} legt {card} auf die Ablage und zieht neu",
@@ -155,6 +156,7 @@ TEMPLATES: dict[str, str] = {
     "log_closed_you": "Du machst Schluss",
     "log_hand_end": "Das Spiel endet: {end:end}",
     "log_timeout": "Time-out: noch eine Runde, dann endet das Spiel",
+    # ----- the browser table (burraco serve) --------------------------------------------------------------------
 }
 
 WORDS: dict[str, dict[str, str]] = {

@@ -122,7 +122,8 @@ TEMPLATES: dict[str, str] = {
     "set_of": "set of {rank:ranks}",
     "sequence_of": "sequence of {suit:suits}",
     "a_meld": "meld",
-    # ----- the moves log (burraco.narrate) -----------------------------------------------------------------
+    # ----- the terminal table (burraco play) --------------------------------------------------------------------
+    # ----- the moves log (burraco.narrate) ----------------------------------------------------------------------
     "log_draw": "{who} draws from the stock",
     "log_draw_you": "You draw {card} from the stock",
     "log_redraw": "{who} turns {card} onto the pile and draws again",
@@ -147,6 +148,7 @@ TEMPLATES: dict[str, str] = {
     "log_closed_you": "You close",
     "log_hand_end": "The hand ends: {end:end}",
     "log_timeout": "Time-out: one more round, then the hand ends",
+    # ----- the browser table (burraco serve) --------------------------------------------------------------------
 }
 
 WORDS: dict[str, dict[str, str]] = {

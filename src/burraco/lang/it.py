@@ -121,7 +121,8 @@ TEMPLATES: dict[str, str] = {
     "set_of": "un tris di {rank:ranks}",
     "sequence_of": "una scala di {suit:suits}",
     "a_meld": "un gioco",
-    # ----- the moves log (burraco.narrate) -----------------------------------------------------------------
+    # ----- the terminal table (burraco play) --------------------------------------------------------------------
+    # ----- the moves log (burraco.narrate) ----------------------------------------------------------------------
     "log_draw": "{who} pesca dal tallone",
     "log_draw_you": "Peschi {card} dal tallone",
     "log_redraw": "{who} gira {card} sugli scarti e pesca di nuovo",
@@ -146,6 +147,7 @@ TEMPLATES: dict[str, str] = {
     "log_closed_you": "Chiudi",
     "log_hand_end": "La smazzata finisce: {end:end}",
     "log_timeout": "Tempo: ancora un giro, poi la smazzata finisce",
+    # ----- the browser table (burraco serve) --------------------------------------------------------------------
 }
 
 WORDS: dict[str, dict[str, str]] = {

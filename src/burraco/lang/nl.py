@@ -129,7 +129,8 @@ TEMPLATES: dict[str, str] = {
     "set_of": "een set {rank:ranks}",
     "sequence_of": "een reeks {suit:suits}",
     "a_meld": "een combinatie",
-    # ----- the moves log (burraco.narrate) -----------------------------------------------------------------
+    # ----- the terminal table (burraco play) --------------------------------------------------------------------
+    # ----- the moves log (burraco.narrate) ----------------------------------------------------------------------
     "log_draw": "{who} trekt van de stapel",
     "log_draw_you": "Je trekt {card} van de stapel",
     "log_redraw": "{who} legt {card} op de aflegstapel en trekt opnieuw",
@@ -154,6 +155,7 @@ TEMPLATES: dict[str, str] = {
     "log_closed_you": "Je gaat uit",
     "log_hand_end": "Het spel eindigt: {end:end}",
     "log_timeout": "Time-out: nog één ronde, dan eindigt het spel",
+    # ----- the browser table (burraco serve) --------------------------------------------------------------------
 }
 
 WORDS: dict[str, dict[str, str]] = {

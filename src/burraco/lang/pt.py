@@ -116,7 +116,8 @@ TEMPLATES: dict[str, str] = {
     "set_of": "uma trinca de {rank:ranks}",
     "sequence_of": "uma sequência de {suit:suits}",
     "a_meld": "um jogo",
-    # ----- the moves log (burraco.narrate) -----------------------------------------------------------------
+    # ----- the terminal table (burraco play) --------------------------------------------------------------------
+    # ----- the moves log (burraco.narrate) ----------------------------------------------------------------------
     "log_draw": "{who} compra do monte",
     "log_draw_you": "Você compra {card} do monte",
     "log_redraw": "{who} vira {card} no lixo e compra de novo",
@@ -141,6 +142,7 @@ TEMPLATES: dict[str, str] = {
     "log_closed_you": "Você bate",
     "log_hand_end": "A mão termina: {end:end}",
     "log_timeout": "Tempo: mais uma rodada, e a mão termina",
+    # ----- the browser table (burraco serve) --------------------------------------------------------------------
 }
 
 WORDS: dict[str, dict[str, str]] = {
