@@ -161,6 +161,25 @@ TEMPLATES: dict[str, str] = {
 
 WORDS: dict[str, dict[str, str]] = {
     "joker": {"JK": "Joker"},  # the joker as a player names it (cards as symbols)
+    #: the presets by name, in words (lobbies, menus)
+    "preset": {
+        "italian": "Italienisches Burraco (FIBUR), 4 Spieler, bis 2005",
+        "italian-tournament": "Italienisches Burraco, Turnier: 3 Spiele, Siegpunkte",
+        "italian-2p": "Italienisches Burraco zu zweit, bis 2005",
+        "international": "Internationales Burraco (Sätze nur aus Assen und Dreien)",
+        "brazilian": "Brasilianisches Buraco (aberto), 4 Spieler, bis 3000",
+        "brazilian-2p": "Brasilianisches Buraco (aberto) zu zweit, bis 3000",
+        "brazilian-fechado": "Brasilianisches Buraco fechado (verdeckte Ablage)",
+        "brazilian-stbl": "Brasilianisches Buraco STBL (saubere Canastra, keine Sätze)",
+    },
+    #: the computer players by level
+    "level": {
+        "random": "Computer (Zufallszüge)",
+        "easy": "Computer (leicht)",
+        "medium": "Computer (mittel)",
+        "hard": "Computer (schwer)",
+        "ismcts": "Computer (Suche, am stärksten)",
+    },
     "join": {"and": " und "},
     "suit": {"h": "Herz", "d": "Karo", "c": "Kreuz", "s": "Pik"},
     "suits": {"h": "Herz", "d": "Karo", "c": "Kreuz", "s": "Pik"},

@@ -153,6 +153,25 @@ TEMPLATES: dict[str, str] = {
 
 WORDS: dict[str, dict[str, str]] = {
     "joker": {"JK": "Joker"},  # the joker as a player names it (cards as symbols)
+    #: the presets by name, in words (lobbies, menus)
+    "preset": {
+        "italian": "Italian Burraco (FIBUR), 4 players, to 2005",
+        "italian-tournament": "Italian Burraco, tournament: 3 hands, victory points",
+        "italian-2p": "Italian Burraco, 2 players, to 2005",
+        "international": "International Burraco (sets of aces and 3s only)",
+        "brazilian": "Brazilian Buraco (aberto), 4 players, to 3000",
+        "brazilian-2p": "Brazilian Buraco (aberto), 2 players, to 3000",
+        "brazilian-fechado": "Brazilian Buraco fechado (closed pile)",
+        "brazilian-stbl": "Brazilian Buraco STBL (clean canastra, no sets)",
+    },
+    #: the computer players by level
+    "level": {
+        "random": "Computer (random moves)",
+        "easy": "Computer (easy)",
+        "medium": "Computer (medium)",
+        "hard": "Computer (hard)",
+        "ismcts": "Computer (search, strongest)",
+    },
     "join": {"and": " and "},
     "suit": {"h": "heart", "d": "diamond", "c": "club", "s": "spade"},
     "suits": {"h": "hearts", "d": "diamonds", "c": "clubs", "s": "spades"},
@@ -187,11 +206,11 @@ WORDS: dict[str, dict[str, str]] = {
         "13": "kings",
     },
     "end": {
-        "closed": "closed",
-        "stock": "stock",
+        "closed": "a side closed",
+        "stock": "the stock ran out",
         "stalemate": "stalemate",
-        "timeout": "timeout",
-        "cap": "cap",
+        "timeout": "time-out",
+        "cap": "the turn limit",
     },
     "needed": {"any": "burraco", "clean": "clean burraco"},
     "burraco": {"clean": "clean", "semiclean": "semiclean", "dirty": "dirty"},

@@ -152,6 +152,25 @@ TEMPLATES: dict[str, str] = {
 
 WORDS: dict[str, dict[str, str]] = {
     "joker": {"JK": "Jolly"},  # the joker as a player names it (cards as symbols)
+    #: the presets by name, in words (lobbies, menus)
+    "preset": {
+        "italian": "Burraco italiano (FIBUR), 4 giocatori, a 2005",
+        "italian-tournament": "Burraco italiano da torneo: 3 smazzate, punti vittoria",
+        "italian-2p": "Burraco italiano a 2, a 2005",
+        "international": "Burraco internazionale (tris solo di assi e di 3)",
+        "brazilian": "Buraco brasiliano (aberto), 4 giocatori, a 3000",
+        "brazilian-2p": "Buraco brasiliano (aberto) a 2, a 3000",
+        "brazilian-fechado": "Buraco brasiliano fechado (scarti coperti)",
+        "brazilian-stbl": "Buraco brasiliano STBL (canastra pulita, senza tris)",
+    },
+    #: the computer players by level
+    "level": {
+        "random": "Computer (mosse a caso)",
+        "easy": "Computer (facile)",
+        "medium": "Computer (medio)",
+        "hard": "Computer (difficile)",
+        "ismcts": "Computer (ricerca, il più forte)",
+    },
     "join": {"and": " e "},
     "suit": {"h": "di cuori", "d": "di quadri", "c": "di fiori", "s": "di picche"},
     "suits": {"h": "cuori", "d": "quadri", "c": "fiori", "s": "picche"},

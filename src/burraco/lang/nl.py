@@ -160,6 +160,25 @@ TEMPLATES: dict[str, str] = {
 
 WORDS: dict[str, dict[str, str]] = {
     "joker": {"JK": "Joker"},  # the joker as a player names it (cards as symbols)
+    #: the presets by name, in words (lobbies, menus)
+    "preset": {
+        "italian": "Italiaans Burraco (FIBUR), 4 spelers, tot 2005",
+        "italian-tournament": "Italiaans Burraco, toernooi: 3 spellen, winstpunten",
+        "italian-2p": "Italiaans Burraco met z'n tweeën, tot 2005",
+        "international": "Internationaal Burraco (sets alleen van azen en drieën)",
+        "brazilian": "Braziliaans Buraco (aberto), 4 spelers, tot 3000",
+        "brazilian-2p": "Braziliaans Buraco (aberto) met z'n tweeën, tot 3000",
+        "brazilian-fechado": "Braziliaans Buraco fechado (gesloten aflegstapel)",
+        "brazilian-stbl": "Braziliaans Buraco STBL (schone canastra, geen sets)",
+    },
+    #: the computer players by level
+    "level": {
+        "random": "Computer (willekeurige zetten)",
+        "easy": "Computer (makkelijk)",
+        "medium": "Computer (gemiddeld)",
+        "hard": "Computer (moeilijk)",
+        "ismcts": "Computer (zoeken, de sterkste)",
+    },
     "join": {"and": " en "},
     "suit": {"h": "harten", "d": "ruiten", "c": "klaveren", "s": "schoppen"},
     "suits": {"h": "harten", "d": "ruiten", "c": "klaveren", "s": "schoppen"},

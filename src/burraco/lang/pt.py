@@ -147,6 +147,25 @@ TEMPLATES: dict[str, str] = {
 
 WORDS: dict[str, dict[str, str]] = {
     "joker": {"JK": "Curingão"},  # the joker as a player names it (cards as symbols)
+    #: the presets by name, in words (lobbies, menus)
+    "preset": {
+        "italian": "Burraco italiano (FIBUR), 4 jogadores, até 2005",
+        "italian-tournament": "Burraco italiano de torneio: 3 mãos, pontos de vitória",
+        "italian-2p": "Burraco italiano a dois, até 2005",
+        "international": "Burraco internacional (trincas só de ases e de 3)",
+        "brazilian": "Buraco aberto, 4 jogadores, até 3000",
+        "brazilian-2p": "Buraco aberto a dois, até 3000",
+        "brazilian-fechado": "Buraco fechado (lixo fechado)",
+        "brazilian-stbl": "Buraco STBL (canastra limpa, sem trincas)",
+    },
+    #: the computer players by level
+    "level": {
+        "random": "Computador (jogadas ao acaso)",
+        "easy": "Computador (fácil)",
+        "medium": "Computador (médio)",
+        "hard": "Computador (difícil)",
+        "ismcts": "Computador (busca, o mais forte)",
+    },
     "join": {"and": " e "},
     "suit": {"h": "copas", "d": "ouros", "c": "paus", "s": "espadas"},
     "suits": {"h": "copas", "d": "ouros", "c": "paus", "s": "espadas"},
