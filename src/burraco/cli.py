@@ -38,6 +38,15 @@ def _progress(console: Console, quiet: bool) -> Progress:
     )
 
 
+def _add_tournament() -> None:
+    from .tournament.cli import app as tournament_app
+
+    app.add_typer(tournament_app, name="tournament")
+
+
+_add_tournament()
+
+
 @app.callback()
 def _root() -> None:
     """Burraco: rules engine, records and simulation."""
