@@ -24,7 +24,12 @@ def rules_of(rules: Rules | str) -> Rules:
 
 
 def seats_of(rules: Rules) -> tuple[str, ...]:
-    return SEATS4 if rules.players == 4 else SEATS2
+    """RECORDS.md §2, written out: N E S W, N S, and A B C … for 3, 5 and 6 players."""
+    if rules.players == 4:
+        return SEATS4
+    if rules.players == 2:
+        return SEATS2
+    return tuple("ABCDEF"[: rules.players])
 
 
 def deck_of(rules: Rules) -> list[int]:
@@ -70,7 +75,7 @@ def build_deal(
             raise ValueError(f"unknown seat {s}")
     hs = {s: take(parse_cards(hands.get(s, "")), f"hand {s}") for s in seats}
     pz = [take(parse_cards(p), f"pozzetto {i}") for i, p in enumerate(pozzetti)]
-    pz += [[] for _ in range(r.num_pozzetti - len(pz))]
+    pz += [[] for _ in range(len(r.pozzetto_sizes) - len(pz))]
     up: list[int] = []
     if upcard:
         up = take(parse_cards(upcard), "upcard")
@@ -86,7 +91,7 @@ def build_deal(
         return tuple(lst)
 
     hands_t = tuple(fill(hs[s], r.hand_size) for s in seats)
-    pozz_t = tuple(fill(p, r.pozzetto_size) for p in pz)
+    pozz_t = tuple(fill(p, size) for p, size in zip(pz, r.pozzetto_sizes, strict=True))
     upc: int | None = None
     if r.up_card:
         upc = up[0] if up else rest.pop(0)
@@ -220,7 +225,7 @@ class Observer:
         hand_n = [len(g.hand_cards(s)) for s in range(g.n)]
         if len(toks) >= 2 and toks[1] == "discard":
             s = g.seats.index(toks[0])
-            if self.prev_hand_n[s] == 1 and hand_n[s] == g.rules.pozzetto_size:
+            if self.prev_hand_n[s] == 1 and hand_n[s] in g.rules.pozzetto_sizes:
                 self.pending[s] = True  # went out with the discard: the pozzetto is his hand, not yet played
         if g.current_seat >= 0 and g.phase == "draw":
             self.pending[g.current_seat] = False  # his next turn started
@@ -244,10 +249,11 @@ def expected_scores(game: Game, pending: Sequence[bool] | None = None) -> dict[s
     r = game.rules
     t = game.table_json()
     n = game.n
-    sides = ("NS", "EW") if n == 4 else ("N", "S")
+    letters = seats_of(r)
+    sides = list(t["melds"])  # the sides at the end of the hand, named by their seats (RECORDS.md §2)
     pending = list(pending) if pending is not None else [False] * n
     out: dict[str, dict[str, int]] = {}
-    for si, side in enumerate(sides):
+    for side in sides:
         melds = 0
         bonuses = 0
         for m in t["melds"][side]:
@@ -271,7 +277,7 @@ def expected_scores(game: Game, pending: Sequence[bool] | None = None) -> dict[s
                 bonuses += r.bonus_dirty
             else:
                 assert b is None
-        seats = [s for s in range(n) if (s % 2 if n == 4 else s) == si]
+        seats = [letters.index(x) for x in side]
         closing = 0
         if game.end == "closed" and game.closed_by in seats:
             closing = r.closing_bonus

@@ -3,7 +3,8 @@ result in tests/golden/*.json.
 
 A game is dealt with ``Game.new(rules, seed=seed)`` (matches: ``Match(rules, seed=seed)``) and played by
 ``random.Random(seed)`` choosing ``legal[rng.randrange(len(legal))]`` from ``game.legal_actions()`` until the hand
-(or match) ends. Two checks per file:
+(or match) ends; ``greedy`` games (the 3-, 5- and 6-player ones, where random play rarely goes out) meld or attach
+with probability 0.9 when they can (:func:`greedy`). Two checks per file:
 
 * ``replay(stored record) == stored result`` — the rules have not changed (independent of move generation);
 * regenerating the game gives the stored record — dealing and the order of ``legal_actions()`` have not changed.
@@ -42,32 +43,56 @@ CASES: list[tuple[str, str, dict[str, Any], int, str]] = [
     ("italian-three-morto", "italian", {"three_morto": True}, 1, "hand"),
     ("italian-min50", "italian", {"min_first_meld": 50}, 6, "hand"),
     ("italian-tournament-match", "italian-tournament", {}, 11, "match"),
+    # RULES.md §14.3–§14.4: the solo goes out first, the pairs form, a side closes
+    ("italian-3p", "italian-3p", {}, 1, "greedy"),
+    ("italian-5p", "italian-5p", {}, 1, "greedy"),
+    ("italian-6p", "italian-6p", {}, 4, "greedy"),
+    ("italian-3p-match", "italian-3p", {"individual_from": 300, "target": 900}, 2, "greedy-match"),
 ]
+
+
+def greedy(game: Game, rng: random.Random) -> burraco.Action:
+    """The greedy player of the golden files (tests/helpers.greedy_move written out, so the files never move)."""
+    legal = game.legal_actions()
+    ml = [a for a in legal if a.verb in ("meld", "add")]
+    if ml and rng.random() < 0.9:
+        return ml[rng.randrange(len(ml))]
+    if game.phase == "draw":
+        return legal[1] if len(legal) > 1 and rng.random() < 0.15 else legal[0]
+    ds = [a for a in legal if a.verb == "discard"] or legal
+    return ds[rng.randrange(len(ds))]
 
 
 def generate(preset: str, overrides: dict[str, Any], seed: int, what: str) -> dict[str, Any]:
     rules = burraco.preset(preset, **overrides)
     rng = random.Random(seed)
-    if what == "hand":
+
+    def move(g: Game) -> burraco.Action:
+        if what.startswith("greedy"):
+            return greedy(g, rng)
+        legal = g.legal_actions()
+        return legal[rng.randrange(len(legal))]
+
+    if what in ("hand", "greedy"):
         g = Game.new(rules, seed=seed)
         while not g.is_over:
-            legal = g.legal_actions()
-            g.apply(legal[rng.randrange(len(legal))])
+            g.apply(move(g))
         record = g.to_record()
     else:
         m = Match(rules, seed=seed)
         while not m.is_over:
             g = m.start_hand()
             while not g.is_over:
-                legal = g.legal_actions()
-                m.apply(legal[rng.randrange(len(legal))])
+                m.apply(move(g))
         record = m.to_record()
     return {
         "preset": preset,
         "overrides": overrides,
         "seed": seed,
         "what": what,
-        "player": "uniform random: legal[random.Random(seed).randrange(len(legal))]",
+        "player": "greedy: melds first (tests/test_golden.py greedy)"
+        if what.startswith("greedy")
+        else "uniform random: legal[random.Random(seed).randrange(len(legal))]",
         "record": record,
         "result": replay(record),
     }

@@ -36,6 +36,7 @@ from helpers import (
     greedy_move,
     new_game,
     pile_cards,
+    pozzetti_cards,
     random_move,
     snapshot,
     stock_cards,
@@ -52,7 +53,10 @@ RULESETS: list[tuple[str, dict[str, Any]]] = [(name, {}) for name in sorted(burr
 
 
 def make_rules(i: int, players: int) -> burraco.Rules:
+    """The ruleset ``i`` with 2 or 4 players; the 3-, 5- and 6-player presets keep their own count."""
     name, over = RULESETS[i]
+    if burraco.preset(name).players in (3, 5, 6):
+        return burraco.preset(name, **over)
     try:
         return burraco.preset(name, players=players, **over)
     except burraco.RulesError:
@@ -98,10 +102,14 @@ class Knowledge:
             # what the others can be sure of: a copy of a card seen picked up may be the one laid down
             self.known[seat] = self.known[seat] - Counter(a.cards)
         if a.verb == DISCARD:
-            if g.n == 4:
-                self.hidden[(seat + 2) % 4] = False
-                if sum(pre["hand"].values()) == 1 and len(g.hand_cards(seat)) == g.rules.pozzetto_size:
-                    self.hidden[seat] = True
+            # the seat's partners, as the table names the sides (RECORDS.md §2: a side is named by its seats)
+            letters = next(name for name in g.table_json()["melds"] if g.seats[seat] in name)
+            for x in letters:
+                if x != g.seats[seat]:
+                    self.hidden[g.seats.index(x)] = False
+            took = sum(pre["hand"].values()) == 1 and len(g.hand_cards(seat)) in g.rules.pozzetto_sizes
+            if took and len(letters) > 1:  # a pozzetto taken with the discard: seen after the partner's discard
+                self.hidden[seat] = True
 
 
 def meld_key(m: burraco.Meld) -> tuple[Any, ...]:
@@ -152,7 +160,8 @@ def check_views(g: Game, k: Knowledge) -> None:
             assert list(v.pile) == pile[-1:]
         assert sum(v.pozzetti) == t["pozzetti_left"]
         sides = list(t["melds"].values())
-        for side in (0, 1):
+        assert v.sides == tuple(t["melds"]) and len(v.melds) == len(sides)
+        for side in range(len(sides)):
             assert [burraco.cards_str(m.display_cards()).split() for m in v.melds[side]] == [
                 m["cards"] for m in sides[side]
             ]
@@ -171,7 +180,7 @@ def check_views(g: Game, k: Knowledge) -> None:
             - sum(sum(v.known[o]) for o in range(g.n) if o != s)
             + t["stock"]
             + (len(pile) - len(v.pile))
-            + g.rules.pozzetto_size * t["pozzetti_left"]
+            + sum(len(p) for p in pozzetti_cards(g))
         )
 
 
@@ -188,7 +197,7 @@ def candidate_actions(g: Game, rng: random.Random) -> list[Action]:
     for c in set(hand):
         out.append(Action(name, DISCARD, (c,)))
     out.append(Action(name, DISCARD, (rng.randrange(53),)))
-    side = seat % 2 if g.n == 4 else seat
+    side = g.side_of(seat)
     nmelds = len(g.table_json()["melds"][g.sides[side]])
     for _ in range(12):
         if not hand:
@@ -317,14 +326,21 @@ def test_prop_cards_views_scores_replay(ri: int, players: int, seed: int, greedy
     assert all(v % 5 == 0 for side in sc.values() for v in side.values())
     # a side that went out has its pozzetto (morto) counted as taken (§0.1 C-22: never a batida and the penalty)
     assert not any(side["closing"] and side["pozzetto"] for side in sc.values())
-    assert g.returns() == [sc[g.sides[s % 2 if g.n == 4 else s]]["total"] for s in range(g.n)]
+    if g.n in (3, 5):  # the pair's players share its score (RULES.md §14.3)
+        for s in range(g.n):
+            side = next(name for name in sc if g.seats[s] in name)
+            total, k = sc[side]["total"], len(side)
+            assert g.returns()[s] == (-(-total // k) if g.rules.pair_split_rounding == "up" else total // k)
+    else:
+        assert g.returns() == [sc[next(n for n in sc if g.seats[s] in n)]["total"] for s in range(g.n)]
     # replay reproduces the table and the scores
     rec = g.to_record()
     assert rec["hands"][0]["actions"] == actions
     out = replay(rec)
     assert out["ok"], out
     assert out["hands"] == [g.result_json()]
-    assert out["totals"] == {g.sides[s]: sc[g.sides[s]]["total"] for s in (0, 1)}
+    scorers = burraco.match.scorer_names(g.rules)
+    assert out["totals"] == dict(zip(scorers, burraco.match.hand_points(g), strict=True))
     # the same record always gives the same result
     assert replay(rec) == out
 
@@ -435,7 +451,7 @@ def test_prop_whole_match_replays(name: str, seed: int) -> None:
     assert out["ok"]
     assert out["hands"] == [g.result_json() for g in m.games]
     assert {k: out[k] for k in ("totals", "winner", "vp")} == m.summary_json()
-    totals = [sum(g.scores()[m.sides[s]]["total"] for g in m.games) for s in (0, 1)]  # type: ignore[index]
+    totals = [sum(g.scores()[m.sides[s]]["total"] for g in m.games) for s in range(len(m.sides))]  # type: ignore[index]
     assert m.totals == totals
     if m.is_over and r.vp_table_rows() is not None:
         assert out["vp"] is not None and sum(out["vp"].values()) == 20

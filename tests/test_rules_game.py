@@ -3,6 +3,7 @@ few) per section of RULES.md. Positions are built from explicit deals (tests/hel
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections import Counter
@@ -1273,10 +1274,12 @@ def test_0_1_preset_defaults() -> None:
 
     for name, r in burraco.PRESETS.items():
         assert not r.closing_discard_may_be_wild, name
-        assert r.deck_size == 108 and r.max_wilds == 1, name
+        # two packs, but three for 5 and 6 players (RULES.md §14.4: 162 cards)
+        assert r.deck_size == (162 if r.players in (5, 6) else 108) and r.max_wilds == 1, name
     assert set(burraco.PRESETS) == {
         "italian", "italian-tournament", "italian-2p", "international",
         "brazilian", "brazilian-2p", "brazilian-fechado", "brazilian-stbl",
+        "italian-3p", "italian-5p", "italian-6p",
     }  # fmt: skip
 
 
@@ -1289,8 +1292,13 @@ def test_0_1_overrides() -> None:
         preset("italian", colour="red")
     with pytest.raises(burraco.RulesError, match="unknown preset"):
         preset("burraco-3p")
-    with pytest.raises(burraco.RulesError):
-        preset("italian", players=3)
+    with pytest.raises(burraco.RulesError, match="2 to 6"):
+        preset("italian", players=7)
+    with pytest.raises(burraco.RulesError, match="Brazilian rule sets are played by 2 or 4"):
+        preset("brazilian", players=3)
+    # another count brings its own parameters (RULES.md §14.3–§14.4)
+    assert dataclasses.replace(preset("italian", players=3), name="italian-3p") == preset("italian-3p")
+    assert preset("italian", players=6).decks == 3 and preset("italian", players=6).pozzetto_requires_burraco
     with pytest.raises(burraco.RulesError):
         preset("brazilian", three_morto=True)
     with pytest.raises(burraco.RulesError):
@@ -1585,7 +1593,7 @@ def test_records_3_rules_overrides_round_trip(name: str) -> None:
             # three mortos: only 4-player Italian rule sets (§0.1)
             base = preset(name)
             assert "three_morto" in over
-            assert base.players == 2 or base.stock_end is StockEnd.MORTO_BECOMES_STOCK
+            assert base.players != 4 or base.stock_end is StockEnd.MORTO_BECOMES_STOCK
             continue
         j = rules_to_json(r)
         assert json.loads(json.dumps(j)) == j

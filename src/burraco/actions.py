@@ -18,7 +18,8 @@ from mypy_extensions import mypyc_attr
 from .cards import CARD_STR, CardError, parse_card
 from .messages import Message, MessageError, msg
 
-SEAT_LETTERS = ("N", "E", "S", "W")
+#: every seat letter of every player count (RECORDS.md §2): N E S W, and A … F for 3, 5 and 6 players
+SEAT_LETTERS = ("N", "E", "S", "W", "A", "B", "C", "D", "F")
 VERBS = ("draw", "pick", "meld", "add", "discard", "timeout", "redraw", "swap")
 
 DRAW = "draw"
@@ -112,6 +113,11 @@ def parse_action(text: str, seats: tuple[str, ...] = SEAT_LETTERS) -> Action:
         raise InvalidActionError(msg("not_an_action", action=text), text)
     seat, verb = toks[0], toks[1]
     if seat not in seats:
+        if len(seat) > 1 and all(x in seats for x in seat):
+            # a side's name (``AC``, ``NS``): an action names the one seat that plays (RECORDS.md §2, §4)
+            raise InvalidActionError(
+                msg("side_not_seat", action=text, seat=seat, seats=" ".join(seats)), text
+            )
         raise InvalidActionError(
             msg("unknown_seat_named", action=text, seat=seat, seats=" ".join(seats)), text
         )

@@ -34,11 +34,13 @@ class Deal:
         for i, h in enumerate(self.hands):
             if len(h) != rules.hand_size:
                 raise DealError(f"hand {i + 1} of the deal has {len(h)} cards, not {rules.hand_size}")
-        if len(self.pozzetti) != rules.num_pozzetti:
-            raise DealError(f"the deal has {len(self.pozzetti)} pozzetti, not {rules.num_pozzetti}")
-        for i, p in enumerate(self.pozzetti):
-            if len(p) != rules.pozzetto_size:
-                raise DealError(f"pozzetto {i + 1} has {len(p)} cards, not {rules.pozzetto_size}")
+        sizes = rules.pozzetto_sizes
+        if len(self.pozzetti) != len(sizes):
+            raise DealError(f"the deal has {len(self.pozzetti)} pozzetti, not {len(sizes)}")
+        for i, (p, size) in enumerate(zip(self.pozzetti, sizes, strict=True)):
+            if len(p) != size:
+                why = " (the solo's pozzetto is dealt first, RULES.md §14.3)" if i == 0 and rules.solo_pair else ""
+                raise DealError(f"pozzetto {i + 1} has {len(p)} cards, not {size}{why}")
         if rules.up_card and self.upcard is None:
             raise DealError("these rules turn an up-card, and the deal has none")
         if not rules.up_card and self.upcard is not None:
@@ -136,9 +138,9 @@ def deal_from_order(rules: Rules, deck: list[int]) -> Deal:
     """Cut a shuffled deck into a deal: pozzetti, hands, up-card, then the stock (top card first)."""
     i = 0
     pozzetti = []
-    for _ in range(rules.num_pozzetti):
-        pozzetti.append(tuple(deck[i : i + rules.pozzetto_size]))
-        i += rules.pozzetto_size
+    for size in rules.pozzetto_sizes:
+        pozzetti.append(tuple(deck[i : i + size]))
+        i += size
     hands = []
     for _ in range(rules.players):
         hands.append(tuple(deck[i : i + rules.hand_size]))
@@ -161,16 +163,21 @@ def deal_physical(rules: Rules, seed: int | random.Random, dealer: int) -> Deal:
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     deck = _deck(rules)
     rng.shuffle(deck)  # deck[0] is the top card
-    n_pozz = rules.num_pozzetti * rules.pozzetto_size
+    sizes = rules.pozzetto_sizes
+    n_pozz = sum(sizes)
     dealt = rules.players * rules.hand_size + (1 if rules.up_card else 0)
     lo = n_pozz
     hi = max(lo, len(deck) - dealt)
     cut = rng.randint(lo, min(hi, lo + len(deck) // 3))
     lifted, lower = deck[:cut], deck[cut:]
-    piles: list[list[int]] = [[] for _ in range(rules.num_pozzetti)]
+    piles: list[list[int]] = [[] for _ in sizes]
     from_bottom = list(reversed(lifted))
-    for k in range(n_pozz):
-        piles[k % rules.num_pozzetti].append(from_bottom[k])
+    k = 0
+    while k < n_pozz:  # one card to each pile in turn; a full pile (the 11 beside the 18) is skipped
+        for i, size in enumerate(sizes):
+            if len(piles[i]) < size and k < n_pozz:
+                piles[i].append(from_bottom[k])
+                k += 1
     cutter_rest = list(reversed(from_bottom[n_pozz:]))  # back in top-first order
     hands: list[list[int]] = [[] for _ in range(rules.players)]
     j = 0

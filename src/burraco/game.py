@@ -10,9 +10,13 @@
 >>> g.phase
 'play'
 
-Seats are indices (``0 = N``, then clockwise ``E S W``; in 2-player games ``N S``); the side of a seat is
-``seat % 2`` in 4-player games (``NS``, ``EW``) and the seat itself in 2-player games. Everything a seat may know
-leaves this module only through :meth:`Game.view`.
+Seats are indices (``0 = N``, then clockwise ``E S W``; in 2-player games ``N S``; with 3, 5 and 6 players ``A B C
+…``, RECORDS.md §2). A side is a value the state holds (:attr:`Game.side_of_seat`, :attr:`Game.side_seats`):
+``NS`` and ``EW`` with 4 players, each seat its own side with 2, the three pairs of partners opposite (``AD``,
+``BE``, ``CF``) with 6; with 3 and 5 players every seat is its own side until the first player goes out, then the
+solo and the pairs of RULES.md §14.3–§14.4 (a pair's melds become one side's: the melds of its first seat, in seat
+order, keep their numbers and its partner's follow in their order). Everything a seat may know leaves this module
+only through :meth:`Game.view`.
 """
 
 from __future__ import annotations
@@ -52,6 +56,9 @@ SEATS_4 = ("N", "E", "S", "W")
 SEATS_2 = ("N", "S")
 SIDES_4 = ("NS", "EW")
 SIDES_2 = ("N", "S")
+#: the seats of 3, 5 and 6 players (RECORDS.md §2)
+SEATS_ABC = ("A", "B", "C", "D", "E", "F")
+_ALL_SEATS = tuple(dict.fromkeys(SEATS_4 + SEATS_ABC))
 
 DRAW_PHASE = "draw"
 PLAY_PHASE = "play"
@@ -62,10 +69,10 @@ WILD_TYPES = (JOKER, 1, 14, 27, 40)  # the joker and the four 2s
 
 _Z4 = bytes(4)
 _Z13 = bytes(13)
-_DRAWS = {s: Action(s, DRAW) for s in SEATS_4}
-_PICKS = {s: Action(s, PICK) for s in SEATS_4}
+_DRAWS = {s: Action(s, DRAW) for s in _ALL_SEATS}
+_PICKS = {s: Action(s, PICK) for s in _ALL_SEATS}
 _CARDS_OF = itemgetter(2)  # an action's cards
-_DISCARDS = {s: [Action(s, DISCARD, (c,)) for c in range(NUM_TYPES)] for s in SEATS_4}
+_DISCARDS = {s: [Action(s, DISCARD, (c,)) for c in range(NUM_TYPES)] for s in _ALL_SEATS}
 
 
 def refused(action: str, reason: Message) -> Message:
@@ -74,11 +81,62 @@ def refused(action: str, reason: Message) -> Message:
 
 
 def seat_names(players: int) -> tuple[str, ...]:
-    return SEATS_4 if players == 4 else SEATS_2
+    """The seats' letters for ``players`` players (RECORDS.md §2), in clockwise order."""
+    if players == 4:
+        return SEATS_4
+    if players == 2:
+        return SEATS_2
+    return SEATS_ABC[:players]
+
+
+def initial_sides(players: int) -> tuple[tuple[int, ...], ...]:
+    """The sides at the start of a hand, as tuples of seats: ``NS``/``EW`` with 4 players, the partners opposite
+    with 6, every seat its own side otherwise (3 and 5 players until the first goes out, RULES.md §14.3)."""
+    if players == 4:
+        return ((0, 2), (1, 3))
+    if players == 6:
+        return ((0, 3), (1, 4), (2, 5))
+    return tuple((s,) for s in range(players))
+
+
+def side_name(seats: tuple[str, ...], members: tuple[int, ...]) -> str:
+    """A side's name: its seats' letters in seat order (``NS``, ``AC``)."""
+    return "".join(seats[s] for s in sorted(members))
 
 
 def side_names(players: int) -> tuple[str, ...]:
-    return SIDES_4 if players == 4 else SIDES_2
+    """The names of the sides at the start of a hand (:func:`initial_sides`)."""
+    if players == 4:
+        return SIDES_4
+    if players == 2:
+        return SIDES_2
+    seats = seat_names(players)
+    return tuple(side_name(seats, m) for m in initial_sides(players))
+
+
+def split_share(total: int, members: int, rounding: str = "up") -> int:
+    """Each player's share of a side's hand score (RULES.md §14.3): the whole score alone; a pair's halves rounded
+    up (``"up"``: 305 -> 153, -305 -> -152) or down (``"down"``: 305 -> 152, -305 -> -153)."""
+    if members == 1:
+        return total
+    return -(-total // members) if rounding == "up" else total // members
+
+
+def _seat_sides(sides: tuple[tuple[int, ...], ...], players: int) -> tuple[int, ...]:
+    out = [0] * players
+    for k, members in enumerate(sides):
+        for m in members:
+            out[m] = k
+    return tuple(out)
+
+
+def pairs_after(solo: int, players: int) -> tuple[tuple[int, ...], ...]:
+    """The pairs formed when seat ``solo`` goes out first (RULES.md §14.3–§14.4): the others in seat order after
+    him form pairs of alternating seats — with 3 players the other two, with 5 the 2nd and 4th, the 3rd and 5th
+    counting the solo as the 1st."""
+    others = [(solo + k) % players for k in range(1, players)]
+    h = len(others) // 2
+    return tuple(tuple(sorted((others[i], others[i + h]))) for i in range(h))
 
 
 class Game:
@@ -98,7 +156,13 @@ class Game:
             deal.check(rules)
         self.n = rules.players
         self.seats = seat_names(self.n)
-        self.sides = side_names(self.n)
+        sides = initial_sides(self.n)
+        #: the sides as tuples of seats, each seat's side and the sides' names (immutable values, replaced when
+        #: they change: once in a hand with 3 and 5 players)
+        self.side_seats: tuple[tuple[int, ...], ...] = sides
+        self.side_of_seat: tuple[int, ...] = _seat_sides(sides, self.n)
+        self.sides: tuple[str, ...] = side_names(self.n)
+        self.solo = -1  # 3 and 5 players: the seat that went out first and plays solo
         self._ctx: MeldRules = meld_rules(rules)
         self._gen: Generator = generator(self._ctx)
         self._values = rules.card_values()
@@ -113,14 +177,15 @@ class Game:
         self.stock: list[int] = list(reversed(deal.stock))  # top card at the end
         self.pile: list[int] = [] if deal.upcard is None else [deal.upcard]
         self.pozzetti: list[tuple[int, ...] | None] = list(deal.pozzetti)
-        self.poz_taken: list[int] = [0, 0]  # pozzetti taken per side
+        k = len(sides)
+        self.poz_taken: list[int] = [0] * k  # pozzetti taken per side
         self.poz_order: list[int] = []  # sides in the order they took their first pozzetto
-        self.poz_by: list[int] = [-1, -1]  # seat that took the side's (first) pozzetto
+        self.poz_by: list[int] = [-1] * k  # seat that took the side's (first) pozzetto
         self.hidden: list[list[int] | None] = [
             None
         ] * self.n  # a pozzetto taken with the discard, not yet seen
         self.poz_pending: list[bool] = [False] * self.n  # …and whose owner's next turn has not started
-        self.melds: list[list[Meld]] = [[], []]
+        self.melds: list[list[Meld]] = [[] for _ in range(k)]
         self.known: list[bytearray] = [
             bytearray(NUM_TYPES) for _ in range(self.n)
         ]  # seen picked up, still held
@@ -152,7 +217,7 @@ class Game:
         self.first = first
         # the last legal_actions() result, keyed by the number of actions applied (apply trusts it)
         self._legal: tuple[int, list[Action]] | None = None
-        self._meldkeys: list[tuple[frozenset[int], frozenset[tuple[int, int]]] | None] = [None, None]
+        self._meldkeys: list[tuple[frozenset[int], frozenset[tuple[int, int]]] | None] = [None] * k
 
     @classmethod
     def new(cls, rules: Rules, seed: int | random.Random | None = None, dealer: int | None = None) -> Game:
@@ -176,6 +241,9 @@ class Game:
         g.n = self.n
         g.seats = self.seats
         g.sides = self.sides
+        g.side_seats = self.side_seats
+        g.side_of_seat = self.side_of_seat
+        g.solo = self.solo
         g._ctx = self._ctx
         g._gen = self._gen
         g._values = self._values
@@ -189,7 +257,7 @@ class Game:
         g.poz_by = self.poz_by[:]
         g.hidden = [None if h is None else h[:] for h in self.hidden]
         g.poz_pending = self.poz_pending[:]
-        g.melds = [self.melds[0][:], self.melds[1][:]]
+        g.melds = [m[:] for m in self.melds]
         g.known = [k[:] for k in self.known]
         g.table = self.table[:]
         g.turn = self.turn
@@ -231,10 +299,19 @@ class Game:
         return self.seats[seat]
 
     def side_of(self, seat: int) -> int:
-        return seat % 2 if self.n == 4 else seat
+        """The index of the seat's side (in :attr:`sides`, :attr:`melds`, :attr:`poz_taken`)."""
+        return self.side_of_seat[seat]
 
     def partner(self, seat: int) -> int:
-        return (seat + 2) % 4 if self.n == 4 else seat
+        """The seat's partner, or the seat itself when it plays alone."""
+        for s in self.side_seats[self.side_of_seat[seat]]:
+            if s != seat:
+                return s
+        return seat
+
+    @property
+    def num_sides(self) -> int:
+        return len(self.side_seats)
 
     def next_seat(self, seat: int) -> int:
         return (seat + self.rules.direction) % self.n
@@ -606,7 +683,36 @@ class Game:
             else:  # Brazilian batida by melding the last card (legality checked before)
                 self._finish("closed", seat)
 
+    def _form_pairs(self, solo: int) -> None:
+        """3 and 5 players: ``solo`` went out first; he plays solo and the others form pairs (RULES.md §14.3–§14.4).
+        A pair's melds become one side's: its first seat's melds (in seat order) keep their numbers, its partner's
+        follow in their order."""
+        old = self.side_of_seat
+        groups = tuple(sorted([(solo,), *pairs_after(solo, self.n)]))
+        melds: list[list[Meld]] = []
+        taken: list[int] = []
+        by: list[int] = []
+        for members in groups:
+            ms: list[Meld] = []
+            for m in members:
+                ms += self.melds[old[m]]
+            melds.append(ms)
+            taken.append(sum(self.poz_taken[old[m]] for m in members))
+            by.append(next((self.poz_by[old[m]] for m in members if self.poz_by[old[m]] >= 0), -1))
+        self.side_seats = groups
+        self.side_of_seat = _seat_sides(groups, self.n)
+        self.sides = tuple(side_name(self.seats, g) for g in groups)
+        self.melds = melds
+        self.poz_taken = taken
+        self.poz_by = by
+        self.poz_order = [self.side_of_seat[old.index(s)] for s in self.poz_order]
+        self._meldkeys = [None] * len(groups)
+        self.solo = solo
+
     def _take_pozzetto(self, seat: int, side: int, i: int, direct: bool) -> None:
+        if self.rules.solo_pair and self.solo < 0:
+            self._form_pairs(seat)
+            side = self.side_of_seat[seat]
         p = self.pozzetti[i]
         assert p is not None
         self.pozzetti[i] = None
@@ -620,7 +726,7 @@ class Game:
         self.hand_n[seat] += len(p)
         if not direct:
             self.poz_pending[seat] = True
-            if self.n == 4:
+            if len(self.side_seats[side]) > 1:  # seen after the partner's next discard (§0.1 C-22); alone: at once
                 hid = [0] * NUM_TYPES
                 for c in p:
                     hid[c] += 1
@@ -644,9 +750,8 @@ class Game:
             else:
                 closed = True
         # the partner's pozzetto taken with the discard becomes visible after this discard (§0.1 C-22)
-        if self.n == 4:
-            p = self.partner(seat)
-            if self.hidden[p] is not None and p != seat:
+        for p in self.side_seats[self.side_of_seat[seat]]:
+            if p != seat and self.hidden[p] is not None:
                 self.hidden[p] = None
         # stalemate bookkeeping (§9.3.2)
         if self.lone >= 0 and not self.melded and not self.drew:
@@ -684,7 +789,7 @@ class Game:
         self.must_open = False
         self.drawn = -1
         self.poz_pending[self.turn] = False
-        if self.n == 2:
+        if len(self.side_seats[self.side_of_seat[self.turn]]) == 1:
             self.hidden[self.turn] = None
         if not self.stock and self.pozzetti_left() == 0:
             self._finish("stock")
@@ -705,11 +810,12 @@ class Game:
             started = self.phase != DRAW_PHASE
             if self.turns == 0 and not started:
                 self.timeout_left = self.n  # before the first draw: one full round
-            elif self.n == 2:
-                self.timeout_left = (1 if started else 0) + 2
             else:
                 # X = next to draw; play until partner(X) is due, then a full round ending after left(X)
-                self.timeout_left = (1 if started else 0) + 2 + 4
+                x = self.next_seat(self.turn) if started else self.turn
+                px = self.partner(x)
+                until = (px - x) * self.rules.direction % self.n if px != x else 0
+                self.timeout_left = (1 if started else 0) + until + self.n
 
     # ------------------------------------------------------------------------------------------------------------
     # legality
@@ -816,6 +922,8 @@ class Game:
             # going out by melding: a Brazilian batida, never in rules that need a closing discard
             if r.closing_requires_discard:
                 if g.poz_taken[side] == 0:
+                    if r.pozzetto_requires_burraco and not g._has_burraco(side, False):
+                        return msg("pozzetto_needs_burraco")  # 6 players (RULES.md §14.4)
                     return msg("last_meld_no_pozzetto")
                 return msg("last_meld_needs_discard")
             g._lay(seat, side, a, m)
@@ -976,7 +1084,7 @@ class Game:
         Only the rules of melds are checked here; turn-level legality (dead ends, §3.4) is checked by the caller.
         """
         name = self.seats[seat]
-        side = seat % 2 if self.n == 4 else seat
+        side = self.side_of_seat[seat]
         gen = self._gen
         hb = bytes(self.hands[seat])
         sig = (hb[52] > 0) | (hb[1] > 0) << 1 | (hb[14] > 0) << 2 | (hb[27] > 0) << 3 | (hb[40] > 0) << 4
@@ -1047,7 +1155,7 @@ class Game:
         """The score breakdown of RECORDS.md §5 per side once the hand has ended, else None."""
         if self.end is None:
             return None
-        return {self.sides[s]: self.side_score(s) for s in (0, 1)}
+        return {self.sides[s]: self.side_score(s) for s in range(len(self.sides))}
 
     def side_score(self, side: int) -> dict[str, int]:
         """Melds, bonuses, closing, hand, pozzetto and total of one side as things stand (§10.1)."""
@@ -1070,9 +1178,7 @@ class Game:
         )
         hand = 0
         uncounted = False
-        for s in range(self.n):
-            if self.side_of(s) != side:
-                continue
+        for s in self.side_seats[side]:
             if self.poz_pending[s] and not r.indirect_pozzetto_counts_if_unplayed:
                 uncounted = True
                 continue  # a pozzetto taken with the discard, not yet played: its cards are ignored
@@ -1094,11 +1200,27 @@ class Game:
         return burraco_bonus(m, self.rules)
 
     def returns(self) -> list[int]:
-        """Per seat: its side's hand total (0 for everybody while the hand is running)."""
-        sc = self.scores()
-        if sc is None:
+        """Per seat: its side's hand total (0 for everybody while the hand is running); with 3 and 5 players a
+        pair's players get their half (:meth:`player_points`)."""
+        if self.end is None:
             return [0] * self.n
+        if self.rules.players in (3, 5):
+            return self.player_points()
+        sc = self.scores()
+        assert sc is not None
         return [sc[self.sides[self.side_of(s)]]["total"] for s in range(self.n)]
+
+    def player_points(self) -> list[int]:
+        """Per seat, what the hand adds to his match total with 3 and 5 players: the solo's whole score, each
+        half of a pair's score (rounded as ``pair_split_rounding`` says, RULES.md §14.3), a player alone his own."""
+        out = [0] * self.n
+        if self.end is None:
+            return out
+        for k, members in enumerate(self.side_seats):
+            share = split_share(self.side_score(k)["total"], len(members), self.rules.pair_split_rounding)
+            for m in members:
+                out[m] = share
+        return out
 
     # ------------------------------------------------------------------------------------------------------------
     # output
@@ -1112,8 +1234,8 @@ class Game:
             "pile": [CARD_STR[c] for c in self.pile],
             "hands": {self.seats[s]: self.hand_n[s] for s in range(self.n)},
             "pozzetti_left": self.pozzetti_left(),
-            "pozzetto_taken": {self.sides[s]: self.poz_taken[s] > 0 for s in (0, 1)},
-            "melds": {self.sides[s]: [meld_json(m) for m in self.melds[s]] for s in (0, 1)},
+            "pozzetto_taken": {self.sides[s]: self.poz_taken[s] > 0 for s in range(len(self.sides))},
+            "melds": {self.sides[s]: [meld_json(m) for m in self.melds[s]] for s in range(len(self.sides))},
         }
 
     def result_json(self) -> dict[str, Any]:

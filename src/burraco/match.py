@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import random
 from typing import Any
@@ -31,8 +32,26 @@ from .rules import Rules, rules_to_json, victory_points
 from .view import View
 
 
+def scorer_names(rules: Rules) -> tuple[str, ...]:
+    """Who keeps a match total: the sides with 2, 4 and 6 players, every player with 3 and 5 (his own hands, his
+    half of a pair's, RULES.md §14.3–§14.4)."""
+    if rules.players in (3, 5):
+        return seat_names(rules.players)
+    return side_names(rules.players)
+
+
+def hand_points(g: Game) -> list[int]:
+    """What a finished hand adds to each match total (:func:`scorer_names`)."""
+    if g.rules.players in (3, 5):
+        return g.player_points()
+    sc = g.scores()
+    assert sc is not None
+    return [sc[name]["total"] for name in side_names(g.rules.players)]
+
+
 class Match:
-    """A sequence of hands between two sides. ``dealer`` deals the first hand (default: the last seat)."""
+    """A sequence of hands between the sides (or, with 3 and 5 players, the players). ``dealer`` deals the first
+    hand (default: the last seat)."""
 
     def __init__(
         self,
@@ -49,7 +68,10 @@ class Match:
         self.rules = rules
         self.n = rules.players
         self.seats = seat_names(self.n)
-        self.sides = side_names(self.n)
+        #: who keeps a total (:func:`scorer_names`): the sides, or the players with 3 and 5
+        self.sides = scorer_names(rules)
+        #: with 3 and 5 players: the first hand played individually (a total reached ``individual_from``)
+        self.individual_since: int | None = None
         #: the seed every hand is dealt from (None: fresh OS randomness for every hand)
         self.seed = seed
         self.dealer_draw: list[tuple[int, int]] = []
@@ -58,9 +80,9 @@ class Match:
         self.dealer = self.n - 1 if dealer is None else dealer
         self.physical_deal = physical_deal
         self.games: list[Game] = []
-        self.totals = [0, 0]
+        self.totals = [0] * len(self.sides)
         self._scored = 0  # hands whose score is in the totals
-        self._view_totals: tuple[tuple[int, int], tuple[int, int]] | None = None  # for view(): (key, totals)
+        self._view_totals: tuple[tuple[int, int], tuple[int, ...]] | None = None  # for view(): (key, totals)
 
     @classmethod
     def from_record(cls, record: Any, seed: int | None = None, *, physical_deal: bool = False) -> Match:
@@ -93,9 +115,17 @@ class Match:
         if i < 0:
             raise ValueError(f"hand {i}: hands are numbered from 0")
         rng = self._source(i)
+        rules = self.rules_for_hand(i)
         if self.physical_deal:
-            return deal_physical(self.rules, rng, self.hand_dealer(i))
-        return deal_from_seed(self.rules, rng)
+            return deal_physical(rules, rng, self.hand_dealer(i))
+        return deal_from_seed(rules, rng)
+
+    def rules_for_hand(self, i: int) -> Rules:
+        """The rules hand ``i`` is played by: the match's, but from the hand after a player's total reached
+        ``individual_from`` (3 and 5 players) every player plays alone with his own 11-card pozzetto (§14.3)."""
+        if self.individual_since is not None and i >= self.individual_since and self.rules.solo_pair:
+            return dataclasses.replace(self.rules, solo_pair=False)
+        return self.rules
 
     def hand_dealer(self, i: int) -> int:
         """The seat that deals hand ``i`` (0-based): the deal rotates clockwise (§2.2.5)."""
@@ -113,11 +143,12 @@ class Match:
         if self.games and not self.games[-1].is_over:
             raise IllegalActionError(msg("hand_not_ended"))
         dealer = self.hand_dealer(len(self.games))
+        rules = self.rules_for_hand(len(self.games))
         if deal is None:
             deal = self.deal_for_hand(len(self.games))
-            g = Game(self.rules, deal, (dealer + self.rules.direction) % self.n, check=False)
+            g = Game(rules, deal, (dealer + rules.direction) % self.n, check=False)
         else:
-            g = Game.from_deal(self.rules, deal, dealer)
+            g = Game.from_deal(rules, deal, dealer)
         self.games.append(g)
         return g
 
@@ -128,11 +159,12 @@ class Match:
 
     def _score_finished(self) -> None:
         while self._scored < len(self.games) and self.games[self._scored].is_over:
-            sc = self.games[self._scored].scores()
-            assert sc is not None
-            for s in (0, 1):
-                self.totals[s] += sc[self.sides[s]]["total"]
+            for s, pts in enumerate(hand_points(self.games[self._scored])):
+                self.totals[s] += pts
             self._scored += 1
+            limit = self.rules.individual_from
+            if self.individual_since is None and limit is not None and max(self.totals) >= limit:
+                self.individual_since = self._scored  # irreversible (§14.3)
 
     # ----- the end of the match -------------------------------------------------------------------------------
     @property
@@ -147,19 +179,19 @@ class Match:
         done = self.hands_finished
         if done == 0 or (self.games and not self.games[-1].is_over):
             return False
-        t0, t1 = self.totals
         if r.hands_per_match is not None and done >= r.hands_per_match:
             return True
-        if r.target is not None and max(t0, t1) >= r.target:
+        top = max(self.totals)
+        if r.target is not None and top >= r.target:
             if r.hands_per_match is not None:
                 return True
-            return t0 != t1  # an exact tie at or above the target: another hand (§11.3)
+            return self.totals.count(top) == 1  # an exact tie at or above the target: another hand (§11.3)
         return False
 
     def vp(self) -> tuple[int, int] | None:
         """Victory Points per side once a match with a VP table has ended."""
         rows = self.rules.vp_table_rows()
-        if rows is None or not self.is_over or self.rules.hands_per_match is None:
+        if rows is None or not self.is_over or self.rules.hands_per_match is None or len(self.totals) != 2:
             return None
         d = self.totals[0] - self.totals[1]
         w, lo = victory_points(rows, d)
@@ -174,10 +206,10 @@ class Match:
             if vp[0] == vp[1]:
                 return None
             return 0 if vp[0] > vp[1] else 1
-        t0, t1 = self.totals
-        if t0 == t1:
+        top = max(self.totals)
+        if self.totals.count(top) > 1:
             return None
-        return 0 if t0 > t1 else 1
+        return self.totals.index(top)
 
     def view(self, seat: int) -> View:
         """The current hand's view for ``seat`` with the match totals (RULES.md §0.1: a view holds the scores)."""
@@ -185,13 +217,11 @@ class Match:
         key = (len(self.games), self._scored)
         if self._view_totals is None or self._view_totals[0] != key:
             done = [g for g in self.games[: self._scored] if g is not self.games[-1]]
-            totals = [0, 0]
+            totals = [0] * len(self.sides)
             for g in done:
-                sc = g.scores()
-                assert sc is not None
-                for s in (0, 1):
-                    totals[s] += sc[self.sides[s]]["total"]
-            self._view_totals = (key, (totals[0], totals[1]))
+                for s, pts in enumerate(hand_points(g)):
+                    totals[s] += pts
+            self._view_totals = (key, tuple(totals))
         v = self.game.view(seat)
         # a fresh view: fill its field in place (dataclasses.replace would rebuild all forty fields)
         v.__dict__["match_totals"] = self._view_totals[1]
@@ -216,16 +246,14 @@ class Match:
         vp = self.vp()
         w = self.winner()
         return {
-            "totals": {self.sides[s]: self.totals[s] for s in (0, 1)},
+            "totals": {self.sides[s]: self.totals[s] for s in range(len(self.sides))},
             "winner": None if w is None else self.sides[w],
             "vp": None if vp is None else {self.sides[0]: vp[0], self.sides[1]: vp[1]},
         }
 
     def __repr__(self) -> str:
-        return (
-            f"<Match {self.rules.name} hands={len(self.games)} "
-            f"{self.sides[0]} {self.totals[0]} - {self.sides[1]} {self.totals[1]}>"
-        )
+        score = " - ".join(f"{s} {t}" for s, t in zip(self.sides, self.totals, strict=True))
+        return f"<Match {self.rules.name} hands={len(self.games)} {score}>"
 
 
-__all__ = ["Match", "seat_names", "side_names"]
+__all__ = ["Match", "hand_points", "scorer_names", "seat_names", "side_names"]

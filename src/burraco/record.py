@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -50,7 +51,17 @@ def parse_record(record: Any) -> tuple[Rules, int, list[tuple[Deal, list[str]]]]
             raise RecordError(f"hand {i}: each hand needs a 'deal'")
         try:
             deal = Deal.from_json(h["deal"], seats)
-            deal.check(rules)
+            try:
+                deal.check(rules)
+            except DealError as first:
+                if not rules.solo_pair:
+                    raise
+                # 3 and 5 players: a hand after the switch to individual play has one 11-card pozzetto per
+                # player (which hands those are, the replay decides from the totals, RULES.md §14.3)
+                try:
+                    deal.check(dataclasses.replace(rules, solo_pair=False))
+                except DealError:
+                    raise first from None
         except DealError as e:
             raise RecordError(f"hand {i}: {e}") from e
         acts = h.get("actions", [])
@@ -92,7 +103,10 @@ def _play(rules: Rules, dealer: int, hands: list[tuple[Deal, list[str]]]) -> tup
                 why = "the match is over" if m.is_over else f"hand {i - 1} has not ended"
                 raise ReplayError(IllegalActionError(f"{actions[0]}: {why}"), i, 0, actions[0])
             continue
-        g = m.start_hand(deal)
+        try:
+            g = m.start_hand(deal)
+        except DealError as e:
+            raise RecordError(f"hand {i}: {e}") from e
         for j, text in enumerate(actions):
             try:
                 m.apply(text)
@@ -118,6 +132,8 @@ def replay(record: Any) -> dict[str, Any]:
         m, games = _play(*parsed)
     except ReplayError as e:
         return _refused(e.hand, e.index, e.action, e.kind, e.message)
+    except RecordError as e:
+        return {"ok": False, "error": "record", "message": str(e)}
     return {"ok": True, "hands": [g.result_json() for g in games], **m.summary_json()}
 
 

@@ -62,7 +62,7 @@ class Rules:
     """Every parameter of a rule set. Defaults are ``IT_FIBUR`` played as a free game to 2005 (``italian``)."""
 
     name: str = "italian"
-    #: number of players: 2 (1 v 1) or 4 (2 v 2)
+    #: number of players: 2 (1 v 1), 4 (2 v 2), 6 (three pairs); 3 and 5 (the solo and the pairs, §14.3–§14.4)
     players: int = 4
     #: 52-card packs in the deck (2; 3 is for the 5- and 6-player games of §14.4)
     decks: int = 2
@@ -80,6 +80,18 @@ class Rules:
     pozzetto_size: int = 11
     #: a three-morto game (§14.6, option B): three pozzetti, the third for the side second to take its first
     three_morto: bool = False
+    #: 3 and 5 players (§14.3, §14.4): everybody plays alone until the first player goes out; he takes the big
+    #: pozzetto and plays solo, the others form pairs (alternating seats) for the rest of the hand. False with 3 or
+    #: 5 players: every player is his own side for the whole hand and takes his own pozzetto (the phase after 1000)
+    solo_pair: bool = False
+    #: the solo's pozzetto (§14.3: 18 cards, dealt first)
+    solo_pozzetto_size: int = 18
+    #: how a pair's hand score is split between its two players (§14.3 [PROPOSED]): "up" rounds each half up
+    #: (305 -> 153 each, -305 -> -152 each; STENO), "down" rounds it down
+    pair_split_rounding: str = "up"
+    #: 3 and 5 players: once a player's match total reaches this, the following hands are played individually
+    #: (solo_pair off, one 11-card pozzetto each; §14.3, §14.4); None = never
+    individual_from: int | None = None
     up_card: bool = True
     #: +1 clockwise (N E S W), -1 counter-clockwise
     direction: int = 1
@@ -142,8 +154,23 @@ class Rules:
     extra: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        if self.players not in (2, 4):
-            raise RulesError(f"players must be 2 or 4, not {self.players!r}")
+        if self.players not in (2, 3, 4, 5, 6):
+            raise RulesError(f"players must be 2 to 6, not {self.players!r}")
+        if self.players in (3, 5, 6) and (
+            self.stock_end is not StockEnd.END_AFTER_THIRD_LAST or not self.indirect_pozzetto_counts_if_unplayed
+        ):
+            raise RulesError(
+                f"{self.players} players are Italian variants (RULES.md §14.3–§14.4); Brazilian rule sets are "
+                "played by 2 or 4"
+            )
+        if self.solo_pair and self.players not in (3, 5):
+            raise RulesError("solo_pair (the solo against pairs) is for 3 and 5 players (RULES.md §14.3–§14.4)")
+        if self.pair_split_rounding not in ("up", "down"):
+            raise RulesError(f"pair_split_rounding must be 'up' or 'down', not {self.pair_split_rounding!r}")
+        if self.individual_from is not None and (self.players not in (3, 5) or self.individual_from <= 0):
+            raise RulesError("individual_from is a positive total, for 3 and 5 players")
+        if self.solo_pozzetto_size < 1:
+            raise RulesError("solo_pozzetto_size must be at least 1")
         if self.three_morto and (self.players != 4 or self.stock_end is not StockEnd.END_AFTER_THIRD_LAST):
             raise RulesError(
                 "three_morto is a house rule for 4-player Italian rule sets only (RULES.md §0.1)"
@@ -170,8 +197,7 @@ class Rules:
             raise RulesError("decks must be 1 to 3 and jokers 0 to 12")
         if sorted(self.suit_order) != sorted("hdcs"):
             raise RulesError("suit_order must name the four suits h d c s once each")
-        n = self.deck_size - self.players * self.hand_size - self.num_pozzetti * self.pozzetto_size
-        if n - (1 if self.up_card else 0) < 3:
+        if self.stock_size < 3:
             raise RulesError("the deck is too small for this deal")
 
     def __hash__(self) -> int:
@@ -189,9 +215,23 @@ class Rules:
 
     # ----- derived values -------------------------------------------------------------------------------------
     @property
+    def pozzetto_sizes(self) -> tuple[int, ...]:
+        """The sizes of the pozzetti dealt, in the order they are taken (RECORDS.md §3: the big one first): one per
+        side that can take one — two for 2 and 4 players (three with three mortos), three for the three pairs of
+        6 players, the solo's and one per pair with ``solo_pair``, one per player otherwise."""
+        p = self.players
+        if p in (2, 4):
+            return (self.pozzetto_size,) * (3 if self.three_morto else 2)
+        if p == 6:
+            return (self.pozzetto_size,) * 3
+        if self.solo_pair:
+            return (self.solo_pozzetto_size,) + (self.pozzetto_size,) * ((p - 1) // 2)
+        return (self.pozzetto_size,) * p
+
+    @property
     def num_pozzetti(self) -> int:
-        """Pozzetti dealt: 3 with the three-morto rule, else 2 (one per side)."""
-        return 3 if self.three_morto else 2
+        """Pozzetti dealt (:attr:`pozzetto_sizes`)."""
+        return len(self.pozzetto_sizes)
 
     @property
     def deck_size(self) -> int:
@@ -207,7 +247,7 @@ class Rules:
         return (
             self.deck_size
             - self.players * self.hand_size
-            - self.num_pozzetti * self.pozzetto_size
+            - sum(self.pozzetto_sizes)
             - (1 if self.up_card else 0)
         )
 
@@ -253,8 +293,14 @@ class Rules:
         return load_vp_table(name)
 
     def replace(self, **changes: Any) -> Rules:
-        """A copy with some parameters changed (values are checked like record overrides)."""
-        return dataclasses.replace(self, **{k: _coerce(k, v) for k, v in changes.items()})
+        """A copy with some parameters changed (values are checked like record overrides; another number of
+        players brings that count's parameters as in :func:`preset`)."""
+        ch = {k: _coerce(k, v) for k, v in changes.items()}
+        players = ch.get("players", self.players)
+        if players != self.players:
+            for k, v in _count_defaults(self, players).items():
+                ch.setdefault(k, v)
+        return dataclasses.replace(self, **ch)
 
     def to_json(self) -> dict[str, Any]:
         """The parameters as a JSON-friendly dict."""
@@ -338,6 +384,17 @@ PRESETS: dict[str, Rules] = {
         closing_burraco=BurracoNeeded.CLEAN,
         semiclean=False,
     ),
+    # RULES.md §14.3: three players, two decks, the 18-card pozzetto for the solo, the pair's score split; from a
+    # total of 1000 individual play with three 11-card pozzetti; won at 1505 (EB-x)
+    "italian-3p": dataclasses.replace(_ITALIAN, name="italian-3p", players=3, solo_pair=True, individual_from=1000,
+                                      target=1505),
+    # RULES.md §14.4: five players, three decks (six jokers), pozzetti 18 + 11 + 11, two pairs by alternating seats
+    "italian-5p": dataclasses.replace(_ITALIAN, name="italian-5p", players=5, decks=3, jokers=6, max_set_size=13,
+                                      solo_pair=True, individual_from=1000),
+    # RULES.md §14.4: six players in three fixed pairs (partners opposite), three decks, three 11-card pozzetti, a
+    # pozzetto only after a burraco
+    "italian-6p": dataclasses.replace(_ITALIAN, name="italian-6p", players=6, decks=3, jokers=6, max_set_size=13,
+                                      pozzetto_requires_burraco=True),
     "brazilian": _BRAZILIAN,
     "brazilian-2p": dataclasses.replace(_BRAZILIAN, name="brazilian-2p", players=2),
     "brazilian-fechado": dataclasses.replace(
@@ -404,6 +461,36 @@ def _int(value: Any) -> int:
     return value
 
 
+#: what changes with the number of players (RULES.md §14.2–§14.4): decks, jokers, the largest set, the solo and
+#: the pairs of 3 and 5 players, the 6-player pozzetto rule, and the free game's target
+_BY_COUNT: dict[int, dict[str, Any]] = {
+    2: {"decks": 2, "jokers": 4, "max_set_size": 9, "solo_pair": False, "individual_from": None,
+        "pozzetto_requires_burraco": False, "target": 2005},
+    3: {"decks": 2, "jokers": 4, "max_set_size": 9, "solo_pair": True, "individual_from": 1000,
+        "pozzetto_requires_burraco": False, "target": 1505},
+    4: {"decks": 2, "jokers": 4, "max_set_size": 9, "solo_pair": False, "individual_from": None,
+        "pozzetto_requires_burraco": False, "target": 2005},
+    5: {"decks": 3, "jokers": 6, "max_set_size": 13, "solo_pair": True, "individual_from": 1000,
+        "pozzetto_requires_burraco": False, "target": 2005},
+    6: {"decks": 3, "jokers": 6, "max_set_size": 13, "solo_pair": False, "individual_from": None,
+        "pozzetto_requires_burraco": True, "target": 2005},
+}
+
+
+def _count_defaults(base: Rules, players: int) -> dict[str, Any]:
+    """The parameters a ``players`` override brings: those of the new count where the preset has its own count's
+    values (a preset's own choices stay: a custom target, a tournament's fixed hands)."""
+    new = _BY_COUNT.get(players)
+    old = _BY_COUNT.get(base.players)
+    if new is None or old is None:
+        return {}
+    out: dict[str, Any] = {}
+    for k, v in new.items():
+        if getattr(base, k) == old[k]:
+            out[k] = v
+    return out
+
+
 def preset(name: str = "italian", /, **overrides: Any) -> Rules:
     """A named preset (RECORDS.md §3) with optional overrides of single parameters."""
     if name not in PRESETS:
@@ -412,6 +499,11 @@ def preset(name: str = "italian", /, **overrides: Any) -> Rules:
     if not overrides:
         return base
     changes = {k: _coerce(k, v) for k, v in overrides.items()}
+    players = changes.get("players", base.players)
+    if players != base.players:
+        # another number of players brings that count's parameters (RULES.md §14.3–§14.4) unless given
+        for k, v in _count_defaults(base, players).items():
+            changes.setdefault(k, v)
     # a fixed number of hands without an explicit target turns a free game into the tournament form
     if changes.get("hands_per_match") is not None and "target" not in changes:
         changes["target"] = None

@@ -28,7 +28,7 @@ from typing import Any
 
 from .bots.random_player import RandomPlayer
 from .game import Game
-from .match import Match
+from .match import Match, hand_points, scorer_names
 from .rules import Rules
 
 END_KINDS = ("closed", "stock", "stalemate", "timeout", "cap")
@@ -49,7 +49,8 @@ class SimStats:
     match_wins: list[int] = field(default_factory=lambda: [0, 0])
     match_draws: int = 0
     match_unfinished: int = 0
-    sides: tuple[str, str] = ("NS", "EW")
+    #: who keeps a score (:func:`burraco.match.scorer_names`): the sides, or the players with 3 and 5
+    sides: tuple[str, ...] = ("NS", "EW")
     #: per-game (or per-match) summaries, in order, when asked for
     games: list[dict[str, Any]] = field(default_factory=list)
     workers: int = 1
@@ -69,7 +70,7 @@ class SimStats:
             "players": self.players,
             "hands": self.hands,
             "ends": {k: self.ends.get(k, 0) for k in END_KINDS},
-            "mean_score": {self.sides[i]: self.side_totals[i] / h for i in (0, 1)},
+            "mean_score": {self.sides[i]: self.side_totals[i] / h for i in range(len(self.sides))},
             "decisions_per_hand": self.decisions / h,
             "hands_per_s": round(self.hands_per_s, 2),
             "decisions_per_s": round(self.decisions_per_s, 1),
@@ -78,7 +79,7 @@ class SimStats:
         }
         if self.matches:
             out["matches"] = self.matches
-            out["match_wins"] = {self.sides[i]: self.match_wins[i] for i in (0, 1)}
+            out["match_wins"] = {self.sides[i]: self.match_wins[i] for i in range(len(self.sides))}
             out["match_draws"] = self.match_draws
             out["match_unfinished"] = self.match_unfinished
             out["hands_per_match"] = self.hands / self.matches
@@ -118,11 +119,10 @@ def simulate(
     the games in chunks of ``chunk`` (0: about sixteen chunks per worker, at most 200 games: small enough that no
     worker idles long at the end of the run) over processes or Ray
     tasks; the figures do not depend on it. ``records``: keep one summary per game (or match) in ``games``."""
-    from .game import side_names
     from .parallel import run, workers_for
 
     total = matches or games
-    st = SimStats(rules=rules.name, players=rules.players, sides=side_names(rules.players))  # type: ignore[arg-type]
+    st = _stats(rules)
     t0 = time.perf_counter()
     n = 1 if ray is None and workers == 1 else workers_for(workers)
     st.workers = n
@@ -147,9 +147,7 @@ def simulate(
 def _play_chunk(job: tuple[Rules, bool, int, int, int, int, bool, bool]) -> SimStats:
     """Games (or matches) ``start`` … ``stop - 1`` of a run: the unit of work of :func:`simulate`."""
     rules, matches, start, stop, seed, max_hands, records, full = job
-    from .game import side_names
-
-    st = SimStats(rules=rules.name, players=rules.players, sides=side_names(rules.players))  # type: ignore[arg-type]
+    st = _stats(rules)
     for i in range(start, stop):
         if matches:
             m = Match(rules, seed=seed * 1_000_003 + i)
@@ -206,7 +204,7 @@ def _merge(st: SimStats, part: SimStats) -> None:
     st.matches += part.matches
     st.decisions += part.decisions
     st.ends.update(part.ends)
-    for i in (0, 1):
+    for i in range(len(st.sides)):
         st.side_totals[i] += part.side_totals[i]
         st.match_wins[i] += part.match_wins[i]
     st.match_draws += part.match_draws
@@ -217,7 +215,11 @@ def _merge(st: SimStats, part: SimStats) -> None:
 def _count(st: SimStats, g: Game) -> None:
     st.hands += 1
     st.ends[g.end or "?"] += 1
-    sc = g.scores()
-    assert sc is not None
-    for i in (0, 1):
-        st.side_totals[i] += sc[st.sides[i]]["total"]
+    for i, pts in enumerate(hand_points(g)):
+        st.side_totals[i] += pts
+
+
+def _stats(rules: Rules) -> SimStats:
+    names = scorer_names(rules)
+    k = len(names)
+    return SimStats(rules=rules.name, players=rules.players, sides=names, side_totals=[0] * k, match_wins=[0] * k)

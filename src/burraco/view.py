@@ -46,14 +46,14 @@ class View:
     hand: tuple[int, ...]  # sorted card types the seat holds and may look at
     hidden_pozzetto: int  # cards of its own pozzetto it holds but may not look at yet
     hand_sizes: tuple[int, ...]
-    melds: tuple[tuple[Meld, ...], tuple[Meld, ...]]
+    melds: tuple[tuple[Meld, ...], ...]  # per side (:attr:`sides`)
     pile: tuple[int, ...]  # the whole pile (open) or only its top card (closed)
     pile_size: int
     stock_size: int
     pozzetti: tuple[bool, ...]  # which dealt pozzetti are still on the table
-    poz_taken: tuple[int, int]
+    poz_taken: tuple[int, ...]  # per side
     poz_order: tuple[int, ...]
-    poz_by: tuple[int, int]
+    poz_by: tuple[int, ...]  # per side: the seat that took its (first) pozzetto, or -1
     poz_pending: tuple[bool, ...]
     hidden_seats: tuple[bool, ...]  # seats holding a pozzetto they have not seen yet
     known: tuple[bytes, ...]  # per seat: counts of cards seen picked up and still held
@@ -80,15 +80,32 @@ class View:
     first: int
     redrawn: bool = False  # the first player's redraw was used (house rule)
     drawn: int = -1  # the card this seat drew from the stock this turn (its own view only)
-    #: the match totals per side before this hand, when the view comes from a :class:`~burraco.match.Match`
-    match_totals: tuple[int, int] | None = None
+    #: the match totals before this hand, when the view comes from a :class:`~burraco.match.Match`: per side, or
+    #: per player with 3 and 5 players (:attr:`burraco.match.Match.scorers`)
+    match_totals: tuple[int, ...] | None = None
+    #: the sides as tuples of seats, each seat's side and the sides' names (RECORDS.md §2); with 3 and 5 players
+    #: they change when the first player goes out (``solo``: his seat, else -1)
+    side_seats: tuple[tuple[int, ...], ...] = ((0, 2), (1, 3))
+    seat_side: tuple[int, ...] = (0, 1, 0, 1)
+    sides: tuple[str, ...] = ("NS", "EW")
+    solo: int = -1
 
     @property
     def players(self) -> int:
         return self.rules.players
 
     def side_of(self, seat: int) -> int:
-        return seat % 2 if self.rules.players == 4 else seat
+        """The index of the seat's side (in :attr:`melds`, :attr:`poz_taken`, :attr:`sides`)."""
+        return self.seat_side[seat]
+
+    def partners(self, seat: int) -> tuple[int, ...]:
+        """The other seats of the seat's side (none for a player alone)."""
+        return tuple(s for s in self.side_seats[self.seat_side[seat]] if s != seat)
+
+    def opponents(self, seat: int) -> tuple[int, ...]:
+        """The seats of every other side."""
+        side = self.seat_side[seat]
+        return tuple(s for s in range(self.rules.players) if self.seat_side[s] != side)
 
     def legal_actions(self) -> list[Action]:
         """The legal actions of the seat to act (only meaningful when it is this seat's turn)."""
@@ -112,11 +129,13 @@ class View:
         >>> d["seat"], d["phase"], len(d["hand"]), d["hand_sizes"], d["stock"], d["known"]
         ('N', 'draw', 11, {'N': 11, 'S': 11}, 63, {'N': [], 'S': []})
         """
-        from .game import meld_json, seat_names, side_names
+        from .game import meld_json, seat_names
+        from .match import scorer_names
 
         n = self.rules.players
         seats = seat_names(n)
-        sides = side_names(n)
+        sides = self.sides
+        k = len(sides)
         cs = CARD_STR
 
         def counts_list(b: bytes) -> list[str]:
@@ -133,13 +152,13 @@ class View:
             "hidden_pozzetto": self.hidden_pozzetto,
             "drawn": cs[self.drawn] if self.drawn >= 0 else None,
             "hand_sizes": {seats[s]: self.hand_sizes[s] for s in range(n)},
-            "melds": {sides[i]: [meld_json(m) for m in self.melds[i]] for i in (0, 1)},
+            "melds": {sides[i]: [meld_json(m) for m in self.melds[i]] for i in range(k)},
             "pile": [cs[c] for c in self.pile],
             "pile_size": self.pile_size,
             "pile_open": self.rules.discard_pile_open,
             "stock": self.stock_size,
             "pozzetti_left": sum(1 for p in self.pozzetti if p),
-            "pozzetto_taken": {sides[i]: self.poz_taken[i] > 0 for i in (0, 1)},
+            "pozzetto_taken": {sides[i]: self.poz_taken[i] > 0 for i in range(k)},
             "hidden_pozzetto_seats": [seats[s] for s in range(n) if self.hidden_seats[s]],
             # the cards each other seat was seen to take from an open pile and still holds
             "known": {seats[s]: counts_list(self.known[s]) if s != self.seat else [] for s in range(n)},
@@ -148,11 +167,11 @@ class View:
             "turns": self.turns,
             "end": self.end,
             "closed_by": seats[self.closed_by] if self.closed_by >= 0 else None,
-            "pozzetti_taken": {sides[i]: self.poz_taken[i] for i in (0, 1)},
-            "unseen": {cs[c]: k for c, k in enumerate(self.unseen) if k},
+            "pozzetti_taken": {sides[i]: self.poz_taken[i] for i in range(k)},
+            "unseen": {cs[c]: x for c, x in enumerate(self.unseen) if x},
             "match_totals": None
             if self.match_totals is None
-            else {sides[i]: self.match_totals[i] for i in (0, 1)},
+            else dict(zip(scorer_names(self.rules), self.match_totals, strict=True)),
             "turn_state": {
                 "picked": self.picked,
                 "drew": self.drew,
@@ -244,14 +263,14 @@ def make_view(g: Game, seat: int) -> View:
             "hand": tuple(hand),
             "hidden_pozzetto": sum(hid) if hid is not None else 0,
             "hand_sizes": tuple(g.hand_n),
-            "melds": (tuple(g.melds[0]), tuple(g.melds[1])),
+            "melds": tuple(tuple(m) for m in g.melds),
             "pile": pile,
             "pile_size": len(g.pile),
             "stock_size": len(g.stock),
             "pozzetti": tuple(p is not None for p in g.pozzetti),
-            "poz_taken": (g.poz_taken[0], g.poz_taken[1]),
+            "poz_taken": tuple(g.poz_taken),
             "poz_order": tuple(g.poz_order),
-            "poz_by": (g.poz_by[0], g.poz_by[1]),
+            "poz_by": tuple(g.poz_by),
             "poz_pending": tuple(g.poz_pending),
             "hidden_seats": tuple(x is not None for x in g.hidden),
             "known": tuple(known),
@@ -278,6 +297,10 @@ def make_view(g: Game, seat: int) -> View:
             "redrawn": g.redrawn,
             "drawn": g.drawn if seat == g.turn else -1,
             "match_totals": None,
+            "side_seats": g.side_seats,
+            "seat_side": g.side_of_seat,
+            "sides": g.sides,
+            "solo": g.solo,
         }
     )
     return v
@@ -331,7 +354,7 @@ def determinize(
 
     The result has no deal or action history (it cannot be written as a record); everything else is playable.
     """
-    from .game import Game, seat_names, side_names
+    from .game import Game, seat_names
 
     r = view.rules
     n = r.players
@@ -359,7 +382,6 @@ def determinize(
     g = Game(r, None, 0)  # an empty shell: every field is set here
     g.n = n
     g.seats = seat_names(n)
-    g.sides = side_names(n)
     g._ctx = meld_rules(r)
     g._gen = generator(g._ctx)
     g._values = r.card_values()
@@ -392,21 +414,27 @@ def determinize(
     else:
         g.pile = take(view.pile_size - 1) + [view.pile[-1]]
     g.stock = take(view.stock_size)
-    g.pozzetti = [tuple(take(r.pozzetto_size)) if present else None for present in view.pozzetti]
+    g.pozzetti = [
+        tuple(take(size)) if present else None for present, size in zip(view.pozzetti, r.pozzetto_sizes, strict=True)
+    ]
     assert pos == len(pool), "determinization left cards over"
     g.poz_taken = list(view.poz_taken)
     g.poz_order = list(view.poz_order)
     g.poz_by = list(view.poz_by)
     g.hidden = hidden
     g.poz_pending = list(view.poz_pending)
-    g.melds = [list(view.melds[0]), list(view.melds[1])]
+    g.melds = [list(m) for m in view.melds]
+    g.side_seats = view.side_seats
+    g.side_of_seat = view.seat_side
+    g.sides = view.sides
+    g.solo = view.solo
     g.known = [bytearray(k) for k in view.known]
     g.table = bytearray(view.table)
     g.turn = view.turn if view.turn >= 0 else view.first
     g.phase = view.phase
     g.actions = []
     g._legal = None
-    g._meldkeys = [None, None]
+    g._meldkeys = [None] * len(view.melds)
     for f in _TURN_FIELDS:
         setattr(g, f, getattr(view, f))
     g.redrawn = view.redrawn

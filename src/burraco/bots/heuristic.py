@@ -83,22 +83,30 @@ class _Ctx:
         self.values = r.card_values()
         self.mr: MeldRules = meld_rules(r)
         self.side = view.side_of(view.seat)
-        self.opp = 1 - self.side
+        #: the other sides (one with 2 and 4 players; two or more with 3, 5 and 6, partners by the view's sides)
+        self.opps = [k for k in range(len(view.melds)) if k != self.side]
         self.own: tuple[Meld, ...] = view.melds[self.side]
-        self.their: tuple[Meld, ...] = view.melds[self.opp]
+        their: tuple[Meld, ...] = ()
+        for k in self.opps:
+            their += view.melds[k]
+        self.their = their if len(self.opps) > 1 else view.melds[self.opps[0]]
         self.hand = view.hand
         self.counts = [0] * NUM_TYPES
         for c in view.hand:
             self.counts[c] += 1
         self.n_hand = len(view.hand) + view.hidden_pozzetto
         n = r.players
-        self.next_seat = (view.seat + r.direction) % n
+        # the next opponent to play (with 3 and 5 players the next seat may be the partner)
+        nxt = (view.seat + r.direction) % n
+        while view.side_of(nxt) == self.side and nxt != view.seat:
+            nxt = (nxt + r.direction) % n
+        self.next_seat = nxt
         self.need_clean = r.closing_burraco is BurracoNeeded.CLEAN
         self.own_poz = view.poz_taken[self.side] > 0
         self.poz_left = any(view.pozzetti)
         self.own_can_close = self.own_poz and self._has_burraco(self.own)
-        self.opp_threat = view.poz_taken[self.opp] > 0 and self._has_burraco(self.their)
-        opp_seats = [s for s in range(n) if view.side_of(s) == self.opp]
+        self.opp_threat = any(view.poz_taken[k] > 0 and self._has_burraco(view.melds[k]) for k in self.opps)
+        opp_seats = [s for s in range(n) if view.side_of(s) != self.side]
         self.opp_short = min(view.hand_sizes[s] for s in opp_seats) <= 3
         self.late = self.opp_threat or view.stock_size < 12
         # the single cards each meld accepts (bit c set: card c can be attached)
@@ -179,22 +187,24 @@ class _Ctx:
         return d
 
     def score_diff(self) -> float:
-        """A rough estimate of the hand's score difference (own side minus opponents) as things stand."""
+        """A rough estimate of the hand's score difference (own side minus the best of the others) as things
+        stand."""
+        own = self._side_points(self.side)
+        return own - max(self._side_points(k) for k in self.opps)
+
+    def _side_points(self, side: int) -> float:
         v = self.view
         vals = self.values
-        out = 0.0
-        for side, sign in ((self.side, 1.0), (self.opp, -1.0)):
-            pts = float(sum(sum(vals[c] for c in m.cards) + self.bonus(m) for m in v.melds[side]))
-            if v.poz_taken[side] == 0:
-                pts -= self.rules.pozzetto_penalty
-            for s in range(self.rules.players):
-                if v.side_of(s) == side:
-                    if s == v.seat:
-                        pts -= sum(vals[c] for c in v.hand)
-                    else:
-                        pts -= 8.0 * v.hand_sizes[s]
-            out += sign * pts
-        return out
+        pts = float(sum(sum(vals[c] for c in m.cards) + self.bonus(m) for m in v.melds[side]))
+        if v.poz_taken[side] == 0:
+            pts -= self.rules.pozzetto_penalty
+        for s in range(self.rules.players):
+            if v.side_of(s) == side:
+                if s == v.seat:
+                    pts -= sum(vals[c] for c in v.hand)
+                else:
+                    pts -= 8.0 * v.hand_sizes[s]
+        return pts
 
 
 class HeuristicPlayer:
@@ -266,7 +276,7 @@ class HeuristicPlayer:
         total += hidden * (-4.0 if ctx.late and self.level == "hard" else 1.5)
         if self.level == "hard" and ctx.opp_threat and ctx.opp_short:
             total -= 4.0 * v.pile_size  # they can close at any moment: no big hands now
-        if self.level == "hard" and not ctx.late and v.stock_size > 10 and not v.poz_taken[ctx.opp]:
+        if self.level == "hard" and not ctx.late and v.stock_size > 10 and not any(v.poz_taken[k] for k in ctx.opps):
             # a long hand ahead: more cards are more melds and burraco (random pile-takers show how much); less so
             # when an opponent is about to reach the pozzetto (closing is not far then)
             ahead = min(1.0, (v.stock_size - 10) / 25.0) * (0.0 if ctx.opp_short else 1.0)

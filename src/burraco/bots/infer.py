@@ -32,9 +32,9 @@ def seat_weights(view: View) -> list[list[float] | None]:
     """Per seat, a weight per card type for the cards of its hand this seat cannot see (None: uniform)."""
     n = view.players
     ctx = meld_rules(view.rules)
-    fits = [0, 0]
-    for side in (0, 1):
-        for m in view.melds[side]:
+    fits = [0] * len(view.melds)
+    for side, melds in enumerate(view.melds):
+        for m in melds:
             fits[side] |= ctx.singles(m)
     out: list[list[float] | None] = [None] * n
     for s in range(n):

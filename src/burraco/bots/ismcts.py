@@ -90,8 +90,9 @@ def side_value(g: Game, side: int) -> float:
 
 
 def evaluate(g: Game, side: int) -> float:
-    """``side``'s score difference against the other side, scaled to [-1, 1]."""
-    d = (side_value(g, side) - side_value(g, 1 - side)) / REWARD_SCALE
+    """``side``'s score difference against the best other side, scaled to [-1, 1]."""
+    best = max(side_value(g, k) for k in range(len(g.melds)) if k != side)
+    d = (side_value(g, side) - best) / REWARD_SCALE
     return max(-1.0, min(1.0, d))
 
 
@@ -100,7 +101,8 @@ def outcome(g: Game, side: int) -> float:
     finished hand (unbounded), else the bounded estimate of :func:`evaluate`."""
     if g.end is None:
         return evaluate(g, side)
-    return (g.side_score(side)["total"] - g.side_score(1 - side)["total"]) / REWARD_SCALE
+    best = max(g.side_score(k)["total"] for k in range(len(g.melds)) if k != side)
+    return (g.side_score(side)["total"] - best) / REWARD_SCALE
 
 
 def paired(values: list[list[float]], j: int) -> tuple[float, float, int]:
@@ -231,7 +233,6 @@ class ISMCTSPlayer:
         if len(cands) == 1:
             self.last_iterations = 0
             return cands[0]
-        side = view.side_of(view.seat)
         players = [HeuristicPlayer(self.level, seed=0) for _ in range(view.players)]
         values: list[list[float]] = [[] for _ in cands]
         rollouts = 0
@@ -256,7 +257,7 @@ class ISMCTSPlayer:
                 for k, p in enumerate(players):
                     p.rng.seed(seed + k)  # the same later luck for every candidate
                 self._rollout(g, players)
-                values[j].append(outcome(g, side))
+                values[j].append(outcome(g, g.side_of(view.seat)))  # sides may change in a hand (3, 5 players)
                 rollouts += 1
         self.last_iterations = it
         self.last_rollouts = rollouts
@@ -301,7 +302,7 @@ class ISMCTSPlayer:
             it += 1
             g = sample(rng)
             node = root
-            path: list[tuple[_Node, int]] = []  # (node entered, side that chose the action into it)
+            path: list[tuple[_Node, int]] = []  # (node entered, seat that chose the action into it)
             expanded = False
             while g.end is None:
                 s = g.current_seat
@@ -313,7 +314,6 @@ class ISMCTSPlayer:
                 else:
                     cands = self._candidates(g.view(s), glegal, root=False)
                 untried = [(a, p) for a, p in cands if a not in node.children]
-                side = g.side_of(s)
                 if untried:
                     a, p = untried[0]
                     child = _Node(p)
@@ -323,7 +323,7 @@ class ISMCTSPlayer:
                         if ch is not None:
                             ch.avail += 1
                     g.apply(a)
-                    path.append((child, side))
+                    path.append((child, s))
                     expanded = True
                     break
                 best: _Node | None = None
@@ -341,14 +341,19 @@ class ISMCTSPlayer:
                         best_u, best, best_a = u, ch, b
                 assert best is not None and best_a is not None
                 g.apply(best_a)
-                path.append((best, side))
+                path.append((best, s))
                 node = best
             if expanded:
                 self._rollout(g, players)
-            v0 = evaluate(g, 0)
-            for n, side in path:
+            # every node's reward from the side of the seat that chose it, as the sides stand at the end
+            vals: dict[int, float] = {}
+            for n, seat in path:
+                side = g.side_of(seat)
+                v = vals.get(side)
+                if v is None:
+                    v = vals[side] = evaluate(g, side)
                 n.visits += 1
-                n.total += v0 if side == 0 else -v0
+                n.total += v
         self.last_iterations = it
         # the most visited root action; ties go to the better mean, then to the heuristic's order
         order = {a: i for i, (a, _) in enumerate(root_cands)}

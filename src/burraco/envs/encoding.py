@@ -163,6 +163,11 @@ ACTION_LAYOUT: tuple[tuple[str, int, int], ...] = (
 
 def check_rules(rules: Rules) -> None:
     """Raise :class:`EncodingError` for rules outside the fixed spaces (more than two packs or one wild a meld)."""
+    if rules.players not in (2, 4):
+        raise EncodingError(
+            f"the research environments' fixed spaces are laid out for 2 and 4 players, not {rules.players} "
+            "(3, 5 and 6 players play everywhere else: burraco play, simulate, arena)"
+        )
     if rules.decks > 2 or rules.max_wilds != 1 or rules.deck_size // 3 > MAX_SLOTS:
         raise EncodingError(
             "the fixed action space covers rules with at most two packs and one wild per meld "
@@ -692,7 +697,7 @@ def _fill(
     turn: int,
     phase: str,
     st: Any,
-    match_totals: tuple[int, int] | None,
+    match_totals: tuple[int, ...] | None,
 ) -> None:
     """Write the observation of seat ``me`` into ``out`` (zeroed) from the fields of its view."""
     n = r.players

@@ -9,6 +9,7 @@ TEMPLATES: dict[str, str] = {
     "empty_action": "leere Aktion",
     "not_an_action": "'{action}' ist keine Aktion: schreibe '<Platz> <Verb> [Karten]'",
     "unknown_seat_named": "'{action}': unbekannter Platz '{seat}' (die Plätze sind {seats})",
+    "side_not_seat": "'{action}': '{seat}' ist eine Partei; eine Aktion nennt den einen Platz, der spielt (Plätze sind {seats}; RECORDS.md §4)",
     "unknown_verb": "'{action}': unbekanntes Verb '{verb}' (die Verben sind draw, pick, meld, add, discard; redraw "
     "und swap mit ihren Hausregeln)",
     "takes_no_arguments": "'{action}': '{verb}' hat keine Argumente",
@@ -61,7 +62,7 @@ TEMPLATES: dict[str, str] = {
     "lone_card_discard": "{card} kam von einem Ablagestapel aus einer Karte und darf in diesem Zug nicht abgelegt "
     "werden (§6.4)",
     "pozzetto_needs_burraco": "die Partei braucht einen Burraco, bevor sie ihren Pozzetto nehmen darf, also kann "
-    "sie nicht ausgehen",
+    "sie nicht ausgehen (§14.4)",
     "no_pozzetto_left": "für die Partei ist kein Pozzetto übrig, also kann sie nicht ausgehen (§0.1 brasilianisches "
     "Stapelende)",
     "close_needs_burraco": "die Partei darf nur mit einem {kind:needed} auf dem Tisch schließen (§8.1)",

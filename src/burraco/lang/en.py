@@ -10,6 +10,7 @@ TEMPLATES: dict[str, str] = {
     "empty_action": "empty action",
     "not_an_action": "'{action}' is not an action: write '<seat> <verb> [cards]'",
     "unknown_seat_named": "'{action}': unknown seat '{seat}' (seats are {seats})",
+    "side_not_seat": "'{action}': '{seat}' names a side; an action names the one seat that plays (seats are {seats}; RECORDS.md §4)",
     "unknown_verb": "'{action}': unknown verb '{verb}' (verbs are draw, pick, meld, add, discard; redraw and swap "
     "with their house rules)",
     "takes_no_arguments": "'{action}': '{verb}' takes no arguments",
@@ -55,7 +56,7 @@ TEMPLATES: dict[str, str] = {
     "pending_top_card": "the picked-up top card {card} must be used this turn (§6.3)",
     "pending_first_meld": "the side's first meld must total at least {points} points; it has {laid} (§14.7)",
     "lone_card_discard": "{card} was taken from a one-card pile and may not be discarded this turn (§6.4)",
-    "pozzetto_needs_burraco": "the side needs a burraco before it may take its pozzetto, so it cannot go out",
+    "pozzetto_needs_burraco": "the side needs a burraco before it may take its pozzetto, so it cannot go out (§14.4)",
     "no_pozzetto_left": "no pozzetto is left for the side, so it cannot go out (§0.1 Brazilian stock end)",
     "close_needs_burraco": "the side may close only with a {kind:needed} on the table (§8.1)",
     "closing_wild": "the closing discard may not be a wild ({card}) (§6.6, §8.1.3)",

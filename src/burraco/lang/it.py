@@ -9,6 +9,7 @@ TEMPLATES: dict[str, str] = {
     "empty_action": "azione vuota",
     "not_an_action": "'{action}' non è un'azione: scrivi '<posto> <verbo> [carte]'",
     "unknown_seat_named": "'{action}': posto sconosciuto '{seat}' (i posti sono {seats})",
+    "side_not_seat": "'{action}': '{seat}' è una coppia; un'azione indica il solo posto che gioca (i posti sono {seats}; RECORDS.md §4)",
     "unknown_verb": "'{action}': verbo sconosciuto '{verb}' (i verbi sono draw, pick, meld, add, discard; redraw e "
     "swap con le loro regole della casa)",
     "takes_no_arguments": "'{action}': '{verb}' non prende argomenti",
@@ -58,7 +59,7 @@ TEMPLATES: dict[str, str] = {
     "lone_card_discard": "{card} è stata presa da un monte di una sola carta e non si può scartare in questo turno "
     "(§6.4)",
     "pozzetto_needs_burraco": "la coppia ha bisogno di un burraco prima di prendere il pozzetto, quindi non può "
-    "andare giù",
+    "andare giù (§14.4)",
     "no_pozzetto_left": "non resta un pozzetto per la coppia, quindi non può andare giù (§0.1 fine del tallone "
     "brasiliana)",
     "close_needs_burraco": "la coppia può chiudere solo con un {kind:needed} sul tavolo (§8.1)",

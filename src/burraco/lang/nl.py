@@ -9,6 +9,7 @@ TEMPLATES: dict[str, str] = {
     "empty_action": "lege actie",
     "not_an_action": "'{action}' is geen actie: schrijf '<plaats> <werkwoord> [kaarten]'",
     "unknown_seat_named": "'{action}': onbekende plaats '{seat}' (de plaatsen zijn {seats})",
+    "side_not_seat": "'{action}': '{seat}' is een partij; een actie noemt de ene plaats die speelt (plaatsen zijn {seats}; RECORDS.md §4)",
     "unknown_verb": "'{action}': onbekend werkwoord '{verb}' (de werkwoorden zijn draw, pick, meld, add, discard; "
     "redraw en swap met hun huisregels)",
     "takes_no_arguments": "'{action}': '{verb}' heeft geen argumenten",
@@ -61,7 +62,7 @@ TEMPLATES: dict[str, str] = {
     "lone_card_discard": "{card} kwam van een aflegstapel van één kaart en mag deze beurt niet worden afgelegd "
     "(§6.4)",
     "pozzetto_needs_burraco": "de partij heeft een burraco nodig voor ze haar pozzetto mag nemen, dus ze kan niet "
-    "uitgaan",
+    "uitgaan (§14.4)",
     "no_pozzetto_left": "er is geen pozzetto over voor de partij, dus ze kan niet uitgaan (§0.1 Braziliaans einde "
     "van de stapel)",
     "close_needs_burraco": "de partij mag alleen sluiten met een {kind:needed} op tafel (§8.1)",

@@ -9,6 +9,7 @@ TEMPLATES: dict[str, str] = {
     "empty_action": "ação vazia",
     "not_an_action": "'{action}' não é uma ação: escreva '<lugar> <verbo> [cartas]'",
     "unknown_seat_named": "'{action}': lugar desconhecido '{seat}' (os lugares são {seats})",
+    "side_not_seat": "'{action}': '{seat}' é uma dupla; uma ação indica o único lugar que joga (os lugares são {seats}; RECORDS.md §4)",
     "unknown_verb": "'{action}': verbo desconhecido '{verb}' (os verbos são draw, pick, meld, add, discard; redraw "
     "e swap com as suas regras da casa)",
     "takes_no_arguments": "'{action}': '{verb}' não leva argumentos",
@@ -54,7 +55,7 @@ TEMPLATES: dict[str, str] = {
     "pending_top_card": "a carta do topo pega {card} tem de ser usada nesta jogada (§6.3)",
     "pending_first_meld": "o primeiro jogo da dupla deve somar ao menos {points} pontos; soma {laid} (§14.7)",
     "lone_card_discard": "{card} veio de um lixo de uma só carta e não pode ser descartada nesta jogada (§6.4)",
-    "pozzetto_needs_burraco": "a dupla precisa de uma canastra antes de pegar o morto, por isso não pode bater",
+    "pozzetto_needs_burraco": "a dupla precisa de uma canastra antes de pegar o morto, por isso não pode bater (§14.4)",
     "no_pozzetto_left": "não resta morto para a dupla, por isso não pode bater (§0.1 fim do monte brasileiro)",
     "close_needs_burraco": "a dupla só pode bater com uma {kind:needed} na mesa (§8.1)",
     "closing_wild": "o descarte final não pode ser um curinga ({card}) (§6.6, §8.1.3)",
