@@ -112,7 +112,7 @@ def _play_and_check(rules_name: str, games: int, seed: int) -> tuple[int, int]:
     return n_actions, len(seen)
 
 
-@pytest.mark.parametrize("name", list(PRESETS))
+@pytest.mark.parametrize("name", [k for k, r in PRESETS.items() if r.players in (2, 4)])
 def test_every_legal_action_round_trips_and_observations_agree(name: str) -> None:
     n, distinct = _play_and_check(name, games=12, seed=3)
     assert n > 1000 and distinct > 100

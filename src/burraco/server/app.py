@@ -138,6 +138,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                 "presets": [
                     {"name": k, "players": r.players, "target": r.target, "hands_per_match": r.hands_per_match}
                     for k, r in PRESETS.items()
+                    if r.players in (2, 4)  # the browser table seats 2 or 4 (3, 5, 6: not yet)
                 ],
                 "levels": list(LEVELS),
                 "protocol": PROTOCOL_VERSION,

@@ -28,7 +28,7 @@ from ..bots.hint import hint as engine_hint
 from ..deal import Deal, deal_from_seed
 from ..game import Game, seat_names
 from ..match import Match
-from ..messages import message_to_json
+from ..messages import message_to_json, msg, render
 from ..rules import Rules, rules_from_json, rules_to_json
 from .config import ServerConfig
 from .protocol import DEFAULT_LEVEL, LEVELS, MAX_CHAT, MAX_NAME, PROTOCOL_MINOR, PROTOCOL_VERSION, ClientError
@@ -1058,6 +1058,8 @@ class Hub:
             rules = preset(name, **overrides)
         except RulesError as e:
             raise ClientError("bad_request", str(e)) from e
+        if rules.players not in (2, 4):
+            raise ClientError("bad_request", render(msg("table_players", players=rules.players)))
         n = rules.players
         names = seat_names(n)
         seat_specs = spec.get("seats")

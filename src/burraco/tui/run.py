@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from ..bots.heuristic import LEVELS
+from ..messages import msg
 from ..record import RecordError, load_record
 from ..rules import Rules
 from .i18n import Translator
@@ -44,6 +45,8 @@ def play(
     Usage errors (a bad setting, no game to resume, a saved game that cannot be continued) are raised as
     :class:`PlayError` in the player's language."""
     tr = _translator(lang)
+    if rules.players not in (2, 4):
+        raise PlayError(tr.engine(msg("table_players", players=rules.players)))
     try:
         delay = parse_speed(speed)
         if resume:
