@@ -9,8 +9,10 @@ over both games minus B's total.
 >>> r["deals"], len(r["diffs"])
 (1, 1)
 
-Long runs go through :func:`run_arena`, which names the players by their spec strings (so that worker processes
-can rebuild them with :func:`parse_player`), spreads deals over processes and saves its progress to a JSON file
+Players are made by :func:`~burraco.bots.players.parse_player` (importable from here too, with
+:data:`~burraco.bots.players.PlayerFactory`) from a player spec in any spelling of ``burraco players``. Long runs go
+through :func:`run_arena`, which names the players by their canonical spec strings (so that worker processes can
+rebuild them), spreads deals over processes and saves its progress to a JSON file
 after every finished deal, so that a run may span several sittings. Deal ``i`` is played the same way whichever
 process plays it and whenever, so the figures do not depend on the number of workers or on interruptions
 (timings aside).
@@ -55,8 +57,9 @@ MAX_ACTIONS = 20_000
 #: simulated matches behind ``match_win_rate``
 MATCH_SAMPLES = 4000
 
-#: bootstrap replicates, and simulated matches in each, behind the match intervals
+#: bootstrap replicates behind the match intervals
 MATCH_BOOT_REPLICATES = 200
+#: simulated matches in each bootstrap replicate
 MATCH_BOOT_SAMPLES = 400
 
 #: a simulated match still running after this many hands goes to the higher total
@@ -526,11 +529,17 @@ def plot_available() -> bool:
 
 
 __all__ = [
+    "MATCH_BOOT_REPLICATES",
+    "MATCH_BOOT_SAMPLES",
     "MATCH_CI_MIN_DEALS",
+    "MATCH_MAX_HANDS",
+    "MATCH_SAMPLES",
+    "MAX_ACTIONS",
+    "PLOT_INSTALL_HINT",
+    "SAVE_VERSION",
     "ArenaError",
-    "PlayerFactory",
+    "load_progress",
     "match_win_rate",
-    "parse_player",
     "play_deal",
     "play_duplicate",
     "play_game",

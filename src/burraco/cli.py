@@ -518,4 +518,5 @@ def play(
 
 
 def main() -> None:
+    """The ``burraco`` command (the console script)."""
     app()

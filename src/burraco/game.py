@@ -74,10 +74,12 @@ def refused(action: str, reason: Message) -> Message:
 
 
 def seat_names(players: int) -> tuple[str, ...]:
+    """The seat names of a game of ``players`` players, in clockwise order (``N E S W``, or ``N S``)."""
     return SEATS_4 if players == 4 else SEATS_2
 
 
 def side_names(players: int) -> tuple[str, ...]:
+    """The side names of a game of ``players`` players (``NS EW``, or ``N S``)."""
     return SIDES_4 if players == 4 else SIDES_2
 
 
@@ -1152,6 +1154,7 @@ class Game:
 
 
 def meld_json(m: Meld) -> dict[str, Any]:
+    """A meld as the replay result writes it (``cards``, ``kind``, ``wild``, ``burraco``; RECORDS.md §5)."""
     return {
         "cards": [CARD_STR[c] for c in m.display_cards()],
         "kind": "set" if m.kind == SET else "sequence",

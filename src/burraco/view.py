@@ -199,6 +199,7 @@ _FACT: dict[int, int] = {}
 
 
 def make_view(g: Game, seat: int) -> View:
+    """What ``seat`` may know of ``g`` (what :meth:`Game.view <burraco.game.Game.view>` returns)."""
     hid = g.hidden[seat]
     h = g.hands[seat]
     hand: list[int] = []
