@@ -45,7 +45,9 @@ from pathlib import Path
 from typing import Any
 
 from .bots.base import Player
-from .bots.players import PlayerFactory, canonical_player, parse_player
+from .bots.players import PlayerFactory as PlayerFactory  # re-exported: the arena's players
+from .bots.players import canonical_player
+from .bots.players import parse_player as parse_player
 from .deal import deal_from_seed
 from .files import write_json_atomic
 from .game import Game, side_names
