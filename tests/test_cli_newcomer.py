@@ -171,6 +171,7 @@ def test_players_lists_every_spelling() -> None:
         (["simulate", "--matches", "1", "--max-hands", "0"], "--max-hands"),
         (["arena", "--deals", "0"], "--deals"),
         (["arena", "--deals", "-3"], "--deals"),
+        (["play", "--target", "-5", "--plain"], "--target"),
     ],
 )
 def test_counts_below_one_are_refused(args: list[str], option: str) -> None:

@@ -94,8 +94,8 @@ def _root() -> None:
 def replay(
     file: Path = typer.Argument(
         ...,
-        help="a game record (docs/records.md), a JSON-lines file of them (one record, or {\"record\": …}, a line: "
-        "simulate --records), or - for standard input",
+        help="a game record (docs/records.md), or a JSON-lines file with one record (or {\"record\": …}) a line, as "
+        "simulate --records writes; - reads standard input",
     ),
     watch: bool = typer.Option(False, "--watch", help="step through the record on the terminal table instead"),
     seat: str | None = typer.Option(None, "--seat", help="with --watch: the seat whose view is shown"),
