@@ -3,8 +3,10 @@
 The pages are the Markdown files of this folder (MyST); the API reference (``api.md``) is built from the
 docstrings with autodoc. Nothing is downloaded at build time (no intersphinx): references to the standard library
 and third-party packages are not resolved, references to ``burraco`` objects must be. With ``-W`` a warning fails
-the build, and this file adds two checks of its own (:func:`setup`): every public name of a module in the
-reference has a docstring, and every public module of the package is in the reference.
+the build, and this file adds two checks of its own (:func:`setup`): every public class and function of a module in
+the reference has a docstring, and every public module of the package is in the reference (``api.md`` places the
+modules it knows in sections; the ``burraco-other-modules`` directive adds the others). Every page of this folder
+is in the site (``index.md``'s table of contents takes them all).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -192,8 +195,29 @@ def _resolve(app: Any, env: Any, node: Any, contnode: Any) -> Any:
     return None
 
 
+def _other_modules_directive() -> Any:
+    """The directive ``burraco-other-modules``: an ``automodule`` for every public module (:func:`public_modules`)
+    that its page does not name in an ``automodule`` of its own, so that a new module is in the reference (and
+    checked) before anyone places it in a section."""
+    from docutils import nodes
+    from docutils.statemachine import StringList
+    from sphinx.util.docutils import SphinxDirective
+
+    class OtherModules(SphinxDirective):
+        def run(self) -> list[Any]:
+            source = Path(self.env.doc2path(self.env.docname)).read_text(encoding="utf-8")
+            named = set(re.findall(r"\.\. automodule:: ([\w.]+)", source))
+            lines = [line for m in public_modules() if m not in named for line in (f".. automodule:: {m}", "")]
+            box = nodes.container()
+            self.state.nested_parse(StringList(lines, source="burraco-other-modules"), self.content_offset, box)
+            return list(box.children)
+
+    return OtherModules
+
+
 def setup(app: Any) -> dict[str, Any]:
     """The checks of this reference (see the module's notes)."""
+    app.add_directive("burraco-other-modules", _other_modules_directive())
     app.connect("autodoc-process-docstring", _no_docstring)
     app.connect("env-check-consistency", _reference_complete)
     app.connect("missing-reference", _resolve)
