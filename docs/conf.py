@@ -72,7 +72,14 @@ nitpick_ignore_regex = [
 ]
 
 #: the modules that are documented elsewhere (the command line by its --help, the tables by their pages)
-NOT_IN_REFERENCE = ("burraco.cli", "burraco.tui", "burraco.server", "burraco.lang", "burraco.__main__")
+NOT_IN_REFERENCE = (
+    "burraco.cli",
+    "burraco.tui",
+    "burraco.server",
+    "burraco.lang",
+    "burraco.__main__",
+    "burraco.tournament.cli",
+)
 
 
 def public_modules() -> list[str]:
@@ -180,18 +187,35 @@ def _candidates(node: Any, objects: Any) -> list[str]:
     return out
 
 
+def _instance_attribute(node: Any) -> str | None:
+    """The class whose ``__init__`` sets the attribute that an unresolved ``:attr:`name``` in its docstring names
+    (an instance attribute has no entry of its own in the reference), or None."""
+    cls_name, mod_name, target = node.get("py:class"), node.get("py:module"), node.get("reftarget", "")
+    if node.get("reftype") != "attr" or not (cls_name and mod_name) or "." in target:
+        return None
+    try:
+        cls = getattr(importlib.import_module(mod_name), cls_name.split(".")[0])
+        source = inspect.getsource(cls.__init__)
+    except (ImportError, AttributeError, OSError, TypeError):
+        return None
+    return f"{mod_name}.{cls_name}" if re.search(rf"\bself\.{re.escape(target)}\s*[:=]", source) else None
+
+
 def _resolve(app: Any, env: Any, node: Any, contnode: Any) -> Any:
-    """Resolve what :func:`_candidates` finds (the first that the reference describes); anything else stays
-    unresolved, and is reported."""
+    """Resolve what :func:`_candidates` finds (the first that the reference describes), and an instance attribute
+    at its class (:func:`_instance_attribute`); anything else stays unresolved, and is reported."""
     if node.get("refdomain") != "py":
         return None
     domain = env.get_domain("py")
-    for full in _candidates(node, domain.objects):
-        if full in domain.objects:
-            new = node.deepcopy()
-            new["reftarget"] = full
-            new["refspecific"] = False
-            return domain.resolve_xref(env, node["refdoc"], app.builder, node["reftype"], full, new, contnode)
+    found = [(node["reftype"], full) for full in _candidates(node, domain.objects) if full in domain.objects]
+    owner = _instance_attribute(node)
+    if owner is not None and owner in domain.objects:
+        found.append(("class", owner))
+    for reftype, full in found[:1]:
+        new = node.deepcopy()
+        new["reftarget"] = full
+        new["refspecific"] = False
+        return domain.resolve_xref(env, node["refdoc"], app.builder, reftype, full, new, contnode)
     return None
 
 

@@ -266,6 +266,29 @@ def test_help_shows_flags_without_a_value_and_keeps_brackets(command: str) -> No
         assert re.search(r"--json\s+print the figures", res.output)
 
 
+def test_an_added_typer_app_gets_the_same_help() -> None:
+    import typer
+
+    from burraco.cli import _Group
+
+    root = typer.Typer(cls=_Group)
+    sub = typer.Typer()
+
+    @root.command()
+    def one() -> None:
+        """One."""
+
+    @sub.command()
+    def two(flag: bool = typer.Option(False, "--flag", help="a flag")) -> None:
+        """Two."""
+
+    root.add_typer(sub, name="sub")
+    res = CliRunner().invoke(root, ["sub", "two", "--help"], env={"COLUMNS": "100"})
+    assert res.exit_code == 0 and "--flag" in res.output
+    assert "<bool>" not in res.output
+    assert "<bool>" not in CliRunner().invoke(root, ["sub", "--help"], env={"COLUMNS": "100"}).output
+
+
 def test_root_help_and_flags_take_no_value() -> None:
     assert "<bool>" not in invoke(["--help"]).output
     res = invoke(["simulate", "--games", "1", "--json", "true"])

@@ -32,10 +32,19 @@ class _Command(TyperCommand):
 
 
 class _Group(TyperGroup):
-    """The ``burraco`` group: its help shows ``--help`` without a value placeholder."""
+    """The ``burraco`` group: its help shows ``--help`` without a value placeholder, and so do the commands and
+    groups under it, those of an added Typer app (``app.add_typer``) included."""
 
     def get_params(self, ctx: Any) -> list[Any]:
         return _bare_flags(super().get_params(ctx))
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        cmd = super().get_command(ctx, cmd_name)
+        if type(cmd) is TyperCommand:
+            cmd.__class__ = _Command
+        elif type(cmd) is TyperGroup:
+            cmd.__class__ = _Group
+        return cmd
 
 
 app = typer.Typer(
