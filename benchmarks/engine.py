@@ -55,8 +55,13 @@ Method:
     The process is pinned with ``os.sched_setaffinity`` to the first CPU it may
     use (``--cpu`` to choose another).  Throughput is wall time; the JSON also
     carries ``*_cpu_share`` (the lowest process-CPU-time / wall-time of the
-    throughput loops) and ``loadavg_1m``: a share well below 1.0 means the core
-    was shared with something else and the figure is pessimistic.
+    throughput loops), ``loadavg_1m_start`` and ``loadavg_1m`` (the 1-minute
+    load average before and after the run) and ``cpus``: a share well below 1.0
+    means the core was shared with something else and the figure is
+    pessimistic.  The run then prints a warning (and lists it under
+    ``warnings`` in the JSON): a CPU share below ``CPU_SHARE_MIN``, or a load
+    average that says more processes wanted to run than there are CPUs
+    (``trust_warnings``).  Figures with a warning are not the engine's speed.
 
 Reproduce:
     pip install -e .[bench]          # burraco + open-spiel (+ rich for the table)
@@ -339,10 +344,50 @@ def gin_latencies(game: Any, seeds: Sequence[int], max_decisions: int) -> Sample
     return samples
 
 
+# --------------------------------------------------------------------------- trust
+
+#: below this share of the wall time spent on the CPU, the throughput loops shared their core
+CPU_SHARE_MIN = 0.9
+
+
+def trust_warnings(result: dict[str, Any]) -> list[str]:
+    """Why the figures of ``result`` are not to be trusted, if they are not: a throughput loop that got less than
+    :data:`CPU_SHARE_MIN` of its core, or a 1-minute load average above what the machine's ``cpus`` can run at
+    once (before the run: other work on every CPU but the benchmark's; after it: the benchmark included)."""
+    out: list[str] = []
+    for key, what in (("burraco_cpu_share", "burraco"), ("gin_cpu_share", "gin_rummy")):
+        share = result.get(key)
+        if share is not None and share < CPU_SHARE_MIN:
+            out.append(
+                f"the {what} throughput loop ran only {100 * share:.0f} % of its wall time on the CPU "
+                f"(< {100 * CPU_SHARE_MIN:.0f} %): its core was shared, the figures are too low"
+            )
+    cpus = result.get("cpus")
+    if cpus:
+        start, end = result.get("loadavg_1m_start"), result.get("loadavg_1m")
+        if start is not None and start > cpus - 1:
+            out.append(
+                f"the 1-minute load average was {start:.2f} before the run: with the benchmark, more processes "
+                f"wanted to run than the {cpus} CPU(s) can at once; the figures may be too low"
+            )
+        if end is not None and end > cpus:
+            out.append(
+                f"the 1-minute load average was {end:.2f} after the run (the benchmark included): more processes "
+                f"wanted to run than the {cpus} CPU(s) can at once; the figures may be too low"
+            )
+    return out
+
+
+def _loadavg() -> float | None:
+    return round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None
+
+
 # --------------------------------------------------------------------------- driver
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
+    load_start = _loadavg()
+    cpus = os.cpu_count()
     cpu = pin_to_one_core(args.cpu)
     rules = preset(PRESET)
     result: dict[str, Any] = {
@@ -441,7 +486,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "determinize_every": args.determinize_every,
             "timing_on_same_hands": args.same_hands,
             "pinned_cpu": cpu,
-            "loadavg_1m": round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None,
+            "cpus": cpus,
+            "loadavg_1m_start": load_start,
+            "loadavg_1m": _loadavg(),
             "python": platform.python_version(),
             "python_implementation": platform.python_implementation(),
             "platform": platform.platform(),
@@ -509,6 +556,8 @@ def print_table(r: dict[str, Any]) -> None:
             print(f"{row[0]:14} " + " ".join(f"{_fmt(v):>10}" for v in row[1:]))
         if r.get("gin_note"):
             print(f"note: gin_rummy {r['gin_note']}")
+        for w in r.get("warnings", []):
+            print(f"WARNING: {w}")
         return
     console = Console()
     console.print(ctx)
@@ -526,6 +575,8 @@ def print_table(r: dict[str, Any]) -> None:
     console.print(t2)
     if r.get("gin_note"):
         console.print(f"note: gin_rummy {r['gin_note']}")
+    for w in r.get("warnings", []):
+        console.print(f"[bold red]WARNING[/]: {w}", markup=True, highlight=False)
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -597,7 +648,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     # which package ran: mypyc-compiled (setup.py, BURRACO_COMPILE=1) or not, with the C speed-ups or not
     result["build"] = "compiled" if burraco.game.__file__.endswith((".so", ".pyd")) else "pure"
     result["speedups"] = burraco._accel.fast is not None
+    result["warnings"] = trust_warnings(result)
     if args.json:
+        for w in result["warnings"]:
+            note(f"WARNING: {w}")
         print(json.dumps(result, sort_keys=False))
     else:
         print_table(result)

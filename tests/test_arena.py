@@ -166,10 +166,13 @@ def test_match_intervals_cover_the_estimate_and_shrink_with_more_deals() -> None
     from burraco.arena import match_intervals
 
     r = preset("italian")
-    deals = [[(600, 100), (200, 500)], [(300, 300), (500, 100)], [(100, 700), (400, 200)]]
-    (wlo, whi), (dlo, dhi) = match_intervals(r, deals, seed=1)
+    three = [[(600, 100), (200, 500)], [(300, 300), (500, 100)], [(100, 700), (400, 200)]]
+    deals = three * 7  # 21 deals: above MATCH_CI_MIN_DEALS
+    out = match_intervals(r, deals, seed=1)
+    assert out is not None
+    (wlo, whi), (dlo, dhi) = out
     rate, _ = match_win_rate(r, [h for d in deals for h in d], seed=1)
     assert 0.0 <= wlo <= rate <= whi <= 1.0 and dlo < dhi
-    (wlo2, whi2), _ = match_intervals(r, deals * 20, seed=1)
-    assert whi2 - wlo2 < whi - wlo
+    more = match_intervals(r, three * 60, seed=1)
+    assert more is not None and more[0][1] - more[0][0] < whi - wlo
     assert match_intervals(r, deals, seed=1) == ([wlo, whi], [dlo, dhi])  # reproducible

@@ -9,8 +9,10 @@ over both games minus B's total.
 >>> r["deals"], len(r["diffs"])
 (1, 1)
 
-Long runs go through :func:`run_arena`, which names the players by their spec strings (so that worker processes
-can rebuild them with :func:`parse_player`), spreads deals over processes and saves its progress to a JSON file
+Players are made by :func:`~burraco.bots.players.parse_player` (importable from here too, with
+:data:`~burraco.bots.players.PlayerFactory`) from a player spec in any spelling of ``burraco players``. Long runs go
+through :func:`run_arena`, which names the players by their canonical spec strings (so that worker processes can
+rebuild them), spreads deals over processes and saves its progress to a JSON file
 after every finished deal, so that a run may span several sittings. Deal ``i`` is played the same way whichever
 process plays it and whenever, so the figures do not depend on the number of workers or on interruptions
 (timings aside).
@@ -22,7 +24,12 @@ them up until a side reaches the target, with the engine's rule that an exact ti
 another hand; a match still running after :data:`MATCH_MAX_HANDS` hands goes to the higher total. It uses a fixed
 number of simulated matches and a generator seeded from the run's seed, so it is reproducible. It ignores the
 uncertainty of the per-hand figures themselves; ``match_win_rate_ci95`` (and ``match_mean_diff_ci95`` for the
-final score difference of a match) add it by a bootstrap over whole deals (:func:`match_intervals`).
+final score difference of a match) add it by a bootstrap over whole deals (:func:`match_intervals`). A bootstrap
+over a handful of deals is no interval (four deals all won give 100 … 100 %), so below
+:data:`MATCH_CI_MIN_DEALS` deals both are ``None`` (``burraco arena`` says "too few deals").
+
+Intervals at small numbers of deals stay honest: the deal win rate's is Wilson's (:func:`wilson`), the mean
+difference's uses Student's t with ``deals - 1`` degrees of freedom (:func:`t95`), and is ``None`` for one deal.
 """
 
 from __future__ import annotations
@@ -38,15 +45,13 @@ from pathlib import Path
 from typing import Any
 
 from .bots.base import Player
-from .bots.heuristic import LEVELS, HeuristicPlayer
-from .bots.random_player import RandomPlayer
+from .bots.players import PlayerFactory as PlayerFactory  # re-exported: the arena's players
+from .bots.players import canonical_player
+from .bots.players import parse_player as parse_player
 from .deal import deal_from_seed
 from .files import write_json_atomic
 from .game import Game, side_names
 from .rules import Rules, rules_to_json
-
-#: makes a fresh player from a seed
-PlayerFactory = Callable[[int], Player]
 
 #: a hand still running after this many actions is a bug in a player or the engine
 MAX_ACTIONS = 20_000
@@ -54,12 +59,16 @@ MAX_ACTIONS = 20_000
 #: simulated matches behind ``match_win_rate``
 MATCH_SAMPLES = 4000
 
-#: bootstrap replicates, and simulated matches in each, behind the match intervals
+#: bootstrap replicates behind the match intervals
 MATCH_BOOT_REPLICATES = 200
+#: simulated matches in each bootstrap replicate
 MATCH_BOOT_SAMPLES = 400
 
 #: a simulated match still running after this many hands goes to the higher total
 MATCH_MAX_HANDS = 200
+
+#: fewer deals than this give no match intervals (a bootstrap over a few deals only repeats them)
+MATCH_CI_MIN_DEALS = 20
 
 #: the version of the progress file written by :func:`run_arena`
 SAVE_VERSION = 1
@@ -70,43 +79,6 @@ PLOT_INSTALL_HINT = 'plotting needs matplotlib: pip install "burraco[plot]"'
 
 class ArenaError(Exception):
     """A progress file that cannot be used, or a plot that cannot be drawn (the message says why)."""
-
-
-def parse_player(spec: str) -> PlayerFactory:
-    """A player factory from ``random``, ``heuristic[:easy|medium|hard]`` (``heuristic`` alone is ``hard``),
-    ``ismcts[:N|:Ts]`` (N iterations, or T seconds, per decision; default 1 s), ``ismcts-uniform[:N|:Ts]`` (the same
-    search sampling hidden hands uniformly, without :mod:`~burraco.bots.infer`; for measurement) or
-    ``cheat[:N|:Ts]`` (the same search with perfect information: the measurement ceiling, never offered to
-    players)."""
-    name, _, arg = spec.strip().partition(":")
-    name = name.lower()
-    if name == "random" and not arg:
-        return lambda seed: RandomPlayer(seed)
-    if name == "heuristic":
-        level = (arg or "hard").lower()
-        if level not in LEVELS:
-            raise ValueError(f"unknown heuristic level {level!r} (levels are {', '.join(LEVELS)})")
-        return lambda seed: HeuristicPlayer(level, seed)
-    if name in ("ismcts", "ismcts-uniform", "cheat"):
-        from .bots.ismcts import CheatingISMCTSPlayer, ISMCTSPlayer
-
-        cls = CheatingISMCTSPlayer if name == "cheat" else ISMCTSPlayer
-        infer = name != "ismcts-uniform"
-        budget = arg.strip().lower()
-        try:
-            if not budget:
-                return lambda seed: cls(seed=seed, time_budget=1.0, infer=infer)
-            if budget.endswith("s"):
-                secs = float(budget[:-1])
-                return lambda seed: cls(seed=seed, time_budget=secs, infer=infer)
-            iters = int(budget)
-        except ValueError as e:
-            raise ValueError(f"{spec!r}: write {name}, {name}:<iterations> or {name}:<seconds>s") from e
-        return lambda seed: cls(seed=seed, iterations=iters, infer=infer)
-    raise ValueError(
-        f"unknown player {spec!r} (players are random, heuristic:easy|medium|hard, ismcts[:N|:Ts], "
-        "ismcts-uniform[:N|:Ts], cheat[:N|:Ts])"
-    )
 
 
 def player_seed(seed: int, deal: int, game: int, seat: int) -> int:
@@ -217,15 +189,16 @@ def _matches(
 
 def match_intervals(
     rules: Rules, deal_hands: Sequence[Sequence[tuple[int, int]]], seed: int = 0
-) -> tuple[list[float], list[float]]:
-    """95 % bootstrap intervals of A's match win rate and of the mean final score difference of a match.
+) -> tuple[list[float], list[float]] | None:
+    """95 % bootstrap intervals of A's match win rate and of the mean final score difference of a match, or None
+    for fewer than :data:`MATCH_CI_MIN_DEALS` deals.
 
     ``deal_hands`` holds the hands of each duplicate deal (its two games); a replicate resamples whole deals with
     replacement (so the uncertainty of the per-hand figures counts, and the two seatings of a deal stay together)
     and simulates :data:`MATCH_BOOT_SAMPLES` matches from them."""
     k = len(deal_hands)
-    if k < 2:
-        return [0.0, 1.0], [-math.inf, math.inf]
+    if k < MATCH_CI_MIN_DEALS:
+        return None
     rng = random.Random(seed * 7_919 + 29)
     rates: list[float] = []
     diffs: list[float] = []
@@ -239,6 +212,34 @@ def match_intervals(
     lo = int(0.025 * MATCH_BOOT_REPLICATES)
     hi = int(0.975 * MATCH_BOOT_REPLICATES) - 1
     return [rates[lo], rates[hi]], [diffs[lo], diffs[hi]]
+
+
+#: the 97.5 % quantiles of Student's t for 1 … 30 degrees of freedom
+_T975 = (
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+    2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+    2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+)  # fmt: skip
+
+
+def t95(df: int) -> float:
+    """The two-sided 95 % quantile of Student's t with ``df`` ≥ 1 degrees of freedom (to three decimals; a
+    Cornish-Fisher expansion beyond 30).
+
+    >>> t95(1), t95(9), round(t95(100), 3), round(t95(10**9), 3)
+    (12.706, 2.262, 1.984, 1.96)
+    """
+    if df < 1:
+        raise ValueError(f"Student's t needs at least 1 degree of freedom, not {df}")
+    if df <= len(_T975):
+        return _T975[df - 1]
+    z = 1.959964
+    return (
+        z
+        + (z**3 + z) / (4 * df)
+        + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+        + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * df**3)
+    )
 
 
 def wilson(wins: float, n: int) -> list[float]:
@@ -255,17 +256,18 @@ def wilson(wins: float, n: int) -> list[float]:
 
 def summarize(rules: Rules, seed: int, records: Sequence[dict[str, Any]], seconds: float) -> dict[str, Any]:
     """The figures of a run from its per-deal records (as :func:`play_deal` returns them, any order) and its wall
-    time in seconds."""
+    time in seconds. ``ci95`` (the mean difference's interval) is ``None`` for one deal, the match intervals for
+    fewer than :data:`MATCH_CI_MIN_DEALS`."""
     recs = sorted(records, key=lambda x: int(x["deal"]))
     diffs: list[int] = [int(x["diff"]) for x in recs]
     k = len(diffs)
     mean = sum(diffs) / k if k else 0.0
+    ci95: list[float] | None = None  # no interval from one deal
+    sd = 0.0
     if k > 1:
         sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (k - 1))
-        half = 1.96 * sd / math.sqrt(k)
-    else:
-        sd = 0.0
-        half = 0.0
+        half = t95(k - 1) * sd / math.sqrt(k)
+        ci95 = [mean - half, mean + half]
     wins = sum(1.0 if d > 0 else 0.5 if d == 0 else 0.0 for d in diffs)
     hands = [(int(g[0]), int(g[1])) for x in recs for g in x["games"]]
     ends: dict[str, int] = {}
@@ -278,7 +280,8 @@ def summarize(rules: Rules, seed: int, records: Sequence[dict[str, Any]], second
     b_s = sum(float(x["b_s"]) for x in recs)
     play_s = sum(float(x["s"]) for x in recs)
     mwr, mhands, mdiff = _matches(rules, hands, random.Random(seed * 7_919 + 17), MATCH_SAMPLES)
-    m_ci, mdiff_ci = match_intervals(rules, [[(int(g[0]), int(g[1])) for g in x["games"]] for x in recs], seed)
+    intervals = match_intervals(rules, [[(int(g[0]), int(g[1])) for g in x["games"]] for x in recs], seed)
+    m_ci, mdiff_ci = intervals if intervals is not None else (None, None)
     return {
         "rules": rules.name,
         "players": rules.players,
@@ -288,7 +291,7 @@ def summarize(rules: Rules, seed: int, records: Sequence[dict[str, Any]], second
         "a_win_rate_ci95": wilson(wins, k),
         "mean_diff": mean,
         "sd_diff": sd,
-        "ci95": [mean - half, mean + half],
+        "ci95": ci95,
         "a_mean_score": sum(h[0] for h in hands) / len(hands) if hands else 0.0,
         "b_mean_score": sum(h[1] for h in hands) / len(hands) if hands else 0.0,
         "match_target": rules.target,
@@ -352,7 +355,8 @@ def load_progress(
     path: Path, rules: Rules, a: str, b: str, seed: int
 ) -> tuple[dict[int, dict[str, Any]], float]:
     """The finished deals (by index) and the seconds already spent, from a progress file written by
-    :func:`run_arena` with the same rules, players and seed; :class:`ArenaError` otherwise."""
+    :func:`run_arena` with the same rules, players (``a`` and ``b`` in their canonical spelling,
+    :func:`~burraco.bots.players.canonical_player`) and seed; :class:`ArenaError` otherwise."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
@@ -365,6 +369,11 @@ def load_progress(
         raise ArenaError(f"{path} is not an arena progress file (version {SAVE_VERSION})")
     saved = dict(data["params"])
     saved.pop("deals", None)
+    for key in ("a", "b"):  # a file written before specs were saved in their canonical spelling
+        try:
+            saved[key] = canonical_player(str(saved[key]))
+        except (KeyError, ValueError):
+            pass
     want = _params(rules, a, b, seed)
     if saved != want:
         changed = ", ".join(
@@ -401,7 +410,8 @@ def run_arena(
     progress: Callable[[int], None] | None = None,
     ray: str | None = None,
 ) -> dict[str, Any]:
-    """Play ``deals`` duplicate deals between the players named ``a`` and ``b`` (specs for :func:`parse_player`).
+    """Play ``deals`` duplicate deals between the players named ``a`` and ``b`` (player specs in any spelling of
+    :data:`burraco.bots.players.SPELLINGS`; the progress file and the figures name them canonically).
 
     ``ray``: play the deals as tasks on a Ray cluster at this address (``"local"``: start one here; needs
     ``burraco[ray]``), with the same figures.
@@ -411,7 +421,8 @@ def run_arena(
     ``resume`` is true, the deals it holds are not played again (it must have been made with the same rules,
     players and seed, else :class:`ArenaError`); if it exists and ``resume`` is false, :class:`ArenaError`.
     ``progress`` is called with the number of deals done, including those taken from the file."""
-    make_a, make_b = parse_player(a), parse_player(b)  # fail early on a bad spec
+    a, b = canonical_player(a), canonical_player(b)  # fail early on a bad spec; one spelling in the file
+    make_a, make_b = parse_player(a), parse_player(b)
     if workers <= 0:
         workers = os.cpu_count() or 1
     path = Path(save) if save is not None else None
@@ -477,7 +488,7 @@ def run_arena(
 
 def plot_diffs(data: dict[str, Any], path: Path | str, title: str | None = None) -> None:
     """Draw a histogram of ``data["diffs"]`` (figures from :func:`summarize`) with the mean and its 95% confidence
-    interval marked, into ``path`` (the format follows the suffix, e.g. ``.png``). Needs matplotlib
+    interval (where there is one) marked, into ``path`` (the format follows the suffix, e.g. ``.png``). Needs matplotlib
     (``pip install "burraco[plot]"``); :class:`ArenaError` without it."""
     try:
         mpl = importlib.import_module("matplotlib")
@@ -487,12 +498,14 @@ def plot_diffs(data: dict[str, Any], path: Path | str, title: str | None = None)
     plt = importlib.import_module("matplotlib.pyplot")
     diffs = data["diffs"]
     mean = float(data["mean_diff"])
-    lo, hi = (float(x) for x in data["ci95"])
+    ci = data.get("ci95")
     fig, ax = plt.subplots(figsize=(8, 4.5))
     try:
         bins = max(5, min(50, int(math.sqrt(len(diffs))) * 2)) if diffs else 5
         ax.hist(diffs, bins=bins, color="#4c72b0", alpha=0.8, edgecolor="white")
-        ax.axvspan(lo, hi, color="#dd8452", alpha=0.25, zorder=0, label=f"95% CI [{lo:.1f}, {hi:.1f}]")
+        if ci is not None:  # None: one deal, no interval
+            lo, hi = (float(x) for x in ci)
+            ax.axvspan(lo, hi, color="#dd8452", alpha=0.25, zorder=0, label=f"95% CI [{lo:.1f}, {hi:.1f}]")
         ax.axvline(mean, color="#c44e52", linewidth=2, label=f"mean {mean:.1f}")
         ax.axvline(0, color="black", linewidth=0.8, linestyle="--")
         ax.set_xlabel("score difference per duplicate deal (A minus B, both seatings)")
@@ -518,10 +531,17 @@ def plot_available() -> bool:
 
 
 __all__ = [
+    "MATCH_BOOT_REPLICATES",
+    "MATCH_BOOT_SAMPLES",
+    "MATCH_CI_MIN_DEALS",
+    "MATCH_MAX_HANDS",
+    "MATCH_SAMPLES",
+    "MAX_ACTIONS",
+    "PLOT_INSTALL_HINT",
+    "SAVE_VERSION",
     "ArenaError",
-    "PlayerFactory",
+    "load_progress",
     "match_win_rate",
-    "parse_player",
     "play_deal",
     "play_duplicate",
     "play_game",
@@ -530,4 +550,7 @@ __all__ = [
     "plot_diffs",
     "run_arena",
     "summarize",
+    "t95",
+    "wilson",
+    "match_intervals",
 ]

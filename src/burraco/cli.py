@@ -2,18 +2,56 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from typer.core import TyperCommand, TyperGroup
 
 from .rules import Rules, RulesError, preset
 
+
+def _bare_flags(params: list[Any]) -> list[Any]:
+    """No value placeholder (``<bool>``) in the help beside a flag (``--json``, ``--help``): it takes no value."""
+    for p in params:
+        if getattr(p, "is_flag", False) and p.metavar is None:
+            p.metavar = ""
+    return params
+
+
+class _Command(TyperCommand):
+    """A ``burraco`` command: its help shows its flags without a value placeholder."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _bare_flags(super().get_params(ctx))
+
+
+class _Group(TyperGroup):
+    """The ``burraco`` group: its help shows ``--help`` without a value placeholder, and so do the commands and
+    groups under it, those of an added Typer app (``app.add_typer``) included."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _bare_flags(super().get_params(ctx))
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        cmd = super().get_command(ctx, cmd_name)
+        if type(cmd) is TyperCommand:
+            cmd.__class__ = _Command
+        elif type(cmd) is TyperGroup:
+            cmd.__class__ = _Group
+        return cmd
+
+
 app = typer.Typer(
-    add_completion=False, no_args_is_help=True, help="Burraco: rules engine, records and simulation."
+    cls=_Group,
+    add_completion=False,
+    no_args_is_help=True,
+    help="Burraco: rules engine, records and simulation.",
 )
 
 
@@ -23,6 +61,24 @@ def _rules(name: str, players: int) -> Rules:
         return preset(name, **({"players": players} if players else {}))
     except RulesError as e:
         raise typer.BadParameter(str(e)) from e
+
+
+def _count(value: int, option: str) -> int:
+    """A count given on the command line (``--games``, ``--deals`` …): 1 or more, else a usage error."""
+    if value < 1:
+        raise typer.BadParameter(f"{option} must be 1 or more (got {value})")
+    return value
+
+
+def _player(spec: str, option: str) -> str:
+    """A player spec in its canonical spelling (:mod:`burraco.bots.players`), else a usage error that names the
+    accepted spellings."""
+    from .bots.players import canonical_player
+
+    try:
+        return canonical_player(spec)
+    except ValueError as e:
+        raise typer.BadParameter(f"{option}: {e}") from e
 
 
 def _progress(console: Console, quiet: bool) -> Progress:
@@ -52,15 +108,22 @@ def _root() -> None:
     """Burraco: rules engine, records and simulation."""
 
 
-@app.command()
+@app.command(cls=_Command)
 def replay(
-    file: Path = typer.Argument(..., help="a game record (RECORDS.md), or - for standard input"),
+    file: Path = typer.Argument(
+        ...,
+        help="a game record (docs/records.md), or a JSON-lines file with one record (or {\"record\": …}) a line, as "
+        "simulate --records writes; - reads standard input",
+    ),
     watch: bool = typer.Option(False, "--watch", help="step through the record on the terminal table instead"),
     seat: str | None = typer.Option(None, "--seat", help="with --watch: the seat whose view is shown"),
     lang: str | None = typer.Option(None, "--lang", help="with --watch: it, en, de, pt or nl"),
 ) -> None:
-    """Replay a record through the engine and print the result as JSON (exit 0 ok, 1 illegal action, 2 bad record)."""
-    from .record import replay_text
+    """Replay a record through the engine and print the result as JSON (exit 0 ok, 1 illegal action, 2 bad record).
+
+    A JSON-lines file gives one result a line, each with its line number first ("line"); the exit status is the
+    worst of theirs."""
+    from .record import replay_lines, replay_text
 
     if watch:
         from .tui.run import PlayError
@@ -77,15 +140,23 @@ def replay(
     except (OSError, UnicodeDecodeError) as e:
         print(json.dumps({"ok": False, "error": "record", "message": f"cannot read {file}: {e}"}))
         raise typer.Exit(2) from e
+    many = replay_lines(text)
+    if many is not None:  # JSON lines: one compact result a line
+        results, status = many
+        for res in results:
+            print(json.dumps(res, ensure_ascii=False))
+        raise typer.Exit(status)
     out, status = replay_text(text)
     print(json.dumps(out, indent=1, ensure_ascii=False))
     raise typer.Exit(status)
 
 
-@app.command()
+@app.command(cls=_Command)
 def simulate(
     games: int = typer.Option(100, "--games", "-n", help="number of hands to play"),
-    matches: int = typer.Option(0, "--matches", help="play this many whole matches instead of single hands"),
+    matches: int | None = typer.Option(
+        None, "--matches", help="play this many whole matches instead of single hands"
+    ),
     rules: str = typer.Option("italian", "--rules", "-r", help="preset name (see `burraco presets`)"),
     seed: int = typer.Option(0, "--seed", "-s", help="random seed (the same seed gives the same games)"),
     players: int = typer.Option(0, "--players", help="override the preset's number of players (2 or 4)"),
@@ -97,10 +168,14 @@ def simulate(
         1, "--workers", "-w", help="spread the games over this many processes (0: one per CPU); same results"
     ),
     ray: str | None = typer.Option(
-        None, "--ray", help="run the games on the Ray cluster at ADDRESS ('local': start one here; burraco[ray])"
+        None,
+        "--ray",
+        help="run the games on the Ray cluster at ADDRESS ('local': start one here; needs burraco\\[ray])",
     ),
     records: Path | None = typer.Option(
-        None, "--records", help="write one JSON line per game (or match) to this file, with its game record"
+        None,
+        "--records",
+        help="write one JSON line per game (or match) to this file, with its game record (burraco replay reads it)",
     ),
 ) -> None:
     """Play hands (or matches) between random legal players and report how they ended, scores and speed."""
@@ -111,8 +186,13 @@ def simulate(
     from .sim import simulate as run_sim
 
     r = _rules(rules, players)
+    _count(games, "--games")
+    if matches is not None:
+        _count(matches, "--matches")
+    _count(max_hands, "--max-hands")
     if workers < 0:
         raise typer.BadParameter("--workers must be 0 (one per CPU) or more")
+    matches = matches or 0
     total = matches or games
     console = Console(stderr=True)
     try:
@@ -153,10 +233,14 @@ def simulate(
     for side in st.sides:
         out.print(f"mean hand score {side}: [bold]{data['mean_score'][side]:.1f}[/bold]")
     if st.matches:
-        out.print(
-            f"match wins: {data['match_wins']}  draws: {st.match_draws}  unfinished: {st.match_unfinished}  "
-            f"hands per match: {data['hands_per_match']:.2f}"
-        )
+        m = Table(title=f"{st.matches} matches, {data['hands_per_match']:.2f} hands per match")
+        m.add_column("how matches ended")
+        m.add_column("matches", justify="right")
+        m.add_column("share", justify="right")
+        ended = [(f"{side} won", data["match_wins"][side]) for side in st.sides]
+        for what, n in [*ended, ("draw", st.match_draws), ("unfinished", st.match_unfinished)]:
+            m.add_row(what, str(n), f"{100 * n / st.matches:.1f}%")
+        out.print(m)
     out.print(f"decisions per hand: {data['decisions_per_hand']:.1f}")
     out.print(
         f"throughput: [bold]{st.hands_per_s:.1f}[/bold] hands/s, {st.decisions_per_s:.0f} decisions/s "
@@ -164,17 +248,37 @@ def simulate(
     )
 
 
-@app.command()
+#: how ``burraco presets`` writes the pick-up rule (docs/presets.md: ``pickup_rule``)
+_PICKUP = {"none": "free", "must_open_or_attach": "open/add", "must_use_top_card": "top card"}
+
+
+@app.command(cls=_Command)
 def presets() -> None:
     """List the rule presets and their main parameters."""
     from rich.table import Table
 
     from .rules import PRESETS
 
-    t = Table(title="rule presets (RECORDS.md §3)")
-    for col in ("preset", "players", "target", "hands", "sets", "pick-up", "close with", "closing discard"):
-        t.add_column(col)
+    # two spaces between columns and no box: 79 columns wide, so that no name is cut in a pipe or an 80-column
+    # terminal; a narrower one wraps the explanations, never a preset's name
+    t = Table(
+        title="rule presets (docs/presets.md)",
+        box=None,
+        padding=(0, 2, 0, 0),
+        pad_edge=False,
+        header_style="bold underline",
+        caption="match: to a target score, or a fixed number of hands; sets: the ranks that may form sets; "
+        "pick-up: what a turn that took the pile must do (free, open or add to a meld, meld its top card); "
+        "close with: the burraco needed to close; discard: whether closing needs a last discard",
+        caption_justify="left",
+    )
+    t.add_column("preset", no_wrap=True)
+    for col in ("players", "match", "sets", "pick-up", "close with", "discard"):
+        t.add_column(col, no_wrap=True)
     for name, r in PRESETS.items():
+        match = f"to {r.target}" if r.target is not None else f"{r.hands_per_match} hands"
+        if r.target is not None and r.hands_per_match is not None:
+            match = f"to {r.target}, {r.hands_per_match} hands"
         sets = (
             "none"
             if not r.allowed_set_ranks
@@ -183,20 +287,45 @@ def presets() -> None:
         t.add_row(
             name,
             str(r.players),
-            str(r.target),
-            str(r.hands_per_match or "-"),
+            match,
             sets,
-            r.pickup_rule.value,
-            r.closing_burraco.value + " burraco",
+            _PICKUP.get(r.pickup_rule.value, r.pickup_rule.value),
+            r.closing_burraco.value,
             "required" if r.closing_requires_discard else "optional",
         )
     Console().print(t)
 
 
-@app.command()
+@app.command(cls=_Command)
+def players() -> None:
+    """List the spellings of the computer players (for play --partner/--opponents and arena --a/--b)."""
+    from rich.table import Table
+
+    from .bots.players import SPELLINGS
+
+    t = Table(
+        title="computer players",
+        box=None,
+        padding=(0, 2, 0, 0),
+        pad_edge=False,
+        header_style="bold underline",
+        caption="One of these goes to burraco play --partner/--opponents, burraco arena --a/--b and the research "
+        "environments' opponents. Case does not matter: Hard, hard and heuristic:hard are the same player.",
+        caption_justify="left",
+    )
+    t.add_column("player", no_wrap=True)
+    t.add_column("what it is")
+    for spelling, what in SPELLINGS:
+        t.add_row(spelling, what)
+    Console().print(t)
+
+
+@app.command(cls=_Command)
 def arena(
-    a: str = typer.Option("heuristic:hard", "--a", help="player A: random, heuristic:easy|medium|hard"),
-    b: str = typer.Option("random", "--b", help="player B (same choices as --a)"),
+    a: str = typer.Option(
+        "heuristic:hard", "--a", help="player A: random, easy, medium, hard, ismcts[:N|:Ts] … (see `burraco players`)"
+    ),
+    b: str = typer.Option("random", "--b", help="player B (the same choices as --a)"),
     rules: str = typer.Option("italian", "--rules", "-r", help="preset name (see `burraco presets`)"),
     deals: int = typer.Option(20, "--deals", "-n", help="duplicate deals to play (each is played twice)"),
     seed: int = typer.Option(0, "--seed", "-s", help="random seed (the same seed gives the same games)"),
@@ -205,7 +334,9 @@ def arena(
         1, "--workers", "-w", help="spread the deals over this many processes (0: one per CPU); same results"
     ),
     ray: str | None = typer.Option(
-        None, "--ray", help="play the deals on the Ray cluster at ADDRESS ('local': start one here; burraco[ray])"
+        None,
+        "--ray",
+        help="play the deals on the Ray cluster at ADDRESS ('local': start one here; needs burraco\\[ray])",
     ),
     resume: Path | None = typer.Option(
         None,
@@ -223,16 +354,19 @@ def arena(
     """Play duplicate deals between two computer players (sides swapped on every deal) and report who is stronger."""
     from rich.table import Table
 
-    from .arena import PLOT_INSTALL_HINT, ArenaError, parse_player, plot_available, plot_diffs, run_arena
+    from .arena import (
+        MATCH_CI_MIN_DEALS,
+        PLOT_INSTALL_HINT,
+        ArenaError,
+        plot_available,
+        plot_diffs,
+        run_arena,
+    )
     from .parallel import ParallelError
 
     r = _rules(rules, players)
-    try:
-        parse_player(a), parse_player(b)
-    except ValueError as e:
-        raise typer.BadParameter(str(e)) from e
-    if deals < 0:
-        raise typer.BadParameter("--deals must not be negative")
+    a, b = _player(a, "--a"), _player(b, "--b")
+    _count(deals, "--deals")
     if workers < 0:
         raise typer.BadParameter("--workers must be 0 (one per CPU) or more")
     if resume is not None and save is not None:
@@ -273,22 +407,30 @@ def arena(
     t = Table(title=f"{r.name}: {a} (A) vs {b} (B), duplicate deals")
     t.add_column("figure")
     t.add_column("value", justify="right")
-    lo, hi = data["ci95"]
     t.add_row("deals (each played twice)", str(data["deals"]))
     wlo, whi = data["a_win_rate_ci95"]
     t.add_row(
         "A win rate per deal", f"{100 * data['a_win_rate']:.1f}%  (95% CI {100 * wlo:.1f} .. {100 * whi:.1f}%)"
     )
-    t.add_row("mean diff A - B per deal", f"{data['mean_diff']:.1f}  (95% CI {lo:.1f} .. {hi:.1f})")
+    ci = data["ci95"]
+    t.add_row(
+        "mean diff A - B per deal",
+        f"{data['mean_diff']:.1f}  "
+        + (f"(95% CI {ci[0]:.1f} .. {ci[1]:.1f})" if ci is not None else "(no interval from one deal)"),
+    )
     goal = f"to {r.target}" if r.target is not None else f"over {r.hands_per_match} hands"
+    few = f"no 95% CI below {MATCH_CI_MIN_DEALS} deals"
+    m_ci, md_ci = data["match_win_rate_ci95"], data["match_mean_diff_ci95"]
     t.add_row(
         f"A match win rate {goal} (estimate)",
-        f"{100 * data['match_win_rate']:.1f}%  (95% CI {100 * data['match_win_rate_ci95'][0]:.1f} .. "
-        f"{100 * data['match_win_rate_ci95'][1]:.1f}%; ~{data['match_mean_hands']:.1f} hands)",
+        f"{100 * data['match_win_rate']:.1f}%  ("
+        + (f"95% CI {100 * m_ci[0]:.1f} .. {100 * m_ci[1]:.1f}%" if m_ci is not None else few)
+        + f"; ~{data['match_mean_hands']:.1f} hands)",
     )
-    mlo, mhi = data["match_mean_diff_ci95"]
     t.add_row(
-        f"mean final diff A - B per match {goal}", f"{data['match_mean_diff']:.0f}  (95% CI {mlo:.0f} .. {mhi:.0f})"
+        f"mean final diff A - B per match {goal}",
+        f"{data['match_mean_diff']:.0f}  "
+        + (f"(95% CI {md_ci[0]:.0f} .. {md_ci[1]:.0f})" if md_ci is not None else f"({few})"),
     )
     t.add_row("A ms per move", f"{data['a_ms_per_move']:.3f}")
     t.add_row("B ms per move", f"{data['b_ms_per_move']:.3f}")
@@ -299,7 +441,23 @@ def arena(
         out.print(f"plot: {plot}")
 
 
-@app.command()
+def _cannot_listen(host: str, port: int) -> OSError | None:
+    """Why the server could not listen on ``host:port`` (a bind as uvicorn's: SO_REUSEADDR, IPv6 for an address
+    with a colon), or None when it can. The socket is closed at once; a program that takes the port in between
+    still makes the server fail, with uvicorn's own error."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((host, port))
+    except OSError as e:
+        return e
+    return None
+
+
+@app.command(cls=_Command)
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="address to listen on (0.0.0.0: every interface)"),
     port: int = typer.Option(8000, "--port", "-p", help="port to listen on"),
@@ -313,19 +471,36 @@ def serve(
         from .server import serve as run_server
     except ImportError as e:  # pragma: no cover - depends on the installed extras
         raise typer.BadParameter(f'the server needs its extra: pip install "burraco[server]" ({e})') from e
+    if not 1 <= port <= 65535:
+        raise typer.BadParameter(f"--port must be 1 … 65535 (got {port})")
+    busy = _cannot_listen(host, port)
+    if busy is not None:
+        free = next((p for p in range(port + 1, min(port + 50, 65536)) if _cannot_listen(host, p) is None), None)
+        why = busy.strerror or str(busy)
+        if busy.errno == errno.EADDRINUSE:
+            why += ": another program, perhaps another burraco serve, holds that port"
+        typer.echo(
+            f"error: cannot listen on {host}:{port} ({why}). Choose another port with --port"
+            + (f", e.g. --port {free}" if free else "")
+            + ("" if free or busy.errno == errno.EADDRINUSE else ", or another --host"),
+            err=True,
+        )
+        raise typer.Exit(1)
     typer.echo(f"burraco: open http://{host}:{port}/ in your browser (Ctrl-C stops the server)", err=True)
     run_server(host=host, port=port, db=db)
 
 
-@app.command()
+@app.command(cls=_Command)
 def play(
     rules: str = typer.Option("italian", "--rules", "-r", help="preset name (see `burraco presets`)"),
     target: int = typer.Option(0, "--target", help="match target score (0: the preset's)"),
     players: int = typer.Option(0, "--players", help="override the preset's number of players (2 or 4)"),
     partner: str = typer.Option(
-        "heuristic:medium", "--partner", help="your partner: easy, medium, hard, ismcts[:N|:Ts] or random"
+        "heuristic:medium",
+        "--partner",
+        help="your partner: easy, medium, hard, ismcts[:N|:Ts] or random (see `burraco players`)",
     ),
-    opponents: str = typer.Option("heuristic:medium", "--opponents", help="the opponents (same choices)"),
+    opponents: str = typer.Option("heuristic:medium", "--opponents", help="the opponents (the same choices)"),
     seed: int | None = typer.Option(None, "--seed", "-s", help="deal from this seed (the same seed, the same game)"),
     lang: str | None = typer.Option(None, "--lang", help="it, en, de, pt or nl (default: the system locale)"),
     plain: bool = typer.Option(False, "--plain", help="lines of text instead of the full-screen table"),
@@ -339,6 +514,8 @@ def play(
     from .tui.run import play as run_play
 
     r = _rules(rules, players)
+    if target < 0:
+        raise typer.BadParameter(f"--target must be 1 or more, or 0 for the preset's (got {target})")
     if target:
         r = r.replace(target=target)
     try:
@@ -359,4 +536,5 @@ def play(
 
 
 def main() -> None:
+    """The ``burraco`` command (the console script)."""
     app()

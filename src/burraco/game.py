@@ -1274,6 +1274,7 @@ class Game:
 
 
 def meld_json(m: Meld) -> dict[str, Any]:
+    """A meld as the replay result writes it (``cards``, ``kind``, ``wild``, ``burraco``; RECORDS.md §5)."""
     return {
         "cards": [CARD_STR[c] for c in m.display_cards()],
         "kind": "set" if m.kind == SET else "sequence",

@@ -598,6 +598,7 @@ _GEN: dict[int, Generator] = {}
 
 
 def generator(ctx: MeldRules) -> Generator:
+    """The move generator of these meld rules: one per :class:`MeldRules` object, shared with its caches."""
     g = _GEN.get(id(ctx))
     if g is None or g.ctx is not ctx:
         g = _GEN[id(ctx)] = Generator(ctx)

@@ -148,16 +148,75 @@ def _refused(hand: int, index: int, action: str, kind: str, message: str) -> dic
     }
 
 
+def unwrap_record(data: dict[str, Any]) -> Any:
+    """The record inside ``{"record": …}`` (a line of ``burraco simulate --records``, a conformance case): an
+    object without a ``format`` key but with a ``record`` one; any other object is returned as it is."""
+    if "format" not in data and "record" in data:
+        return data["record"]
+    return data
+
+
 def replay_text(text: str) -> tuple[dict[str, Any], int]:
-    """Replay a record given as JSON text: the result and the exit status of ``burraco replay`` (0, 1 or 2)."""
+    """Replay a record given as JSON text: the result and the exit status of ``burraco replay`` (0, 1 or 2).
+    A record wrapped as ``{"record": …}`` is replayed too (:func:`unwrap_record`)."""
     try:
-        data = load_record(text)
+        data = unwrap_record(load_record(text))
     except RecordError as e:
         return {"ok": False, "error": "record", "message": str(e)}, 2
     out = replay(data)
     if out["ok"]:
         return out, 0
     return out, 2 if out["error"] == "record" else 1
+
+
+def json_lines(text: str) -> list[tuple[int, str]] | None:
+    """The non-blank lines, numbered from 1, of JSON-lines text (one JSON object per line, two or more lines);
+    None for text that is one JSON value, or whose first non-blank line is no JSON object by itself (then it is
+    read as one record, with that error).
+
+    >>> json_lines('{"a": 1}\\n\\n{"b": 2}\\n')
+    [(1, '{"a": 1}'), (3, '{"b": 2}')]
+    >>> json_lines('{\\n "a": 1\\n}') is None, json_lines('{"a": 1}') is None
+    (True, True)
+    """
+    try:
+        json.loads(text)
+        return None
+    except ValueError:
+        pass
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if len(lines) < 2:
+        return None
+    try:
+        first = json.loads(lines[0][1])
+    except ValueError:
+        return None
+    return lines if isinstance(first, dict) else None
+
+
+def replay_lines(text: str) -> tuple[list[dict[str, Any]], int] | None:
+    """Replay every record of a JSON-lines text (:func:`json_lines`; each line a record or ``{"record": …}``):
+    per line its result, as :func:`replay_text` gives it, with ``line`` (its number, from 1) first, and the exit
+    status of ``burraco replay``: the worst of the lines' (2 when a line is no valid record, else 1 when an action
+    was refused, else 0). None when the text is not JSON lines: :func:`replay_text` reads it as one record.
+
+    >>> import json
+    >>> from burraco import Game, preset
+    >>> rec = json.dumps(Game.new(preset("italian"), seed=1).to_record())
+    >>> results, status = replay_lines(rec + "\\n" + json.dumps({"game": 1, "record": "no record"}) + "\\n")
+    >>> status, [(r["line"], r["ok"]) for r in results], results[1]["message"]
+    (2, [(1, True), (2, False)], 'a record must be a JSON object')
+    """
+    lines = json_lines(text)
+    if lines is None:
+        return None
+    results: list[dict[str, Any]] = []
+    status = 0
+    for n, line in lines:
+        out, st = replay_text(line)
+        results.append({"line": n, **out})
+        status = max(status, st)
+    return results, status
 
 
 def game_from_record(record: Any) -> Game:
@@ -168,6 +227,9 @@ def game_from_record(record: Any) -> Game:
 __all__ = [
     "replay",
     "replay_text",
+    "replay_lines",
+    "json_lines",
+    "unwrap_record",
     "replay_match",
     "parse_record",
     "load_record",

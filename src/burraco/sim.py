@@ -9,7 +9,7 @@
 Batch runs spread games over processes (``workers``; 0 = one per CPU) or a Ray cluster (``ray="local"`` or an
 address, with ``burraco[ray]``) through :mod:`burraco.parallel`. Game ``i`` of a run seeded ``seed`` is dealt and
 played from seeds derived from ``(seed, i)`` alone, so every figure but the timings is the same whatever runs it;
-``records=True`` also returns one summary per game (``full_records=True``: with its game record, RECORDS.md)::
+``records=True`` also returns one summary per game (``full_records=True``: with its game record, RECORDS.md):
 
 >>> a = simulate(preset("italian-2p"), games=6, seed=2, records=True)
 >>> b = simulate(preset("italian-2p"), games=6, seed=2, records=True, workers=2, chunk=2)

@@ -81,7 +81,7 @@ class View:
     redrawn: bool = False  # the first player's redraw was used (house rule)
     drawn: int = -1  # the card this seat drew from the stock this turn (its own view only)
     #: the match totals before this hand, when the view comes from a :class:`~burraco.match.Match`: per side, or
-    #: per player with 3 and 5 players (:attr:`burraco.match.Match.scorers`)
+    #: per player with 3 and 5 players (:func:`burraco.match.scorer_names`)
     match_totals: tuple[int, ...] | None = None
     #: the sides as tuples of seats, each seat's side and the sides' names (RECORDS.md §2); with 3 and 5 players
     #: they change when the first player goes out (``solo``: his seat, else -1)
@@ -218,6 +218,7 @@ _FACT: dict[int, int] = {}
 
 
 def make_view(g: Game, seat: int) -> View:
+    """What ``seat`` may know of ``g`` (what :meth:`Game.view <burraco.game.Game.view>` returns)."""
     hid = g.hidden[seat]
     h = g.hands[seat]
     hand: list[int] = []

@@ -27,12 +27,16 @@ from .event import Entrant, Event, TournamentError
 
 @dataclass(frozen=True)
 class Heading:
+    """A title (level 1) or a sub-title (level 2)."""
+
     text: str
     level: int = 1
 
 
 @dataclass(frozen=True)
 class Para:
+    """A line of text."""
+
     text: str
 
 

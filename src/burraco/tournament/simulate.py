@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..arena import parse_player, play_game
+from ..arena import play_game
 from ..bots.base import Player
+from ..bots.players import parse_player
 from ..game import Game
 from ..match import Match
 from .event import Event, Table

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..bots.heuristic import LEVELS
+from ..bots.players import canonical_player
 from ..messages import msg
 from ..record import RecordError, load_record
 from ..rules import Rules
@@ -18,9 +18,12 @@ class PlayError(Exception):
 
 
 def player_spec(text: str) -> str:
-    """``easy`` / ``medium`` / ``hard`` are short for ``heuristic:<level>``; other specs pass as they are."""
-    t = text.strip()
-    return f"heuristic:{t.lower()}" if t.lower() in LEVELS else t
+    """The canonical spelling of a player spec (``hard`` → ``heuristic:hard``, :mod:`burraco.bots.players`); one
+    that names no player passes as it is, for the session to refuse in the player's language."""
+    try:
+        return canonical_player(text)
+    except ValueError:
+        return text.strip()
 
 
 def _translator(lang: str | None) -> Translator:

@@ -1,0 +1,158 @@
+"""The one spelling of a computer player, shared by every command and API that seats one.
+
+``burraco play --partner/--opponents``, ``burraco arena --a/--b``, the research environments' ``opponents`` and
+the server's tables all name their players with a *player spec* read by :func:`parse_spec` (and
+:func:`parse_player`, which makes the players); ``burraco players`` lists the spellings (:data:`SPELLINGS`).
+
+>>> str(parse_spec("hard")), str(parse_spec("Heuristic:Easy")), str(parse_spec("ismcts:0.50s"))
+('heuristic:hard', 'heuristic:easy', 'ismcts:0.5s')
+>>> parse_player("random")(7).name
+'random'
+>>> parse_spec("hardest")
+Traceback (most recent call last):
+...
+burraco.bots.players.PlayerSpecError: unknown player 'hardest': write random, easy, medium, hard, heuristic:LEVEL, ismcts, ismcts:N, ismcts:Ts, ismcts-uniform[:N|:Ts] or cheat[:N|:Ts] (see `burraco players`)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .base import Player
+from .heuristic import LEVELS, HeuristicPlayer
+from .random_player import RandomPlayer
+
+#: makes a fresh player from a seed
+PlayerFactory = Callable[[int], Player]
+
+#: the search players; ``ismcts-uniform`` and ``cheat`` are for measurement only
+SEARCH_KINDS = ("ismcts", "ismcts-uniform", "cheat")
+
+#: the search's time per move when a spec names no budget
+DEFAULT_SECONDS = 1.0
+
+#: every accepted spelling, with what it seats (``burraco players`` prints this table)
+SPELLINGS: tuple[tuple[str, str], ...] = (
+    ("random", "a uniform choice among the legal actions"),
+    ("easy, medium, hard", "the rule-based player at that level, from its view only"),
+    ("heuristic:LEVEL", "the same written in full (heuristic:hard; heuristic alone is hard)"),
+    ("ismcts", f"information-set Monte Carlo search, {DEFAULT_SECONDS:g} s per move"),
+    ("ismcts:N", "the same search with N iterations per move (ismcts:200)"),
+    ("ismcts:Ts", "the same search with T seconds per move (ismcts:0.5s)"),
+    ("ismcts-uniform[:N|:Ts]", "the same search sampling hidden hands uniformly (for measurement)"),
+    ("cheat[:N|:Ts]", "the same search seeing every card: a measuring stick, never seated by burraco play"),
+)
+
+#: the accepted spellings in one line, for error messages
+ACCEPTED = (
+    "random, easy, medium, hard, heuristic:LEVEL, ismcts, ismcts:N, ismcts:Ts, ismcts-uniform[:N|:Ts] "
+    "or cheat[:N|:Ts] (see `burraco players`)"
+)
+
+
+class PlayerSpecError(ValueError):
+    """A player spec that names no player (the message says what is accepted)."""
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A parsed player spec: ``kind`` (``random``, ``heuristic``, ``ismcts``, ``ismcts-uniform`` or ``cheat``),
+    the heuristic's ``level``, or the search's budget (``iterations`` or ``seconds``, neither: the default).
+    ``str()`` is its canonical spelling."""
+
+    kind: str
+    level: str | None = None
+    iterations: int | None = None
+    seconds: float | None = None
+
+    def __str__(self) -> str:
+        if self.kind == "heuristic":
+            return f"heuristic:{self.level}"
+        if self.iterations is not None:
+            return f"{self.kind}:{self.iterations}"
+        if self.seconds is not None:
+            return f"{self.kind}:{self.seconds:g}s"
+        return self.kind
+
+    def factory(self) -> PlayerFactory:
+        """Makes a fresh player of this spec from a seed."""
+        if self.kind == "random":
+            return lambda seed: RandomPlayer(seed)
+        if self.kind == "heuristic":
+            level = self.level or "hard"
+            return lambda seed: HeuristicPlayer(level, seed)
+        from .ismcts import CheatingISMCTSPlayer, ISMCTSPlayer
+
+        cls = CheatingISMCTSPlayer if self.kind == "cheat" else ISMCTSPlayer
+        infer = self.kind != "ismcts-uniform"
+        iterations = self.iterations
+        if iterations is not None:
+            return lambda seed: cls(seed=seed, iterations=iterations, infer=infer)
+        seconds = DEFAULT_SECONDS if self.seconds is None else self.seconds
+        return lambda seed: cls(seed=seed, time_budget=seconds, infer=infer)
+
+
+def parse_spec(text: str) -> PlayerSpec:
+    """Read a player spec (any spelling of :data:`SPELLINGS`, case-insensitive); :class:`PlayerSpecError`
+    naming the accepted spellings otherwise."""
+    name, colon, arg = text.strip().lower().partition(":")
+    name, arg = name.strip(), arg.strip()
+    if name == "random" and not colon:
+        return PlayerSpec("random")
+    if name in LEVELS and not colon:
+        return PlayerSpec("heuristic", level=name)
+    if name == "heuristic":
+        level = arg or "hard"
+        if level not in LEVELS:
+            raise PlayerSpecError(
+                f"unknown heuristic level {level!r} in {text.strip()!r}: write heuristic:easy, heuristic:medium "
+                "or heuristic:hard"
+            )
+        return PlayerSpec("heuristic", level=level)
+    if name in SEARCH_KINDS:
+        if not arg:
+            return PlayerSpec(name)
+        bad = PlayerSpecError(
+            f"bad search budget in {text.strip()!r}: write {name}, {name}:N (N iterations per move, N ≥ 1) or "
+            f"{name}:Ts (T seconds per move, T > 0, e.g. {name}:0.5s)"
+        )
+        try:
+            if arg.endswith("s"):
+                seconds = float(arg[:-1])
+                if not seconds > 0 or seconds == float("inf"):
+                    raise bad
+                return PlayerSpec(name, seconds=seconds)
+            iterations = int(arg)
+        except ValueError as e:
+            raise bad from e
+        if iterations < 1:
+            raise bad
+        return PlayerSpec(name, iterations=iterations)
+    raise PlayerSpecError(f"unknown player {text.strip()!r}: write {ACCEPTED}")
+
+
+def canonical_player(text: str) -> str:
+    """The canonical spelling of a player spec (``hard`` → ``heuristic:hard``); :class:`PlayerSpecError` for a
+    spec that names no player."""
+    return str(parse_spec(text))
+
+
+def parse_player(text: str) -> PlayerFactory:
+    """A player factory (seed → fresh player) from a player spec in any spelling of :data:`SPELLINGS`;
+    :class:`PlayerSpecError` (a :class:`ValueError`) naming the accepted spellings otherwise."""
+    return parse_spec(text).factory()
+
+
+__all__ = [
+    "ACCEPTED",
+    "DEFAULT_SECONDS",
+    "PlayerFactory",
+    "PlayerSpec",
+    "PlayerSpecError",
+    "SEARCH_KINDS",
+    "SPELLINGS",
+    "canonical_player",
+    "parse_player",
+    "parse_spec",
+]
