@@ -176,3 +176,14 @@ def test_match_intervals_cover_the_estimate_and_shrink_with_more_deals() -> None
     more = match_intervals(r, three * 60, seed=1)
     assert more is not None and more[0][1] - more[0][0] < whi - wlo
     assert match_intervals(r, deals, seed=1) == ([wlo, whi], [dlo, dhi])  # reproducible
+
+
+@pytest.mark.parametrize("name,games", [("italian-3p", 3), ("italian-5p", 5), ("italian-6p", 3)])
+def test_duplicate_deals_with_3_5_6_players_put_a_in_every_place(name: str, games: int) -> None:
+    """RULES.md §14.3–§14.4: every seat (3, 5 players) or pair (6) is played by A once per deal, B in the others."""
+    r = preset(name)
+    rec = arena.play_deal(r, parse_player("heuristic:easy"), parse_player("random"), seed=4, deal=0)
+    assert len(rec["games"]) == games and {g[2] for g in rec["games"]} <= {"closed", "stock", "stalemate", "cap"}
+    assert rec["diff"] == pytest.approx(sum(g[0] - g[1] for g in rec["games"]))
+    out = play_duplicate(r, parse_player("random"), parse_player("random"), deals=2, seed=1)
+    assert out["deals"] == 2 and out["match_win_rate"] is None  # match figures: two sides only

@@ -4,6 +4,12 @@ Every deal is played twice with the same cards and the same first seat: once wit
 seat 0 with two players) and once with A on EW, so the luck of the cards cancels. Per deal the result is A's total
 over both games minus B's total.
 
+With 3, 5 and 6 players the deal is played once per *place* — every seat with 3 and 5 players (each keeps his own
+total, RULES.md §14.3), every pair with 6 — with A in that place and B in all the others, so that over the deal A
+has sat everywhere once, as every B place has: per game A's points are set against the mean of the B places, and
+the deal's result is the sum over its games (fractional where B holds several places). The match figures, a
+resampling of two sides' hands, are ``None`` there.
+
 >>> from burraco import preset
 >>> r = play_duplicate(preset("italian-2p"), parse_player("random"), parse_player("random"), deals=1, seed=1)
 >>> r["deals"], len(r["diffs"])
@@ -50,7 +56,8 @@ from .bots.players import canonical_player
 from .bots.players import parse_player as parse_player
 from .deal import deal_from_seed
 from .files import write_json_atomic
-from .game import Game, side_names
+from .game import Game, initial_sides
+from .match import hand_points
 from .rules import Rules, rules_to_json
 
 #: a hand still running after this many actions is a bug in a player or the engine
@@ -115,28 +122,28 @@ def play_deal(
 ) -> dict[str, Any]:
     """Play duplicate deal number ``deal`` of the run seeded ``seed``; return its JSON-able record.
 
-    The record holds ``deal``, ``diff`` (A's total over both games minus B's), ``games`` (per game:
-    ``[A's total, B's total, how the hand ended]``), ``a_moves``, ``b_moves``, ``a_s`` and ``b_s`` (seconds spent
-    deciding) and ``s`` (seconds to play the deal)."""
+    The record holds ``deal``, ``diff`` (A's total over the deal's games minus B's), ``games`` (per game:
+    ``[A's total, B's total, how the hand ended]``; with more than two places B's is the mean of its places),
+    ``a_moves``, ``b_moves``, ``a_s`` and ``b_s`` (seconds spent deciding) and ``s`` (seconds to play the deal)."""
     t_start = time.perf_counter()
     n = rules.players
     first = (n - 1 + rules.direction) % n  # the dealer is the last seat, as in Game.new
-    sides = side_names(n)
+    places = initial_sides(n)  # NS/EW; every seat with 2, 3 and 5 players; the three pairs with 6
     clock = [0.0, 0.0]
     moves = [0, 0]
     cards = deal_from_seed(rules, random.Random(seed * 1_000_003 + deal))
     games: list[list[Any]] = []
-    for g_i in (0, 1):
-        a_side = g_i  # A on NS first, then on EW
-        a_seats = {s for s in range(n) if (s % 2 if n == 4 else s) == a_side}
+    for g_i, a_place in enumerate(places):  # A on NS first, then on EW (or in every place in turn)
+        a_seats = set(a_place)
         players: list[Player] = [
             (make_a if s in a_seats else make_b)(player_seed(seed, deal, g_i, s)) for s in range(n)
         ]
         g = Game(rules, cards, first, check=False)
         play_game(rules, g, players, a_seats, clock, moves)
-        sc = g.scores()
-        assert sc is not None
-        games.append([sc[sides[a_side]]["total"], sc[sides[1 - a_side]]["total"], g.end or "?"])
+        pts = hand_points(g)  # per place: its side's total (2, 4, 6 players) or its player's (3, 5)
+        others = [p for i, p in enumerate(pts) if i != g_i]
+        b_pts: float = others[0] if len(others) == 1 else sum(others) / len(others)
+        games.append([pts[g_i], b_pts, g.end or "?"])
     diff = sum(x[0] for x in games) - sum(x[1] for x in games)
     return {
         "deal": deal,
@@ -259,7 +266,7 @@ def summarize(rules: Rules, seed: int, records: Sequence[dict[str, Any]], second
     time in seconds. ``ci95`` (the mean difference's interval) is ``None`` for one deal, the match intervals for
     fewer than :data:`MATCH_CI_MIN_DEALS`."""
     recs = sorted(records, key=lambda x: int(x["deal"]))
-    diffs: list[int] = [int(x["diff"]) for x in recs]
+    diffs: list[float] = [x["diff"] for x in recs]
     k = len(diffs)
     mean = sum(diffs) / k if k else 0.0
     ci95: list[float] | None = None  # no interval from one deal
@@ -269,7 +276,7 @@ def summarize(rules: Rules, seed: int, records: Sequence[dict[str, Any]], second
         half = t95(k - 1) * sd / math.sqrt(k)
         ci95 = [mean - half, mean + half]
     wins = sum(1.0 if d > 0 else 0.5 if d == 0 else 0.0 for d in diffs)
-    hands = [(int(g[0]), int(g[1])) for x in recs for g in x["games"]]
+    hands = [(g[0], g[1]) for x in recs for g in x["games"]]
     ends: dict[str, int] = {}
     for x in recs:
         for g in x["games"]:
@@ -279,9 +286,17 @@ def summarize(rules: Rules, seed: int, records: Sequence[dict[str, Any]], second
     a_s = sum(float(x["a_s"]) for x in recs)
     b_s = sum(float(x["b_s"]) for x in recs)
     play_s = sum(float(x["s"]) for x in recs)
-    mwr, mhands, mdiff = _matches(rules, hands, random.Random(seed * 7_919 + 17), MATCH_SAMPLES)
-    intervals = match_intervals(rules, [[(int(g[0]), int(g[1])) for g in x["games"]] for x in recs], seed)
-    m_ci, mdiff_ci = intervals if intervals is not None else (None, None)
+    two_sides = len(initial_sides(rules.players)) == 2
+    mwr: float | None = None
+    mhands: float | None = None
+    mdiff: float | None = None
+    m_ci: list[float] | None = None
+    mdiff_ci: list[float] | None = None
+    if two_sides:  # a match between two sides, resampled from their hands (see the module's notes)
+        pairs = [(int(a), int(b)) for a, b in hands]
+        mwr, mhands, mdiff = _matches(rules, pairs, random.Random(seed * 7_919 + 17), MATCH_SAMPLES)
+        intervals = match_intervals(rules, [[(int(g[0]), int(g[1])) for g in x["games"]] for x in recs], seed)
+        m_ci, mdiff_ci = intervals if intervals is not None else (None, None)
     return {
         "rules": rules.name,
         "players": rules.players,

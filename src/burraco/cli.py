@@ -407,7 +407,8 @@ def arena(
     t = Table(title=f"{r.name}: {a} (A) vs {b} (B), duplicate deals")
     t.add_column("figure")
     t.add_column("value", justify="right")
-    t.add_row("deals (each played twice)", str(data["deals"]))
+    times = {2: "twice", 3: "three times", 5: "five times", 6: "three times"}.get(r.players, "twice")
+    t.add_row(f"deals (each played {times})", str(data["deals"]))
     wlo, whi = data["a_win_rate_ci95"]
     t.add_row(
         "A win rate per deal", f"{100 * data['a_win_rate']:.1f}%  (95% CI {100 * wlo:.1f} .. {100 * whi:.1f}%)"
@@ -421,17 +422,20 @@ def arena(
     goal = f"to {r.target}" if r.target is not None else f"over {r.hands_per_match} hands"
     few = f"no 95% CI below {MATCH_CI_MIN_DEALS} deals"
     m_ci, md_ci = data["match_win_rate_ci95"], data["match_mean_diff_ci95"]
-    t.add_row(
-        f"A match win rate {goal} (estimate)",
-        f"{100 * data['match_win_rate']:.1f}%  ("
-        + (f"95% CI {100 * m_ci[0]:.1f} .. {100 * m_ci[1]:.1f}%" if m_ci is not None else few)
-        + f"; ~{data['match_mean_hands']:.1f} hands)",
-    )
-    t.add_row(
-        f"mean final diff A - B per match {goal}",
-        f"{data['match_mean_diff']:.0f}  "
-        + (f"(95% CI {md_ci[0]:.0f} .. {md_ci[1]:.0f})" if md_ci is not None else f"({few})"),
-    )
+    if data["match_win_rate"] is None:
+        t.add_row(f"A match win rate {goal}", "estimated for two sides only")
+    else:
+        t.add_row(
+            f"A match win rate {goal} (estimate)",
+            f"{100 * data['match_win_rate']:.1f}%  ("
+            + (f"95% CI {100 * m_ci[0]:.1f} .. {100 * m_ci[1]:.1f}%" if m_ci is not None else few)
+            + f"; ~{data['match_mean_hands']:.1f} hands)",
+        )
+        t.add_row(
+            f"mean final diff A - B per match {goal}",
+            f"{data['match_mean_diff']:.0f}  "
+            + (f"(95% CI {md_ci[0]:.0f} .. {md_ci[1]:.0f})" if md_ci is not None else f"({few})"),
+        )
     t.add_row("A ms per move", f"{data['a_ms_per_move']:.3f}")
     t.add_row("B ms per move", f"{data['b_ms_per_move']:.3f}")
     t.add_row("decisions per second (per process)", f"{data['decisions_per_s']:.0f}")

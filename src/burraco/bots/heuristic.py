@@ -86,10 +86,6 @@ class _Ctx:
         #: the other sides (one with 2 and 4 players; two or more with 3, 5 and 6, partners by the view's sides)
         self.opps = [k for k in range(len(view.melds)) if k != self.side]
         self.own: tuple[Meld, ...] = view.melds[self.side]
-        their: tuple[Meld, ...] = ()
-        for k in self.opps:
-            their += view.melds[k]
-        self.their = their if len(self.opps) > 1 else view.melds[self.opps[0]]
         self.hand = view.hand
         self.counts = [0] * NUM_TYPES
         for c in view.hand:
@@ -101,6 +97,9 @@ class _Ctx:
         while view.side_of(nxt) == self.side and nxt != view.seat:
             nxt = (nxt + r.direction) % n
         self.next_seat = nxt
+        # the melds a discard could feed: those of the next opponent to play, who can take the pile first (with two
+        # sides, the opponents' melds)
+        self.their: tuple[Meld, ...] = view.melds[view.side_of(nxt)]
         self.need_clean = r.closing_burraco is BurracoNeeded.CLEAN
         self.own_poz = view.poz_taken[self.side] > 0
         self.poz_left = any(view.pozzetti)
