@@ -463,6 +463,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             result["gin_games_per_s_repeats"] = [round(x, 3) for x in g_rates]
         result["ratio"] = round(result["hands_per_s"] / result["gin_games_per_s"], 4)
 
+    if not args.no_counts:
+        result["by_players"] = other_counts(args, result)
+
     # Per-call timing: a second pass over as many hands again, by the same player.
     timing_b = b_blocks[0] if args.same_hands else b_timing
     timing_g = g_blocks[0] if args.same_hands else g_timing
@@ -511,6 +514,32 @@ def _fmt(v: Any) -> str:
     if isinstance(v, float):
         return f"{v:,.3f}" if abs(v) < 1000 else f"{v:,.1f}"
     return str(v)
+
+
+#: the 3-, 5- and 6-player presets measured beside the 4-player figure (RULES.md §14.3–§14.4)
+OTHER_COUNTS = ("italian-3p", "italian-5p", "italian-6p")
+
+
+def other_counts(args: argparse.Namespace, four: dict[str, Any]) -> dict[str, Any]:
+    """Random hands of the 3-, 5- and 6-player presets, on the same seeds and loop as the 4-player figure: hands per
+    second, decisions per hand, microseconds per decision and its ratio to the 4-player game's."""
+    out: dict[str, Any] = {}
+    us4 = 1e6 / four["decisions_per_s"] if four.get("decisions_per_s") else None
+    for name in OTHER_COUNTS:
+        note(f"burraco: {args.hands} random {name!r} hands, throughput")
+        r = preset(name)
+        _, blocks, _ = seed_blocks(args.seed, args.hands, 1, 0)
+        lp = burraco_throughput(r, blocks[0], args.max_decisions)
+        per_hand = lp.decisions / args.hands
+        us = 1e6 * lp.wall_s / lp.decisions if lp.decisions else None
+        out[name] = {
+            "players": r.players,
+            "hands_per_s": round(args.hands / lp.wall_s, 3),
+            "decisions_per_hand": round(per_hand, 2),
+            "us_per_decision": None if us is None else round(us, 2),
+            "per_decision_vs_4p": None if us is None or us4 is None else round(us / us4, 3),
+        }
+    return out
 
 
 def print_table(r: dict[str, Any]) -> None:
@@ -573,6 +602,14 @@ def print_table(r: dict[str, Any]) -> None:
         t2.add_row(row[0], *(_fmt(v) for v in row[1:]))
     console.print(t1)
     console.print(t2)
+    if r.get("by_players"):
+        t3 = Table(title="Other player counts (random hands, same loop)")
+        for col in ("preset", "hands/s", "decisions/hand", "us/decision", "vs 4 players"):
+            t3.add_column(col, justify="left" if col == "preset" else "right")
+        for name, f in r["by_players"].items():
+            t3.add_row(name, *(_fmt(f[k]) for k in ("hands_per_s", "decisions_per_hand", "us_per_decision",
+                                                    "per_decision_vs_4p")))
+        console.print(t3)
     if r.get("gin_note"):
         console.print(f"note: gin_rummy {r['gin_note']}")
     for w in r.get("warnings", []):
@@ -586,6 +623,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     p.add_argument("--no-gin", action="store_true", help="skip the OpenSpiel gin_rummy comparison")
+    p.add_argument(
+        "--no-counts", action="store_true", help="skip the 3-, 5- and 6-player presets (measured beside the 4-player)"
+    )
     p.add_argument(
         "--determinize-every",
         type=int,
