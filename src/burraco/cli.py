@@ -112,10 +112,12 @@ def _root() -> None:
 def replay(
     file: Path = typer.Argument(
         ...,
-        help="a game record (docs/records.md), or a JSON-lines file with one record (or {\"record\": …}) a line, as "
+        help='a game record (docs/records.md), or a JSON-lines file with one record (or {"record": …}) a line, as '
         "simulate --records writes; - reads standard input",
     ),
-    watch: bool = typer.Option(False, "--watch", help="step through the record on the terminal table instead"),
+    watch: bool = typer.Option(
+        False, "--watch", help="step through the record on the terminal table instead"
+    ),
     seat: str | None = typer.Option(None, "--seat", help="with --watch: the seat whose view is shown"),
     lang: str | None = typer.Option(None, "--lang", help="with --watch: it, en, de, pt or nl"),
 ) -> None:
@@ -149,6 +151,93 @@ def replay(
     out, status = replay_text(text)
     print(json.dumps(out, indent=1, ensure_ascii=False))
     raise typer.Exit(status)
+
+
+@app.command(cls=_Command)
+def analyse(
+    file: Path = typer.Argument(
+        ..., help="a game record (docs/records.md): a saved game, a server download …"
+    ),
+    seat: list[str] = typer.Option([], "--seat", help="the seat(s) to analyse (default: every seat)"),
+    iterations: int = typer.Option(
+        16, "--iterations", min=1, help="determinizations per decision (reproducible with --seed)"
+    ),
+    budget: float | None = typer.Option(
+        None, "--budget", help="seconds per decision instead of --iterations"
+    ),
+    seed: int = typer.Option(0, "--seed", help="seed of the sampled hidden cards and the rollouts"),
+    as_json: bool = typer.Option(False, "--json", help="print the analysis as JSON (docs/analysis.md)"),
+    out: Path | None = typer.Option(None, "--out", help="write the record annotated with the analysis here"),
+) -> None:
+    """The coach: how much each decision cost, from the seat's view at the time (never the hidden cards)."""
+    from rich.table import Table
+
+    from .analysis import analyse as run_analysis
+    from .messages import cards_symbols
+    from .record import RecordError, load_record
+
+    if budget is not None and budget <= 0:
+        raise typer.BadParameter("--budget must be a positive number of seconds")
+    try:
+        record = load_record(file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, RecordError) as e:
+        typer.echo(f"error: cannot read {file}: {e}", err=True)
+        raise typer.Exit(2) from e
+    console = Console(stderr=True)
+    try:
+        with _progress(console, as_json) as bar:
+            task = bar.add_task("analysing", total=None)
+            res = run_analysis(
+                record,
+                seat or None,
+                iterations=iterations,
+                time_budget=budget,
+                seed=seed,
+                progress=lambda done, total: bar.update(task, completed=done, total=total),
+            )
+    except (ValueError, RecordError) as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from e
+    if out is not None:
+        out.write_text(json.dumps(res.annotate(record), indent=1, ensure_ascii=False), encoding="utf-8")
+    if as_json:
+        print(json.dumps(res.to_json(), indent=1, ensure_ascii=False))
+        return
+    show = Console()
+    t = Table(title=f"{res.rules}: marked decisions of {' '.join(res.seats)} ({res.iterations} samples each)")
+    for col in ("hand", "move", "seat", "kind", "played", "better", "lost", "mark"):
+        t.add_column(col, justify="right" if col in ("hand", "move", "lost") else "left")
+
+    def words(a: str) -> str:
+        return cards_symbols(a.partition(" ")[2])
+
+    for d in res.decisions:
+        if d.mark is not None:
+            t.add_row(
+                str(d.hand + 1),
+                str(d.index + 1),
+                d.seat,
+                d.kind,
+                words(d.played),
+                words(d.best),
+                f"{d.loss:.0f}",
+                d.mark,
+            )
+    show.print(t)
+    s = Table(title="points lost per hand, by kind of decision")
+    for col in ("hand", "decisions", "pile", "melds", "discards", "closing", "marks"):
+        s.add_column(col, justify="left" if col == "marks" else "right")
+    for h in res.summary():
+        marks = ", ".join(f"{n} {k}" for k, n in h["marks"].items() if n) or "—"
+        s.add_row(
+            str(h["hand"] + 1),
+            str(h["decisions"]),
+            *(f"{h['lost'][k]:.0f}" for k in ("pile", "melds", "discards", "closing")),
+            marks,
+        )
+    show.print(s)
+    if out is not None:
+        show.print(f"annotated record: {out}")
 
 
 @app.command(cls=_Command)
@@ -323,7 +412,9 @@ def players() -> None:
 @app.command(cls=_Command)
 def arena(
     a: str = typer.Option(
-        "heuristic:hard", "--a", help="player A: random, easy, medium, hard, ismcts[:N|:Ts] … (see `burraco players`)"
+        "heuristic:hard",
+        "--a",
+        help="player A: random, easy, medium, hard, ismcts[:N|:Ts] … (see `burraco players`)",
     ),
     b: str = typer.Option("random", "--b", help="player B (the same choices as --a)"),
     rules: str = typer.Option("italian", "--rules", "-r", help="preset name (see `burraco presets`)"),
@@ -411,7 +502,8 @@ def arena(
     t.add_row(f"deals (each played {times})", str(data["deals"]))
     wlo, whi = data["a_win_rate_ci95"]
     t.add_row(
-        "A win rate per deal", f"{100 * data['a_win_rate']:.1f}%  (95% CI {100 * wlo:.1f} .. {100 * whi:.1f}%)"
+        "A win rate per deal",
+        f"{100 * data['a_win_rate']:.1f}%  (95% CI {100 * wlo:.1f} .. {100 * whi:.1f}%)",
     )
     ci = data["ci95"]
     t.add_row(
@@ -466,8 +558,10 @@ def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="address to listen on (0.0.0.0: every interface)"),
     port: int = typer.Option(8000, "--port", "-p", help="port to listen on"),
     db: str | None = typer.Option(
-        None, "--db", help="database URL: sqlite+aiosqlite:///FILE or postgresql+asyncpg://USER@HOST/DB "
-        "(default: $BURRACO_DB, else a file in your data folder)"
+        None,
+        "--db",
+        help="database URL: sqlite+aiosqlite:///FILE or postgresql+asyncpg://USER@HOST/DB "
+        "(default: $BURRACO_DB, else a file in your data folder)",
     ),
 ) -> None:
     """Start the online server: play in the browser at http://HOST:PORT (needs the server extra)."""
@@ -479,7 +573,9 @@ def serve(
         raise typer.BadParameter(f"--port must be 1 … 65535 (got {port})")
     busy = _cannot_listen(host, port)
     if busy is not None:
-        free = next((p for p in range(port + 1, min(port + 50, 65536)) if _cannot_listen(host, p) is None), None)
+        free = next(
+            (p for p in range(port + 1, min(port + 50, 65536)) if _cannot_listen(host, p) is None), None
+        )
         why = busy.strerror or str(busy)
         if busy.errno == errno.EADDRINUSE:
             why += ": another program, perhaps another burraco serve, holds that port"
@@ -505,7 +601,9 @@ def play(
         help="your partner: easy, medium, hard, ismcts[:N|:Ts] or random (see `burraco players`)",
     ),
     opponents: str = typer.Option("heuristic:medium", "--opponents", help="the opponents (the same choices)"),
-    seed: int | None = typer.Option(None, "--seed", "-s", help="deal from this seed (the same seed, the same game)"),
+    seed: int | None = typer.Option(
+        None, "--seed", "-s", help="deal from this seed (the same seed, the same game)"
+    ),
     lang: str | None = typer.Option(None, "--lang", help="it, en, de, pt or nl (default: the system locale)"),
     plain: bool = typer.Option(False, "--plain", help="lines of text instead of the full-screen table"),
     resume: bool = typer.Option(False, "--resume", help="continue the last unfinished game"),

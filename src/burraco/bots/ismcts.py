@@ -228,11 +228,25 @@ class ISMCTSPlayer:
             steps += 1
 
     def _search_flat(self, view: View, legal: list[Action], sample: Callable[[random.Random], Game]) -> Action:
-        rng = self.rng
         cands = self.root_candidates(view, legal)
         if len(cands) == 1:
             self.last_iterations = 0
             return cands[0]
+        values = self.flat_values(view, cands, sample)
+        return cands[pick_best(values, self.z)]
+
+    def candidate_values(self, view: View, candidates: list[Action]) -> list[list[float]]:
+        """Per candidate, its outcome (in units of :data:`REWARD_SCALE`, for the view's seat) on each sampled
+        determinization of the view, every candidate on the same hidden cards and the same later luck — the flat
+        search's evaluation, for analysing a decision (:mod:`burraco.analysis`)."""
+        weights = seat_weights(view) if self.infer else None
+        return self.flat_values(view, candidates, lambda rng: determinize(view, rng, weights))
+
+    def flat_values(
+        self, view: View, cands: list[Action], sample: Callable[[random.Random], Game]
+    ) -> list[list[float]]:
+        """The common-random-numbers evaluation of the flat search (see the module's notes)."""
+        rng = self.rng
         players = [HeuristicPlayer(self.level, seed=0) for _ in range(view.players)]
         values: list[list[float]] = [[] for _ in cands]
         rollouts = 0
@@ -261,7 +275,7 @@ class ISMCTSPlayer:
                 rollouts += 1
         self.last_iterations = it
         self.last_rollouts = rollouts
-        return cands[pick_best(values, self.z)]
+        return values
 
     # ----- the tree search ----------------------------------------------------------------------------------------
     def _candidates(self, view: View, legal: list[Action], root: bool) -> list[tuple[Action, float]]:
