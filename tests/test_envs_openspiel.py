@@ -7,6 +7,7 @@ import pytest
 np = pytest.importorskip("numpy")
 pyspiel = pytest.importorskip("pyspiel")
 
+import burraco  # noqa: E402
 import burraco.envs.openspiel_game  # noqa: E402,F401
 from burraco.envs import encoding  # noqa: E402
 
@@ -16,7 +17,7 @@ from burraco.envs import encoding  # noqa: E402
 )
 def test_random_sim_test(params: dict) -> None:  # type: ignore[type-arg]
     game = pyspiel.load_game("python_burraco", params)
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)  # serialized states round-trip
 
 
 def test_parameters_and_deal_probabilities() -> None:
@@ -149,3 +150,69 @@ def test_ismcts_bot_plays_on_information_state_strings() -> None:
             a = int(rs.choice(state.legal_actions()))
         assert a in state.legal_actions()
         state.apply_action(a)
+
+
+GOLDEN = (
+    __import__("pathlib").Path(__file__).resolve().parent / "golden" / "openspiel_playthrough_italian-2p.txt"
+)
+
+
+def test_playthrough_regenerates_as_stored() -> None:
+    """OpenSpiel's own playthrough of a seeded hand (open_spiel/python/algorithms/generate_playthrough.py), checked
+    as OpenSpiel checks its games': regenerate it from the file's header and compare. To regenerate after an
+    intended change: ``python -c "import burraco.envs.openspiel_game; from open_spiel.python.algorithms import
+    generate_playthrough as g; open('tests/golden/openspiel_playthrough_italian-2p.txt', 'w').write(
+    g.playthrough('python_burraco(preset=italian-2p)', None, seed=7))"``."""
+    from absl import flags
+    from open_spiel.python.algorithms import generate_playthrough
+
+    if not flags.FLAGS.is_parsed():
+        flags.FLAGS.mark_as_parsed()  # the module reads its absl flags (defaults) as OpenSpiel's own tests do
+    expected, actual = generate_playthrough.replay(str(GOLDEN))
+    assert actual == expected
+
+
+def test_history_observer_types_and_information_state_flags() -> None:
+    game = pyspiel.load_game("python_burraco", {"preset": "italian-2p"})
+    state = game.new_initial_state()
+    rng = np.random.RandomState(3)
+    while state.is_chance_node():
+        outs = state.chance_outcomes()
+        state.apply_action(outs[rng.randint(len(outs))][0])
+    for _ in range(3):
+        state.apply_action(state.legal_actions()[0])
+    h = state.history()  # OpenSpiel's own history: every chance outcome and action
+    assert len(h) == 108 + 3
+    assert not game.get_type().provides_information_state_tensor
+    with pytest.raises(pyspiel.SpielError, match="no information-state tensor"):
+        state.information_state_tensor(0)
+    assert state.information_state_string(0).startswith("p0 ")
+    own = [c for c in state.view(0).hand]
+    assert own
+    public = pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+    )
+    private = pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=False, private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER
+    )
+    from open_spiel.python.observation import make_observation
+
+    default = make_observation(game)
+    pub = make_observation(game, public)
+    prv = make_observation(game, private)
+    for o in (default, pub, prv):
+        o.set_from(state, 0)
+    hand = dict(((n, (off, size)) for n, off, size in encoding.OBS_LAYOUT))["hand"]
+    off, size = hand
+    assert default.tensor[off : off + size].sum() == len(own)
+    assert pub.tensor[off : off + size].sum() == 0  # the public observer does not see the own hand
+    assert prv.tensor[off : off + size].sum() == len(own) and prv.tensor[:off].sum() == 0
+    assert "h" + burraco.cards_str(own) not in pub.string_from(state, 0)
+    assert burraco.cards_str(own) in prv.string_from(state, 0)
+    with pytest.raises(pyspiel.SpielError, match="every hand"):
+        game.make_observer(
+            pyspiel.IIGObservationType(
+                perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
+            ),
+            {},
+        )

@@ -1,7 +1,8 @@
 """Burraco as an OpenSpiel Python game, registered as ``python_burraco`` on import.
 
-One game is one hand. The deal is a chain of chance nodes, one card each, in the order of a record's deal (the
-hands seat by seat, the pozzetti, the up-card, the stock from the top), each outcome a card type with probability
+One game is one hand. The deal is a chain of chance nodes, one card each: the shuffled deck from its top, cut as the
+engine cuts it (:func:`burraco.deal.deal_from_order`) — the pozzetti first (``pozzetti[0]`` first), then the hands
+seat by seat, the up-card, and the rest is the stock from the top — each outcome a card type with probability
 proportional to the copies left, so every deal has its true probability. Player actions are the indices of
 :mod:`burraco.envs.encoding`. Returns are the side's hand total minus the other side's, times ``score_scale``
 (zero-sum; partners get the same return).
@@ -19,7 +20,11 @@ overrides, as in a record: ``'{"target": 1005, "min_first_meld": 50}'``) and ``s
 (0, ['N draw', 'N pick'])
 
 Observations (``observation_tensor``, ``observation_string``) come from the player's view only: the view and the
-number of actions played. ``information_state_string`` is the perfect-recall information state: the player's
+number of actions played. Observers follow the requested :class:`pyspiel.IIGObservationType`: the default (public and
+the player's private information), public only (``private_info=NONE``: everything the table shows, not the own
+hand, its drawn card nor what it knows of its pozzetto), private only (``public_info=False``: the own hand and
+drawn card), and perfect recall (the information state below, a string only: the game provides no
+information-state tensor, and asking for one raises). ``information_state_string`` is the perfect-recall information state: the player's
 view when the deal was done, then every action played (all public) and, after each one that changed it, the
 player's own visible hand (the card it drew, the pile it picked up, a pozzetto it may now look at): everything the
 player could remember, nothing more. Search bots may key their nodes by either (``ISMCTSBot(...,
@@ -45,6 +50,7 @@ from ..rules import Rules
 from ..view import View, determinize
 from .encoding import (
     NUM_ACTIONS,
+    OBS_LAYOUT,
     OBS_SIZE,
     check_rules,
     decode_action,
@@ -95,6 +101,7 @@ class BurracoGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         p = dict(_DEFAULTS)
         p.update(params or {})
+        self._params = p
         self.rules = _rules_of(p)
         self.score_scale = float(p["score_scale"])
         r = self.rules
@@ -115,9 +122,21 @@ class BurracoGame(pyspiel.Game):  # type: ignore[misc]
     def __deepcopy__(self, memo: Any) -> BurracoGame:
         return self  # a game is immutable: OpenSpiel deep-copies a state's attributes to clone it
 
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
+        # a serialized state pickles its attributes, this game among them: rebuild it from its parameters
+        return (BurracoGame, (dict(self._params),))
+
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> BurracoObserver:
-        recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return BurracoObserver(perfect_recall=recall)
+        if iig_obs_type is None:
+            return BurracoObserver()
+        private = iig_obs_type.private_info
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise pyspiel.SpielError("python_burraco observes one player's view: no observer sees every hand")
+        return BurracoObserver(
+            perfect_recall=bool(iig_obs_type.perfect_recall),
+            public=bool(iig_obs_type.public_info),
+            private=private == pyspiel.PrivateInfoType.SINGLE_PLAYER,
+        )
 
 
 class BurracoState(pyspiel.State):  # type: ignore[misc]
@@ -135,7 +154,8 @@ class BurracoState(pyspiel.State):  # type: ignore[misc]
         self.moves = 0
         #: the player actions applied (public), the players' views when their recall starts (the end of the deal,
         #: or a resampling) and, per player, ``(number of actions, visible hand)`` each time its hand changed
-        self.history: list[Action] = _Immutable()
+        #: (not ``history``: that is OpenSpiel's own list of every action, chance outcomes included)
+        self.played: list[Action] = _Immutable()
         self._start: list[str] = _Immutable()
         self._private: list[list[tuple[int, bytes]]] = _PerPlayer()
 
@@ -166,8 +186,8 @@ class BurracoState(pyspiel.State):  # type: ignore[misc]
         self._recall_from(self.g, "")
 
     def _recall_from(self, g: Game, tag: str) -> None:
-        self._start = _Immutable(tag + view_string(g.view(p), len(self.history)) for p in range(g.n))
-        self._private = _PerPlayer(_Immutable([(len(self.history), _visible(g, p))]) for p in range(g.n))
+        self._start = _Immutable(tag + view_string(g.view(p), len(self.played)) for p in range(g.n))
+        self._private = _PerPlayer(_Immutable([(len(self.played), _visible(g, p))]) for p in range(g.n))
 
     def information_state(self, player: int) -> str:
         """The perfect-recall information state of ``player`` (see the module's doc)."""
@@ -177,9 +197,9 @@ class BurracoState(pyspiel.State):  # type: ignore[misc]
         hands = {i: h for i, h in own}
         parts = [self._start[player]]
         first = own[0][0]
-        for i in range(first, len(self.history)):
+        for i in range(first, len(self.played)):
             h = hands.get(i + 1)
-            parts.append(str(self.history[i]) if h is None else f"{self.history[i]}={_hand_str(h)}")
+            parts.append(str(self.played[i]) if h is None else f"{self.played[i]}={_hand_str(h)}")
         return "|".join(parts)
 
     # ----- players --------------------------------------------------------------------------------------------------
@@ -210,8 +230,8 @@ class BurracoState(pyspiel.State):  # type: ignore[misc]
         g = self.g
         g.apply(a)
         self.moves += 1
-        self.history.append(a)
-        n = len(self.history)
+        self.played.append(a)
+        n = len(self.played)
         for p, own in enumerate(self._private):
             h = _visible(g, p)
             if h != own[-1][1]:
@@ -233,7 +253,7 @@ class BurracoState(pyspiel.State):  # type: ignore[misc]
             return [0.0] * self.rules.players
         sc = g.scores()
         assert sc is not None
-        tot = [sc[g.sides[0]]["total"], sc[g.sides[1]]["total"]]
+        tot = [sc[name]["total"] for name in g.sides]
         k = self._bgame.score_scale
         return [(tot[g.side_of(s)] - tot[1 - g.side_of(s)]) * k for s in range(g.n)]
 
@@ -250,7 +270,7 @@ class BurracoState(pyspiel.State):  # type: ignore[misc]
         d = determinize(self.g.view(player_id), random.Random(seed))
         s = BurracoState(self._bgame, d)
         s.moves = self.moves
-        s.history = _Immutable(self.history)
+        s.played = _Immutable(self.played)
         s._recall_from(d, "resampled ")
         s._start[player_id] = self._start[player_id]
         s._private[player_id] = _Immutable(self._private[player_id])
@@ -261,7 +281,7 @@ class BurracoState(pyspiel.State):  # type: ignore[misc]
         s.dealt = self.dealt[:]
         s._left = self._left[:]
         s.moves = self.moves
-        s.history = _Immutable(self.history)
+        s.played = _Immutable(self.played)
         s._start = self._start
         s._private = _PerPlayer(_Immutable(own) for own in self._private)
         return s
@@ -279,8 +299,9 @@ class BurracoState(pyspiel.State):  # type: ignore[misc]
         )
 
 
-def view_string(view: View, actions: int) -> str:
-    """A compact text of everything in ``view`` (and the number of actions played): an observation string."""
+def view_string(view: View, actions: int, private: bool = True) -> str:
+    """A compact text of everything in ``view`` (and the number of actions played): an observation string; with
+    ``private=False`` without the seat's own hand, drawn card and unseen counts (the public part)."""
     melds = ";".join(",".join(f"{m.cards}{m.mask}/{m.wild}" for m in side) for side in view.melds)
     turn = (
         view.picked,
@@ -298,10 +319,11 @@ def view_string(view: View, actions: int) -> str:
         view.turns,
         view.timeout_left,
         view.redrawn,
-        view.drawn,
+        view.drawn if private else -1,
     )
+    hand = f"h{cards_str(view.hand)} " if private else ""
     return (
-        f"p{view.seat} t{view.turn} {view.phase} a{actions} h{cards_str(view.hand)} x{view.hidden_pozzetto} "
+        f"p{view.seat} t{view.turn} {view.phase} a{actions} {hand}x{view.hidden_pozzetto} "
         f"n{view.hand_sizes} m[{melds}] pile{view.pile}/{view.pile_size} s{view.stock_size} "
         f"z{view.pozzetti}{view.poz_taken}{view.poz_by}{view.poz_pending}{view.hidden_seats} "
         f"k{b'|'.join(view.known).hex()} {turn} {view.end}"
@@ -343,27 +365,59 @@ def _hand_str(counts: bytes) -> str:
     return cards_str([c for c in range(NUM_TYPES) for _ in range(counts[c])])
 
 
-class BurracoObserver:
-    """The observer: the tensor of :func:`burraco.envs.encoding.encode_view`, and :func:`view_string` (or, with
-    ``perfect_recall``, the information state string; its tensor is the observation tensor all the same)."""
+#: the observation blocks that hold the player's private information (its own hand, and what follows from it);
+#: every other block is public (RULES.md §0.1 "Views")
+PRIVATE_BLOCKS = ("hand", "unseen")  # the unseen counts are the deck minus the own hand and the public cards
 
-    def __init__(self, perfect_recall: bool = False) -> None:
+
+class BurracoObserver:
+    """The observer: the tensor of :func:`burraco.envs.encoding.encode_view` and :func:`view_string`, both limited
+    to what the observation type asks for (``public``, ``private``); with ``perfect_recall`` the information
+    state string, and no tensor (the game provides none: asking for one raises)."""
+
+    def __init__(self, perfect_recall: bool = False, public: bool = True, private: bool = True) -> None:
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(OBS_SIZE, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.public = public
+        self.private = private
+        #: the tensor (None for the perfect-recall information state, which has none, as OpenSpiel's own games do)
+        self.tensor: np.ndarray[Any, np.dtype[np.float32]] | None = (
+            None if perfect_recall else np.zeros(OBS_SIZE, np.float32)
+        )
+        self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = (
+            {} if self.tensor is None else {"observation": self.tensor}
+        )
+        self._private_mask = np.zeros(OBS_SIZE, bool)
+        for name, off, size in OBS_LAYOUT:
+            if name in PRIVATE_BLOCKS:
+                self._private_mask[off : off + size] = True
 
     def set_from(self, state: BurracoState, player: int) -> None:
+        t = self.tensor
+        if t is None:
+            raise pyspiel.SpielError(
+                "python_burraco provides no information-state tensor (provides_information_state_tensor=False): "
+                "use information_state_string, or observation_tensor"
+            )
         if state.g is None:
-            self.tensor.fill(0.0)
+            t.fill(0.0)
             return
-        encode_game(state.g, player, out=self.tensor)
+        encode_game(state.g, player, out=t)
+        if not self.private:
+            t[self._private_mask] = 0.0
+        if not self.public:
+            t[~self._private_mask] = 0.0
 
     def string_from(self, state: BurracoState, player: int) -> str:
         if self.perfect_recall:
             return state.information_state(player)
         if state.g is None:
             return f"p{player} dealing {len(state.dealt)}"
-        return view_string(state.g.view(player), state.moves)
+        v = state.g.view(player)
+        if not self.private:
+            return "public " + view_string(v, state.moves, private=False)
+        if not self.public:
+            return f"private p{v.seat} h{cards_str(v.hand)} x{v.hidden_pozzetto} d{v.drawn}"
+        return view_string(v, state.moves)
 
 
 def observation_from_view(view: View) -> np.ndarray[Any, np.dtype[np.float32]]:
