@@ -18,6 +18,7 @@ Invariants checked in every state of each game (or a sample of states where a ch
 from __future__ import annotations
 
 import dataclasses
+import pickle
 import random
 from collections import Counter
 from typing import Any
@@ -372,6 +373,13 @@ def test_prop_clone_copies_every_field(ri: int, players: int, seed: int, steps: 
         assert set(vars(c)) == set(vars(g))
         for k, v in vars(g).items():
             assert getattr(c, k) == v, k
+        # a pickled game holds every field but the rules and their caches (burraco.game.STATE_FIELDS)
+        caches = {"rules", "_ctx", "_gen", "_values", "_legal", "_meldkeys"}
+        assert set(burraco.game.STATE_FIELDS) == set(vars(g)) - caches
+    p = pickle.loads(pickle.dumps(g))
+    assert p.to_record() == g.to_record() and p.table_json() == g.table_json()
+    assert [str(a) for a in p.legal_actions()] == [str(a) for a in g.legal_actions()]
+    assert all(p.view(s) == g.view(s) for s in range(g.n)) if not g.is_over else True
     before = g.to_record()
     legal = c.legal_actions()
     if legal:

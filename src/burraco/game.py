@@ -287,6 +287,11 @@ class Game:
         g._meldkeys = self._meldkeys[:]
         return g
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled as its rules and its fields (:data:`STATE_FIELDS`): the compiled build's native class has no
+        instance dictionary to pickle; the rules' caches are rebuilt on loading."""
+        return (_rebuild_game, (self.rules, tuple(getattr(self, f) for f in STATE_FIELDS)))
+
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         """``copy.deepcopy`` is :meth:`clone`: the rules, the deal, the melds and the shared generation caches are
         immutable or caches, and copying them (the caches can hold hundreds of thousands of entries) is waste."""
@@ -1271,6 +1276,30 @@ class Game:
         from .view import make_view
 
         return make_view(self, seat)
+
+
+#: the fields of a :class:`Game` that make its state (the rest, ``rules`` and the caches of the rules, follow from the
+#: rules): what a pickled game holds; :meth:`Game.clone` copies the same fields
+STATE_FIELDS = (
+    "deal", "n", "seats", "sides", "side_seats", "side_of_seat", "solo", "hands", "hand_n", "stock", "pile",
+    "pozzetti", "poz_taken", "poz_order", "poz_by", "hidden", "poz_pending", "melds", "known", "table", "turn",
+    "phase", "actions", "picked", "drew", "lone", "lone_gone", "top", "top_used", "melded", "opening", "laid",
+    "must_open", "drawn", "redrawn", "last_turn", "stalemate_run", "turns", "timeout_called", "timeout_left", "end",
+    "closed_by", "first",
+)  # fmt: skip
+
+
+def _rebuild_game(rules: Rules, fields: tuple[Any, ...]) -> Game:
+    """A game from :meth:`Game.__reduce__`'s parts."""
+    g = Game(rules, None, 0)
+    for name, value in zip(STATE_FIELDS, fields, strict=True):
+        setattr(g, name, value)
+    g._ctx = meld_rules(rules)
+    g._gen = generator(g._ctx)
+    g._values = rules.card_values()
+    g._legal = None
+    g._meldkeys = [None] * len(g.melds)
+    return g
 
 
 def meld_json(m: Meld) -> dict[str, Any]:
