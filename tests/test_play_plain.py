@@ -396,14 +396,14 @@ def test_pace_cycle() -> None:
 
 
 @pytest.mark.parametrize(
-    ("lang", "refused", "hint", "typ", "words"),
+    ("lang", "refused", "hint", "words"),
     [
-        ("it", "Non consentito: ", "Consiglio: ", "scrivi", "non è un gioco"),
-        ("de", "Nicht erlaubt: ", "Tipp: ", "tippe", "ist keine Meldung"),
+        ("it", "Non consentito: ", "Consiglio: ", "non è un gioco"),
+        ("de", "Nicht erlaubt: ", "Tipp: ", "ist keine Meldung"),
     ],
 )
 def test_plain_engine_refusal_and_hint_in_the_players_language(
-    lang: str, refused: str, hint: str, typ: str, words: str
+    lang: str, refused: str, hint: str, words: str
 ) -> None:
     from itertools import combinations
 
@@ -557,7 +557,7 @@ def test_plain_add_with_the_meld_number_first_and_help_in_every_language() -> No
 def test_resume_keeps_the_games_language() -> None:
     res = runner.invoke(
         app,
-        ["play", "--plain", "-r", "italian-2p", "--seed", "7", "--opponents", "easy", "--lang", "it"],
+        ["play", "--plain", "-r", "italian-2p", "--seed", "7", "--opponents", "easy", "--lang", "it", "--speed", "0"],
         input="q\n",
     )
     assert res.exit_code == 0 and "Tocca a te" in res.output

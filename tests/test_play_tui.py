@@ -16,7 +16,7 @@ from textual.widgets import Button
 
 from burraco import preset
 from burraco.actions import ADD, DISCARD, DRAW, MELD, PICK, Action
-from burraco.cards import JOKER, is_wild_card, parse_card
+from burraco.cards import CARD_STR, JOKER, is_wild_card, parse_card
 from burraco.messages import render
 from burraco.tui.app import BUTTONS, PlayApp
 from burraco.tui.i18n import Translator
@@ -71,7 +71,7 @@ def check_whole(app: PlayApp) -> None:
         assert words(shown(app, w)) == words(w.plain), (wid, shown(app, w), w.plain)
     for box in app.query(MeldBox):
         assert box.region.bottom <= height
-        assert words(shown(app, box)).replace(" ", "") .startswith(words(box.head).replace(" ", ""))
+        assert words(shown(app, box)).replace(" ", "").startswith(words(box.head).replace(" ", ""))
     for row in BUTTONS:
         for bid, _ in row:
             b = app.query_one(f"#btn-{bid}", Button)
@@ -373,7 +373,7 @@ def test_choosing_cards_with_keys_typing_and_the_hint() -> None:
             # typed cards are chosen: in the notation or as they are shown
             two = hand.cards[:2]
             await pilot.press("slash")
-            app.query_one("#entry").value = f"{card_face(two[0])} {CARD(two[1])}"
+            app.query_one("#entry").value = f"{card_face(two[0])} {CARD_STR[two[1]]}"  # 7♥ 8h
             await pilot.press("enter")
             await pilot.pause()
             assert sorted(hand.cards[i] for i in hand.selected) == sorted(two)
@@ -393,12 +393,6 @@ def test_choosing_cards_with_keys_typing_and_the_hint() -> None:
             assert s.game.actions[n] == h.action
 
     asyncio.run(run())
-
-
-def CARD(c: int) -> str:  # noqa: N802 - the notation of a card, as a player may type it
-    from burraco.cards import CARD_STR
-
-    return CARD_STR[c]
 
 
 def test_two_player_wording() -> None:

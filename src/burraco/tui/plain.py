@@ -145,14 +145,14 @@ class PlainUI:
                 self.say(prompt + (" · " + tr("tui_score_undo_plain") if undo else ""))
                 line = self.inp.readline()
                 word = line.strip().lower()
-                if undo and word in ("u", "undo", tr.word("tui_command", "undo")):
+                if undo and word in ("u", "undo", *tr.word("tui_command", "undo").split()):
                     s.undo()  # back into the hand that ended
                     self.say(tr("tui_undone"))
                     shown = False
                     continue
                 if s.match_over:
                     return 0
-                if not line or word in ("q", "quit", "exit", tr.word("tui_command", "quit")):
+                if not line or word in ("q", "quit", "exit", *tr.word("tui_command", "quit").split()):
                     return self.stop()
                 s.next_hand()
                 shown = False
