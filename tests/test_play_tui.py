@@ -732,3 +732,28 @@ def test_typed_commands_on_the_table_line() -> None:
             assert Action.discard("S", card) in s.game.actions
 
     asyncio.run(run())
+
+
+def test_a_waits_for_the_melds_number() -> None:
+    """``a`` asks which meld; a digit answers (not a rank jump then), Escape takes the question back and keeps the
+    chosen cards, any other key forgets it."""
+
+    async def run() -> None:
+        s = Session.new(preset("italian"), partner="heuristic:easy", opponents="heuristic:easy", seed=3)
+        app = PlayApp(s, Translator("en"))
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(app, pilot)
+            await pilot.press("d")
+            hand = app.query_one(CardHand)
+            await pilot.press("a")
+            assert app.query_one("#message", Line).plain.startswith("Choose cards first")
+            await pilot.press("home", "space", "a")
+            assert app.query_one("#message", Line).plain == "Add to which meld? Press its number (Esc: none)"
+            await pilot.press("escape")
+            assert hand.selected == {0} and app.query_one("#message", Line).plain == ""
+            await pilot.press("a", "9")
+            assert app.query_one("#message", Line).plain == "Your side has no meld 9" and hand.cursor == 0
+            await pilot.press("a", "o", "9")  # o sorts: the a is forgotten, 9 jumps to a 9 (or says there is none)
+            assert app.query_one("#message", Line).plain != "Your side has no meld 9"
+
+    asyncio.run(run())

@@ -285,10 +285,6 @@ class PlayApp(App[int]):
         if self.table.has_class("-entry"):
             self.close_entry()
             return
-        if self.adding:
-            self.adding = False
-            self.say("")
-            return
         self.hand.selected = set()
         self.hand.refresh()
         self.show_selection()
@@ -301,12 +297,20 @@ class PlayApp(App[int]):
             log.scroll_page_down(animate=False)
 
     def on_key(self, event: events.Key) -> None:
-        """A meld's number after ``a``; else a rank key moves the cursor to a card of that rank."""
+        """A meld's number after ``a`` (any other key forgets the ``a``); else a rank key moves the cursor to a
+        card of that rank. (Keys reach this before their bindings.)"""
         ch = event.character or ""
-        if self.adding and ch.isdigit() and ch != "0":
-            event.stop()
-            self.action_add(int(ch))
-            return
+        if self.adding:
+            self.adding = False
+            if ch.isdigit() and ch != "0":
+                event.stop()
+                self.action_add(int(ch))
+                return
+            if event.key == "escape":  # no meld after all: the cards stay chosen
+                event.stop()
+                event.prevent_default()  # (not the binding of Escape: that unchooses them)
+                self.say("")
+                return
         if ch in RANK_KEYS and self.hand.has_focus:
             event.stop()
             rank = RANK_KEYS[ch]

@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -173,7 +174,7 @@ class CardHand(Widget):
 
     def cell(self, i: int) -> int:
         """Width of card ``i`` with the mark after it."""
-        return max(3, len(card_face(self.cards[i], self.joker))) + 1
+        return max(3, cell_len(card_face(self.cards[i], self.joker))) + 1
 
     def rows(self, width: int) -> list[list[tuple[int, int]]]:
         """The cards laid out in rows of ``width`` cells: per row, (index, x) of each card."""
