@@ -558,11 +558,11 @@ def test_undo_while_the_computers_move() -> None:
             discard = next(a for a in s.game.legal_actions() if a.verb == DISCARD)
             await play_by_ui(app, pilot, discard)
             assert len(s.game.actions) == len(before_discard) + 1 and app._busy
-            for _ in range(100):  # the first computer move is shown, the next one is 0.2 s away
+            for _ in range(250):  # the first computer move is shown, the next one is 0.2 s away
                 await pilot.pause(0.02)
-                if len(s.game.actions) == len(before_discard) + 2:
+                if len(s.game.actions) >= len(before_discard) + 2:
                     break
-            assert len(s.game.actions) == len(before_discard) + 2 and app._busy
+            assert len(s.game.actions) >= len(before_discard) + 2 and app._busy  # (a loaded machine: maybe two)
             await pilot.press("u")
             await pilot.pause(0.5)
             assert s.game.actions == before_discard and s.human_to_act and not app._busy
