@@ -21,6 +21,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.widgets import Button, Input
 
 from ..actions import ADD, DISCARD, MELD, SWAP, Action, ActionError
@@ -173,8 +174,11 @@ class PlayApp(App[int]):
                 a = await asyncio.to_thread(s.choose_computer)
                 if s.match is not match:  # undone meanwhile
                     return
-                s.apply(a)
-                self.refresh_table()
+                s.apply(a)  # (saved: a quit now loses nothing)
+                try:
+                    self.refresh_table()
+                except NoMatches:  # the table is gone: the app is closing
+                    return
         finally:
             if gen == self._gen:
                 self._busy = False
