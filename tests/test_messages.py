@@ -63,7 +63,8 @@ def test_every_code_the_engine_uses_is_in_the_catalogue_and_none_is_dead() -> No
     for path in SRC.rglob("*.py"):
         if "lang" in path.parts:
             continue
-        used |= set(re.findall(r'\bmsg\(\s*"(\w+)"', path.read_text(encoding="utf-8")))
+        # msg("code", …) everywhere; tr("code", …) in the terminal table (burraco.tui.i18n.Translator)
+        used |= set(re.findall(r'\b(?:msg|tr)\(\s*"(\w+)"', path.read_text(encoding="utf-8")))
     assert used, "no msg(...) calls found"
     assert used - set(en.TEMPLATES) == set()
     # "text" wraps plain strings; "action_refused" is built by game.refused

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -12,13 +13,12 @@ from typer.testing import CliRunner
 
 from burraco import PRESETS, Match, preset, replay
 from burraco.actions import Action
-from burraco.cards import CARD_STR
+from burraco.cards import CARD_STR, parse_card, parse_cards
 from burraco.cli import app
 from burraco.tui import storage
-from burraco.tui.commands import command_text
-from burraco.tui.i18n import LANGS, MESSAGES, Translator, default_lang, fields_of
+from burraco.tui.i18n import LANGS, Translator, default_lang
 from burraco.tui.plain import PlainUI
-from burraco.tui.render import advice_text
+from burraco.tui.render import card_face
 from burraco.tui.session import Session, SessionError, derive_seed
 
 runner = CliRunner()
@@ -89,7 +89,7 @@ def test_plain_plays_a_whole_hand_from_stdin() -> None:
     for key, label in (("melds", "cards on the table"), ("total", "hand total")):
         assert f"{label}: NS {sc['NS'][key]}, EW {sc['EW'][key]}" in text
     assert "Commands: d (draw)" in text  # ?
-    assert "Your hand (11) [by rank]:" in text  # o
+    assert "Your hand (11, by rank):" in text  # o
     assert "Write the cards as rank then suit" in text  # x ZZ
     assert "Unknown command 'frob'" in text
     assert "Legal moves: d; p" in text  # what the player types
@@ -108,8 +108,8 @@ def test_plain_refuses_illegal_moves_with_the_engines_words() -> None:
     s.play_computers()
     assert ui.command("x 9s\n") and ui.command("m 3h 4h Kh\n") and ui.command("a 7 Kh\n")
     lines = out.getvalue().splitlines()
-    assert lines[0] == "Not allowed: S discard 9s: S holds none of 9s"
-    assert all(line.startswith("Not allowed: ") for line in lines)
+    assert lines[0] == "Not allowed: S holds none of 9♠"  # the reason, in the player's words, cards as symbols
+    assert all(line.startswith("Not allowed: ") and "S discard" not in line for line in lines)
     assert s.game.actions and all(a.seat != "S" for a in s.game.actions)
 
 
@@ -235,13 +235,11 @@ def test_seeds_are_stable() -> None:
     assert derive_seed(0, "deal", 0) == 76554455970525263
 
 
-def test_catalogue_is_complete() -> None:
-    for key, texts in MESSAGES.items():
-        assert len(texts) == len(LANGS), key
-        assert all(t.strip() for t in texts), key
-        assert len({frozenset(fields_of(t)) for t in texts}) == 1, key
+def test_translator_renders_the_catalogue() -> None:
     tr = Translator("nl")
-    assert tr("stock", n=3) == "Stapel: 3"
+    assert tr("tui_stock", n=3) == "Stapel: 3"
+    assert tr("tui_cards", n=1) == "1 kaart" and tr.cards(2) == "2 kaarten"
+    assert Translator("it")("tui_selected", cards="Td JK") == "scelte: 10♦ Jolly"
     with pytest.raises(ValueError, match="unknown language"):
         Translator("fr")
 
@@ -288,7 +286,7 @@ def test_every_preset_plays_a_hand_in_plain_mode(name: str) -> None:
 
 
 def test_watch_reports_a_refused_action_and_a_bad_seat(tmp_path: Path) -> None:
-    from burraco.tui.app import watch_positions
+    from burraco.tui.watch import watch_positions
 
     s = new(6)
     rec = s.record()
@@ -398,14 +396,14 @@ def test_pace_cycle() -> None:
 
 
 @pytest.mark.parametrize(
-    ("lang", "refused", "hint", "typ", "words"),
+    ("lang", "refused", "hint", "words"),
     [
-        ("it", "Non consentito: ", "Suggerimento: ", "scrivi", "non è un gioco"),
-        ("de", "Nicht erlaubt: ", "Tipp: ", "tippe", "ist keine Meldung"),
+        ("it", "Non consentito: ", "Consiglio: ", "non è un gioco"),
+        ("de", "Nicht erlaubt: ", "Tipp: ", "ist keine Meldung"),
     ],
 )
 def test_plain_engine_refusal_and_hint_in_the_players_language(
-    lang: str, refused: str, hint: str, typ: str, words: str
+    lang: str, refused: str, hint: str, words: str
 ) -> None:
     from itertools import combinations
 
@@ -429,11 +427,12 @@ def test_plain_engine_refusal_and_hint_in_the_players_language(
     out = io.StringIO()
     PlainUI(s, Translator(lang), Scripted(s, stop_after=0, extra=["h", "d", command_for(bad)]), out).run()
     text = out.getvalue()
-    advice = advice_text(Translator(lang), h.action)
-    assert f"{hint}{advice}, {typ} {command_text(h.action)} ({render(h.why, lang)})" in text
+    # the hint says its move once, with its reason, cards as symbols
+    assert f"{hint}{render(h.why, lang, player=True)}\n" in text
     assert h.reason not in text and str(h.action) not in text
-    assert refused + render(err.msg, lang) in text
+    assert refused + render(err.msg, lang, player=True) in text
     assert words in text and err.message not in text and "is not a meld" not in text
+    assert str(bad).removeprefix("S ") not in text  # the refusal without the record notation of the move
     assert len(s.game.actions) == len(s2.game.actions)  # drawn, the meld refused
 
 
@@ -455,10 +454,7 @@ def test_session_errors_in_the_players_language(data_dir: Path) -> None:
     bad = storage.games_dir() / "bad.json"
     storage.write_record(bad, dict(rec, play=dict(rec["play"], updated=1e12)))
     res = runner.invoke(app, ["play", "--plain", "--resume", "--lang", "it"], input="q\n")
-    assert (
-        res.exit_code == 2
-        and "Impossibile continuare questa partita: S draw: tocca a N, non a S" in res.output
-    )
+    assert res.exit_code == 2 and "Impossibile continuare questa partita: tocca a N, non a S" in res.output
     del rec["play"]
     with pytest.raises(SessionError) as e:
         Session.from_record(rec, None)
@@ -466,13 +462,13 @@ def test_session_errors_in_the_players_language(data_dir: Path) -> None:
 
 
 def test_watch_errors_in_the_players_language(tmp_path: Path) -> None:
-    from burraco.tui.app import watch_positions
+    from burraco.tui.watch import watch_positions
 
     s = new(6)
     rec = s.record()
     rec["hands"][0]["actions"] = ["S draw"]
     _, err = watch_positions(rec, Translator("it"))
-    assert err == "smazzata 1, azione 1 (S draw): S draw: tocca a N, non a S (§3.1)"
+    assert err == "smazzata 1, azione 1 (S draw): tocca a N, non a S (§3.1)"
     f = tmp_path / "game.json"
     f.write_text(json.dumps(rec))
     res = runner.invoke(app, ["replay", str(f), "--watch", "--seat", "X", "--lang", "pt"])
@@ -487,23 +483,100 @@ def test_watch_errors_in_the_players_language(tmp_path: Path) -> None:
     assert res.exit_code == 2 and "kann nicht gelesen werden" in res.output
 
 
-def test_every_action_is_described_in_every_language() -> None:
-    from burraco.actions import REDRAW, SWAP
-    from burraco.tui.render import Names, describe_action
-
-    for lang in LANGS:
-        tr = Translator(lang)
-        names = Names(tr, ("N", "E", "S", "W"), 2)
-        for a in (Action("N", REDRAW), Action("S", SWAP, (5,), 2)):
-            text = describe_action(tr, names, a)
-            assert str(a) not in text and ("6♥" in text or a.verb == REDRAW)
-
-
 def test_the_table_speaks_the_engines_languages() -> None:
     from burraco import messages
+    from burraco.lang import en
 
     assert set(LANGS) == set(messages.LANGS)
-    for lang in LANGS:  # every move can be given as advice, in every language
+    sample = {"cards": "7h Td", "card": "JK", "reason": messages.msg("stock_empty"), "end": "stock", "kind": "clean"}
+    for lang in LANGS:  # every text of the terminal table renders whole in every language
         tr = Translator(lang)
-        for verb in ("draw", "pick", "meld", "add", "discard", "redraw", "swap", "timeout"):
-            assert tr(f"do_{verb}", cards="7♥", k=2)
+        for code in (c for c in en.TEMPLATES if c.startswith("tui_")):
+            fields = {m.group(1) for m in messages.FIELD.finditer(en.TEMPLATES[code])}
+            text = tr(code, **{f: sample.get(f, 3) for f in fields})
+            assert text and "{" not in text and "}" not in text, (lang, code, text)
+
+
+#: a card in the record notation (7h, Td, As, JK): what a player's screen must not show
+NOTATION = re.compile(r"(?<![\w'])(?:[A2-9TJQK]|10)[hdcs](?!\w)|\bJK\b")
+
+
+def test_plain_writes_cards_as_symbols_everywhere() -> None:
+    """The hand, the melds, the pile, the moves, the hints and the refusals: one notation, the symbols (issue
+    18.2); what the player types may be either."""
+    s = new(3)
+    script = Scripted(s, extra=["h", "t", "l", "x 9s"])
+    out = io.StringIO()
+    PlainUI(s, Translator("it"), script, out).run()
+    text = out.getvalue()
+    assert s.hand_over and "♥" in text and "Jolly" in text
+    assert not NOTATION.findall(text), NOTATION.findall(text)[:5]
+    assert any(re.search(r"\b\w[hdcs]\b", t) for t in script.typed)  # he typed the notation
+    assert "Peschi " in text and " dal tallone" in text  # the drawn card is named to the drawer
+
+
+def test_plain_add_with_the_meld_number_first_and_help_in_every_language() -> None:
+    """Issue 17.8: the prompt offers "add to a meld (1-9)": "1 2s" adds like "a 1 2s"; "aiuto" (and each
+    language's word) works like help."""
+    from burraco.tui.commands import parse_command
+
+    tr = Translator("en")
+    assert parse_command("1 2s", "S", tr).action == parse_command("a 1 2s", "S", tr).action == Action.add(
+        "S", 1, (parse_card("2s"),)
+    )
+    assert parse_command("2 7♥ 10♦", "S", tr).action == Action.add("S", 2, tuple(sorted(parse_cards("7h Td"))))
+    for lang, word, says in (
+        ("it", "aiuto", "Comandi: d (pesca)"),
+        ("de", "hilfe", "Befehle: d (ziehen)"),
+        ("pt", "ajuda", "Comandos: d (comprar)"),
+        ("nl", "hulp", "Commando's: d (trekken)"),
+        ("en", "help", "Commands: d (draw)"),
+    ):
+        assert parse_command(word, "S", Translator(lang)).kind == "help"
+        s = new(3)
+        out = io.StringIO()
+        PlainUI(s, Translator(lang), Scripted(s, stop_after=0, extra=[word]), out).run()
+        assert says in out.getvalue(), lang
+    # and the add, played: the first meld of the side gets a card by "K CARDS"
+    s = new(3)
+    s.play_computers()
+    while not s.hand_over:
+        a = s.hint("easy").action
+        if a.verb == "add":
+            out = io.StringIO()
+            ui = PlainUI(s, Translator("en"), io.StringIO(), out)
+            n = len(s.game.actions)
+            ui.command(f"{a.meld} " + " ".join(CARD_STR[c] for c in a.cards))
+            assert s.game.actions[n] == a and "You add " in out.getvalue()
+            return
+        s.play_human(a)
+        s.play_computers()
+    raise AssertionError("the hint never added to a meld")
+
+
+def test_resume_keeps_the_games_language() -> None:
+    res = runner.invoke(
+        app,
+        ["play", "--plain", "-r", "italian-2p", "--seed", "7", "--opponents", "easy", "--lang", "it", "--speed", "0"],
+        input="q\n",
+    )
+    assert res.exit_code == 0 and "Tocca a te" in res.output
+    res = runner.invoke(app, ["play", "--plain", "--resume"], input="t\nq\n")
+    assert res.exit_code == 0 and "Ripresa la partita salvata" in res.output and "Tocca a te" in res.output
+    res = runner.invoke(app, ["play", "--plain", "--resume", "--lang", "de"], input="q\n")
+    assert res.exit_code == 0 and "Du bist dran" in res.output  # --lang still says another
+
+
+def test_plain_hint_said_once() -> None:
+    from burraco.messages import render
+
+    s = new(2)
+    s.play_computers()
+    s.play_human("S draw")
+    h = s.hint()
+    out = io.StringIO()
+    PlainUI(s, Translator("it"), io.StringIO(), out).command("h")
+    line = out.getvalue().strip()
+    assert line == "Consiglio: " + render(h.why, "it", player=True)
+    faces = [card_face(c, "Jolly") for c in h.action.cards]
+    assert line.count(faces[0]) == faces.count(faces[0])  # the move once, not twice

@@ -1,26 +1,36 @@
-"""``burraco play``: Textual's pilot plays a whole hand through the full-screen table, with keys and clicks, against
-seeded computer players, and checks what the screen shows."""
+"""``burraco play``: Textual's pilot plays whole hands through the full-screen table, with keys and clicks, against
+seeded computer players, at 80×24 and 120×40, and checks what the screen shows: what a player sees."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.widget import Widget
 from textual.widgets import Button
 
 from burraco import preset
 from burraco.actions import ADD, DISCARD, DRAW, MELD, PICK, Action
-from burraco.cards import JOKER, is_wild_card
-from burraco.tui.app import CardHand, Line, PlayApp, TextScreen, WatchApp, watch_positions
+from burraco.cards import CARD_STR, JOKER, is_wild_card, parse_card
+from burraco.messages import render
+from burraco.tui.app import BUTTONS, PlayApp
 from burraco.tui.i18n import Translator
-from burraco.tui.render import CARD_CELL, advice_text, card_face
+from burraco.tui.render import Names, card_face, log_lines
+from burraco.tui.screens import TextScreen
 from burraco.tui.session import Session
+from burraco.tui.watch import WatchApp, watch_positions
+from burraco.tui.widgets import CardHand, FlowLine, Line, MeldBox, MoveLog
 
-SIZE = (120, 45)
+SMALL = (80, 24)
+LARGE = (120, 40)
+
+#: a card in the record notation (7h, Td, As, JK), or a move in it ("S discard"): never on a player's screen
+NOTATION = re.compile(r"(?<![\w'])(?:[A2-9TJQK]|10)[hdcs](?!\w)|\bJK\b|\b[NESW] (?:draw|pick|meld|add|discard)\b")
 
 
 @pytest.fixture(autouse=True)
@@ -29,31 +39,99 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
+# ----- what the screen shows ----------------------------------------------------------------------------------------
+def screen_rows(app: PlayApp | WatchApp) -> list[Any]:
+    """The screen as the terminal would draw it: one strip per row."""
+    return list(app.screen._compositor.render_strips())
+
+
+def screen_text(app: PlayApp | WatchApp) -> str:
+    return "\n".join(s.text for s in screen_rows(app))
+
+
+def shown(app: PlayApp | WatchApp, w: Widget) -> str:
+    """The text drawn inside ``w``'s content region (without its scroll bar), its rows joined by spaces (wrapped
+    lines read as one)."""
+    r = w.scrollable_content_region
+    rows = screen_rows(app)
+    parts = [rows[y].crop(r.x, r.x + r.width).text.strip() for y in range(r.y, min(r.bottom, len(rows)))]
+    return " ".join(p for p in parts if p)
+
+
+def words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def check_whole(app: PlayApp) -> None:
+    """Nothing is cut: every line of text, every button and the hand are drawn whole, inside the screen."""
+    width, height = app.size
+    for wid in ("title", "seats", "stock", "pozzetti", "pile", "status", "message", "hand-title", "help"):
+        w: Any = app.query_one(f"#{wid}")
+        assert w.region.right <= width and w.region.bottom <= height, wid
+        assert words(shown(app, w)) == words(w.plain), (wid, shown(app, w), w.plain)
+    for box in app.query(MeldBox):
+        assert box.region.bottom <= height
+        assert words(shown(app, box)).replace(" ", "").startswith(words(box.head).replace(" ", ""))
+    for row in BUTTONS:
+        for bid, _ in row:
+            b = app.query_one(f"#btn-{bid}", Button)
+            assert b.region.right <= width and b.region.bottom <= height, bid
+            assert words(shown(app, b)) == str(b.label), (bid, shown(app, b), str(b.label))
+    hand = app.query_one(CardHand)
+    assert hand.region.bottom <= height
+    assert words(shown(app, hand).replace("✓", " ").replace("+", " ")) == hand.plain
+
+
+def visible_log(app: PlayApp | WatchApp) -> str:
+    return words(shown(app, app.query_one(MoveLog)))
+
+
+def check_round_visible(app: PlayApp) -> None:
+    """The log on the screen holds at least the last full round: the last turn of every seat (the human's own
+    turn, when it has begun, is the newest of them)."""
+    s = app.session
+    names = Names(app.tr, s.seat_names, s.human)
+    lines = log_lines(app.tr, names, s.log)
+    seen = visible_log(app)
+    for line in lines[-s.rules.players :]:
+        assert words(line) in seen, (line, seen)
+
+
+# ----- playing through the screen -----------------------------------------------------------------------------------
 async def settle(app: PlayApp, pilot: Any) -> None:
     """Wait until the computer players have moved: the human is to act or the scores are up."""
     for _ in range(2000):
         await pilot.pause()
         if isinstance(app.screen, TextScreen) or (app.session.human_to_act and not app._busy):
+            await pilot.pause()
             return
     raise AssertionError("the computer players never stopped")
 
 
 async def click_card(app: PlayApp, pilot: Any, card: int, taken: set[int]) -> None:
-    """Click one copy of ``card`` in the hand that is not selected yet."""
+    """Click one copy of ``card`` in the hand that is not chosen yet."""
     hand = app.query_one(CardHand)
     i = next(i for i, c in enumerate(hand.cards) if c == card and i not in taken)
     taken.add(i)
-    per = hand.per_row()
-    await pilot.click("#hand", offset=((i % per) * CARD_CELL + 1, i // per))
+    for y, row in enumerate(hand.rows(hand.size.width)):
+        for j, x in row:
+            if j == i:
+                await pilot.click("#hand", offset=(x + 1, y))
     assert i in hand.selected
 
 
-async def play_by_ui(app: PlayApp, pilot: Any, a: Action) -> None:
-    """Carry out ``a`` the way a player would: clicks on the stock, pile, cards and melds, and keys."""
+async def play_by_ui(app: PlayApp, pilot: Any, a: Action, k: int = 0) -> None:
+    """Carry out ``a`` the way a player would, in one of several ways (``k`` picks one): clicks on the stock, the
+    pile, cards and melds; keys; typed cards; a typed command."""
     if a.verb == DRAW:
-        await pilot.click("#stock")
+        await (pilot.click("#stock") if k % 2 else pilot.press("d"))
     elif a.verb == PICK:
-        await pilot.press("p")
+        await (pilot.press("p") if k % 2 else pilot.click("#pile"))
+    elif a.verb in (MELD, ADD) and k % 3 == 2:  # typed: the whole command on the table's line
+        cards = " ".join(card_face(c, "JK") for c in a.cards)
+        await pilot.press("slash")
+        app.query_one("#entry").value = f"m {cards}" if a.verb == MELD else f"{a.meld} {cards}"
+        await pilot.press("enter")
     elif a.verb in (MELD, ADD):
         taken: set[int] = set()
         for c in a.cards:
@@ -61,9 +139,10 @@ async def play_by_ui(app: PlayApp, pilot: Any, a: Action) -> None:
         if a.verb == MELD:
             await pilot.press("m")
         elif a.meld <= 9 and a.meld % 2:
-            await pilot.press(str(a.meld))
+            await pilot.press("a", str(a.meld))
         else:
-            await pilot.click(f"#meld-0-{a.meld}")
+            box = app.query_one("#melds-0", MeldBox)
+            await pilot.click("#melds-0", offset=box.offset_of(a.meld))
     elif a.verb == DISCARD:
         await click_card(app, pilot, a.cards[0], set())
         await pilot.press("x")
@@ -82,43 +161,44 @@ def check_table(app: PlayApp) -> None:
     assert hand.cards == nat + wild
     key = [(-1, 0) if c == JOKER else (c // 13, c % 13) for c in nat]
     assert key == sorted(key)
-    assert hand.plain == " ".join(card_face(c) for c in hand.cards)
-    # the melds, numbered, the human's side on the left
+    assert hand.plain == " ".join(card_face(c, app.tr.joker) for c in hand.cards)
+    # the melds, numbered, the human's side on the left (or on top)
     own = v.side_of(v.seat)
+    marks = {"clean": "★", "semiclean": "☆", "dirty": "◆"}
     for col, side in enumerate((own, 1 - own)):
+        lines = app.query_one(f"#melds-{col}", MeldBox).plain.splitlines()[1:]
         for k, m in enumerate(v.melds[side], 1):
-            text = app.query_one(f"#meld-{col}-{k}", Line).plain
+            text = lines[k - 1]
             assert text.startswith(f"{k}.")
-            faces = [card_face(c) for c in m.display_cards()]
-            shown = text.split("(")[0].split()[1:]
-            marks = {"clean": "★", "semiclean": "☆", "dirty": "◆"}
+            shown_cards = text.split("(")[0].split()[1:]
             if m.burraco:
-                assert shown.pop() == marks[m.burraco] and m.burraco + " burraco" in text
-            assert shown == faces
-    # the pile: open in Italian rules, every card shown
+                assert shown_cards.pop() == marks[m.burraco] and m.burraco + " burraco" in text
+            assert shown_cards == [card_face(c, app.tr.joker) for c in m.display_cards()]
+    # the pile: open in Italian rules, every card shown, the top one last and marked
     pile = app.query_one("#pile", Line).plain
     if v.pile_size:
-        assert pile.split(":", 1)[1].split() == [card_face(c) for c in v.pile]
+        assert pile.split(":", 1)[1].split()[:-2] == [card_face(c, app.tr.joker) for c in v.pile]
+        assert pile.endswith("← top")
     assert app.query_one("#stock", Line).plain.endswith(str(v.stock_size))
 
 
-async def play_hand(rules_name: str, seed: int) -> dict[str, Any]:
+async def play_hand(rules_name: str, seed: int, size: tuple[int, int]) -> dict[str, Any]:
     s = Session.new(preset(rules_name), partner="heuristic:easy", opponents="heuristic:easy", seed=seed)
     app = PlayApp(s, Translator("en"))
     seen: dict[str, Any] = {"refused": "", "sorted_rank": False}
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         await settle(app, pilot)
         first = True
+        k = 0
         while not isinstance(app.screen, TextScreen):
             check_table(app)
+            check_whole(app)
             if first:
                 first = False
-                # an illegal choice is refused with the engine's words, and nothing changes
+                # an illegal choice is refused with the engine's reason, and nothing changes
                 before = list(s.game.actions)
-                if s.view.phase == "draw":
-                    await pilot.press("x")
-                else:  # pragma: no cover - N plays first, S is never in the play phase here
-                    raise AssertionError
+                assert s.view.phase == "draw"  # N plays first, S is never in the play phase here
+                await pilot.press("x")
                 seen["refused"] = app.query_one("#message", Line).plain
                 assert s.game.actions == before
                 # sort by rank and back
@@ -129,7 +209,8 @@ async def play_hand(rules_name: str, seed: int) -> dict[str, Any]:
                 await pilot.press("o")
             a = s.hint("easy").action
             n = len(s.game.actions)
-            await play_by_ui(app, pilot, a)
+            await play_by_ui(app, pilot, a, k)
+            k += 1
             await pilot.pause()
             assert len(s.game.actions) > n and s.game.actions[n] == a, app.query_one("#message", Line).plain
             await settle(app, pilot)
@@ -148,8 +229,9 @@ async def play_hand(rules_name: str, seed: int) -> dict[str, Any]:
 
 
 def test_pilot_plays_a_whole_hand_to_the_scores() -> None:
-    seen = asyncio.run(play_hand("italian", 5))
-    assert seen["refused"].startswith("Not allowed: S discard")
+    seen = asyncio.run(play_hand("italian", 5, LARGE))
+    # the engine's reason alone, in the player's words: no record notation of the refused move
+    assert seen["refused"] == "Not allowed: S must first draw from the stock or pick up the pile (§3.2)"
     assert seen["sorted_rank"]
     sc = seen["scores"]
     text = seen["score_text"]
@@ -168,24 +250,181 @@ def test_pilot_plays_a_whole_hand_to_the_scores() -> None:
     # the game was saved as a record as it was played
     rec = seen["record"]
     assert rec["format"] == "burraco-record/1" and len(rec["hands"]) == 1
-    assert rec["play"]["human"] == "S" and rec["play"]["finished"] is False
+    assert rec["play"]["human"] == "S" and rec["play"]["finished"] is False and rec["play"]["lang"] == "en"
     assert seen["next_hand"] == 1
 
 
-def test_pilot_two_player_hand() -> None:
-    seen = asyncio.run(play_hand("italian-2p", 1))
+def test_pilot_two_player_hand_at_80x24() -> None:
+    seen = asyncio.run(play_hand("italian-2p", 1, SMALL))
     sc = seen["scores"]
     assert f"hand total {sc['N']['total']} {sc['S']['total']}" in seen["score_text"]
+
+
+@pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "120x40"])
+def test_a_club_player_can_follow_the_hand(size: tuple[int, int]) -> None:
+    """Issue 18, played in Italian as a club player would: at every turn of a whole hand, the last full round of
+    moves is on the screen (every seat's draw or pick, melds, adds, discard), each seat shows its last action, the
+    pozzetto taken has its line, nothing is cut, and no card or move is written in the record notation."""
+
+    async def run() -> None:
+        s = Session.new(preset("italian"), partner="heuristic:easy", opponents="heuristic:easy", seed=2)
+        tr = Translator("it")
+        app = PlayApp(s, tr)
+        async with app.run_test(size=size) as pilot:
+            await settle(app, pilot)
+            turns = 0
+            pozzetto = False
+            while not isinstance(app.screen, TextScreen):
+                text = screen_text(app)
+                assert not NOTATION.findall(text), (NOTATION.findall(text), text)
+                check_whole(app)
+                check_round_visible(app)
+                if s.view.phase == "draw":
+                    turns += 1
+                    # beside each other seat: its last action, in words
+                    for seat, line in zip((0, 1, 3), app.query_one("#seats", FlowLine).plain.splitlines(), strict=True):
+                        last = s.log.last_of(seat)
+                        if last is None:  # West, before his first turn
+                            assert line.endswith(tr.cards(s.view.hand_sizes[seat]))
+                            continue
+                        said = render(last.messages[-1], "it", player=True)  # "W scarta 5♠"
+                        assert said.startswith(s.seat_names[seat] + " ") and line.endswith(said.split(" ", 1)[1])
+                if "prende il pozzetto e continua a giocare" in visible_log(app):
+                    pozzetto = True
+                await play_by_ui(app, pilot, s.hint("easy").action, turns)
+                await settle(app, pilot)
+            assert turns > 10 and pozzetto  # West took his pozzetto in diretta, and the screen said so
+            assert any(
+                line.startswith("Avversario W ") and "prende il pozzetto e continua a giocare" in line
+                for line in app.query_one(MoveLog).lines
+            )
+
+    asyncio.run(run())
+
+
+def test_the_log_scrolls_back_through_the_whole_hand() -> None:
+    async def run() -> None:
+        s = Session.new(preset("italian"), partner="heuristic:easy", opponents="heuristic:easy", seed=2)
+        for _ in range(8):  # a few rounds, without the screen
+            s.play_computers()
+            s.play_human(s.hint("easy").action)
+        s.play_computers()
+        app = PlayApp(s, Translator("en"))
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(app, pilot)
+            log = app.query_one(MoveLog)
+            first = words(log.lines[0])
+            assert first not in visible_log(app) and len(log.lines) > log.content_region.height
+            for _ in range(len(log.lines)):
+                await pilot.press("pageup")
+            await pilot.pause()
+            assert first in visible_log(app)  # the hand's first turn, scrolled back to
+            assert first.startswith("Partner (N) ")
+
+    asyncio.run(run())
+
+
+def test_choosing_cards_with_keys_typing_and_the_hint() -> None:
+    async def run() -> None:
+        s = Session.new(preset("italian"), partner="heuristic:easy", opponents="heuristic:easy", seed=3)
+        app = PlayApp(s, Translator("en"))
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(app, pilot)
+            hand = app.query_one(CardHand)
+            await pilot.press("d")
+            await pilot.pause()
+            drawn = s.view.drawn
+            assert drawn >= 0
+            # the card just drawn is marked (+ after it) and named, in the log and above the hand
+            i = hand.fresh.pop()
+            hand.fresh.add(i)
+            assert hand.cards[i] == drawn and hand.fresh == {i}
+            assert f"You draw {card_face(drawn)} from the stock" in visible_log(app)
+            assert f"+ new: {card_face(drawn)}" in app.query_one("#hand-title", Line).plain
+            assert words(shown(app, hand)).split()[i] == card_face(drawn) + "+"
+            # Home/End, ←/→: the cursor is drawn in reverse
+            await pilot.press("end")
+            assert hand.cursor == len(hand.cards) - 1
+            await pilot.press("home", "right")
+            assert hand.cursor == 1
+
+            def cursor_reversed() -> bool:
+                r = hand.content_region
+                row = screen_rows(app)[r.y]
+                x = dict(hand.rows(r.width)[0])[hand.cursor]
+                segs = row.crop(r.x + x, r.x + x + 3)
+                return any(seg.style is not None and seg.style.reverse for seg in segs)
+
+            assert cursor_reversed()
+            # a rank key: the cursor goes to the next card of that rank, round the hand
+            rank = next(c for c in hand.cards if c != JOKER and not is_wild_card(c)) % 13 + 1
+            key = {1: "A", 10: "0", 11: "j", 12: "Q", 13: "k"}.get(rank, str(rank))
+            await pilot.press(key)
+            assert hand.cards[hand.cursor] % 13 + 1 == rank and cursor_reversed()
+            missing = next(r for r in range(3, 10) if not any(c % 13 + 1 == r for c in hand.cards if c != JOKER))
+            await pilot.press(str(missing))
+            assert app.query_one("#message", Line).plain == f"You hold no {missing}s"
+            # space chooses the card under the cursor, ✓ after it; Esc chooses none
+            await pilot.press("space")
+            assert hand.selected == {hand.cursor}
+            assert words(shown(app, hand)).split()[hand.cursor].endswith("✓")
+            await pilot.press("escape")
+            assert hand.selected == set()
+            # typed cards are chosen: in the notation or as they are shown
+            two = hand.cards[:2]
+            await pilot.press("slash")
+            app.query_one("#entry").value = f"{card_face(two[0])} {CARD_STR[two[1]]}"  # 7♥ 8h
+            await pilot.press("enter")
+            await pilot.pause()
+            assert sorted(hand.cards[i] for i in hand.selected) == sorted(two)
+            assert app.query_one("#message", Line).plain == "chosen: " + " ".join(card_face(c) for c in two)
+            assert hand.has_focus
+            # the hint chooses its cards (its move said once, with the keys that play it)
+            h = s.hint()
+            await pilot.press("h")
+            msg_line = app.query_one("#message", Line).plain
+            assert msg_line.startswith("Hint: " + render(h.why, "en", player=True))
+            if h.action.verb in (MELD, ADD, DISCARD):
+                assert sorted(hand.cards[i] for i in hand.selected) == sorted(h.action.cards)
+                assert msg_line.count(card_face(h.action.cards[0])) == h.action.cards.count(h.action.cards[0])
+            n = len(s.game.actions)
+            await pilot.press(*({"meld": ["m"], "add": ["a", str(h.action.meld)], "discard": ["x"]}[h.action.verb]))
+            await pilot.pause()
+            assert s.game.actions[n] == h.action
+
+    asyncio.run(run())
+
+
+def test_two_player_wording() -> None:
+    """Issue 18.5: with two players the sides are the players ("You (S)", "Opponent N"), never "your side"."""
+
+    async def run() -> None:
+        s = Session.new(preset("italian-2p"), opponents="heuristic:easy", seed=1)
+        while not any(s.view.poz_taken):
+            s.play_computers()
+            s.play_human(s.hint("easy").action)
+        s.play_computers()
+        app = PlayApp(s, Translator("it"))
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(app, pilot)
+            text = screen_text(app)
+            assert "Tu (S): " in text and "Avversario N: " in text and "pozzetto preso" in text
+            assert "coppia" not in text and "Noi" not in text and "(Avversario N)" not in text
+            check_whole(app)
+
+    asyncio.run(run())
 
 
 def test_hint_undo_and_rules_screen() -> None:
     async def run() -> None:
         s = Session.new(preset("italian"), partner="heuristic:easy", opponents="heuristic:easy", seed=2)
         app = PlayApp(s, Translator("it"))
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=LARGE) as pilot:
             await settle(app, pilot)
             await pilot.click("#btn-hint")  # the button, as a mouse player would
-            assert app.query_one("#message", Line).plain.startswith("Suggerimento: raccogli gli scarti (")
+            assert app.query_one("#message", Line).plain.startswith("Consiglio: raccogli gli scarti: ")
+            assert str(app.query_one("#btn-hint", Button).label) == "h consiglio"
+            assert str(app.query_one("#btn-help", Button).label) == "? aiuto"  # the two keys named apart
             await pilot.press("u")  # nothing to undo yet
             assert app.query_one("#message", Line).plain == "Niente da annullare: non hai ancora giocato"
             start = list(s.game.actions)
@@ -207,7 +446,7 @@ def test_hint_undo_and_rules_screen() -> None:
     asyncio.run(run())
 
 
-def test_watch_steps_through_a_record(tmp_path: Path) -> None:
+def test_watch_steps_through_a_record() -> None:
     s = Session.new(preset("italian-2p"), opponents="heuristic:easy", seed=4, save=False)
     s.play_computers()
     for _ in range(3):
@@ -219,12 +458,16 @@ def test_watch_steps_through_a_record(tmp_path: Path) -> None:
 
     async def run() -> None:
         app = WatchApp(positions, Translator("en"), seat=1)
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=SMALL) as pilot:
             assert app.query_one("#help", Line).plain.startswith(f"Replay: action 0 of {len(s.game.actions)}")
             await pilot.press("end")
             assert app.query_one(CardHand).cards and Counter(app.query_one(CardHand).cards) == Counter(
                 s.view.hand
             )
+            # the moves log of the hand, told to a spectator (no move is "yours", a draw names no card)
+            lines = app.query_one(MoveLog).lines
+            assert lines and all(line.startswith(("N ", "S ")) for line in lines) and "You" not in "".join(lines)
+            assert lines[0].startswith("N takes ") and lines[1].startswith("S takes ")
             await pilot.press("left")
             assert app.query_one("#help", Line).plain.startswith(f"Replay: action {len(s.game.actions) - 1} ")
             await pilot.press("1")  # seen from N
@@ -245,7 +488,7 @@ def test_quit_and_resume_in_the_table() -> None:
 
     async def run(session: Session, moves: int | None) -> None:
         app = PlayApp(session, Translator("en"))
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=LARGE) as pilot:
             await settle(app, pilot)
             while not isinstance(app.screen, TextScreen) and moves != 0:
                 await play_by_ui(app, pilot, session.hint("easy").action)
@@ -260,6 +503,7 @@ def test_quit_and_resume_in_the_table() -> None:
     assert not first.hand_over
     again = Session.resume()
     assert again.path == first.path and again.game.actions == first.game.actions
+    assert [e.messages for e in again.log.events] == [e.messages for e in first.log.events]  # the log, rebuilt
     asyncio.run(run(again, 1))  # one more move in the table, quit again, finish without the screen
     again = Session.resume()
     again.play_computers()
@@ -283,13 +527,16 @@ def test_match_end_screen() -> None:
 
     async def run() -> None:
         app = PlayApp(s, Translator("de"))
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=SMALL) as pilot:
             await settle(app, pilot)
             await play_by_ui(app, pilot, s.hint("easy").action)
             await settle(app, pilot)
             assert isinstance(app.screen, TextScreen)
             assert "Partie beendet: N gewinnt" in app.screen.plain
             assert f"N {s.match.totals[0]} – S {s.match.totals[1]}" in app.screen.plain
+            await pilot.pause()
+            text = screen_text(app)
+            assert "Partie beendet: N gewinnt" in text and "q zum Beenden" in text  # the page fits 80×24
             await pilot.press("enter")
             await pilot.pause()
         assert app.return_value == 0
@@ -299,27 +546,29 @@ def test_match_end_screen() -> None:
 
 
 def test_undo_while_the_computers_move() -> None:
-    """Undo stops the computer players' moves shown at a slow pace and goes back to the human's last decision."""
+    """Undo stops the computer players' moves shown at a slow pace (half a second apart) and goes back to the
+    human's last decision."""
 
     async def run() -> None:
         s = Session.new(preset("italian"), partner="heuristic:easy", opponents="heuristic:easy", seed=2)
-        app = PlayApp(s, Translator("en"), delay=0.2)
-        async with app.run_test(size=SIZE) as pilot:
+        app = PlayApp(s, Translator("en"), delay=0.5)
+        async with app.run_test(size=LARGE) as pilot:
             await settle(app, pilot)
             await pilot.press("d")
             before_discard = list(s.game.actions)
             discard = next(a for a in s.game.legal_actions() if a.verb == DISCARD)
             await play_by_ui(app, pilot, discard)
             assert len(s.game.actions) == len(before_discard) + 1 and app._busy
-            for _ in range(100):  # the first computer move is shown, the next one is 0.2 s away
+            for _ in range(250):  # the first computer move is shown, the next one is half a second away
                 await pilot.pause(0.02)
-                if len(s.game.actions) == len(before_discard) + 2:
+                if len(s.game.actions) >= len(before_discard) + 2:
                     break
             assert len(s.game.actions) == len(before_discard) + 2 and app._busy
             await pilot.press("u")
             await pilot.pause(0.5)
             assert s.game.actions == before_discard and s.human_to_act and not app._busy
             assert app.query_one("#message", Line).plain == "Undone: back to your previous decision"
+            assert len(s.log.events) == len(before_discard)  # the log, back with the game
 
     asyncio.run(run())
 
@@ -340,7 +589,7 @@ def test_undo_across_the_end_of_a_hand() -> None:
 
     async def run() -> None:
         app = PlayApp(s, Translator("en"))
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=LARGE) as pilot:
             await settle(app, pilot)
             await play_by_ui(app, pilot, ended[last])
             await settle(app, pilot)
@@ -369,25 +618,23 @@ def test_pace_key_changes_the_computers_pace_mid_game() -> None:
     async def run() -> None:
         s = Session.new(preset("italian"), partner="heuristic:easy", opponents="heuristic:easy", seed=2)
         app = PlayApp(s, Translator("nl"), delay=0.0)
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=SMALL) as pilot:
             await settle(app, pilot)
-            help_line = app.query_one("#help", Line).plain
-            assert "s tempo van de computer" in help_line and help_line.endswith(
-                "Tempo van de computer: direct"
-            )
             assert str(app.query_one("#btn-speed", Button).label) == "s tempo: direct"
             for name, delay in (("snel", 0.3), ("normaal", 0.8), ("langzaam", 1.6), ("direct", 0.0)):
                 await pilot.press("s")
                 assert app.delay == delay
                 assert app.query_one("#message", Line).plain == f"Tempo van de computer: {name}"
-                assert app.query_one("#help", Line).plain.endswith(f"Tempo van de computer: {name}")
                 assert str(app.query_one("#btn-speed", Button).label) == f"s tempo: {name}"
+                check_whole(app)  # the button whole at every pace
             await pilot.click("#btn-speed")  # the button, too
             assert app.delay == 0.3
             await pilot.press("question_mark")
             assert isinstance(app.screen, TextScreen) and app.screen.id == "help"
-            assert "s tempo van de computer" in app.screen.plain
+            assert "s: tempo van de computer" in app.screen.plain
             assert "Tempo van de computer: snel" in app.screen.plain
+            await pilot.pause()
+            assert "Druk op Esc om te sluiten" in screen_text(app)  # the whole page fits 80×24
             await pilot.press("escape")
             # the new pace holds for the computers' next moves: a discard lets them play, 0.3 s apart
             await pilot.press("d")
@@ -419,21 +666,20 @@ def not_a_meld(s: Session) -> Action:
 
 @pytest.mark.parametrize(
     ("lang", "refused", "hint"),
-    [("it", "Non consentito: ", "Suggerimento: "), ("de", "Nicht erlaubt: ", "Tipp: ")],
+    [("it", "Non consentito: ", "Consiglio: "), ("de", "Nicht erlaubt: ", "Tipp: ")],
 )
 def test_engine_refusal_and_hint_in_the_players_language(lang: str, refused: str, hint: str) -> None:
-    from burraco.messages import render
-
     async def run() -> None:
         s = Session.new(preset("italian"), partner="heuristic:easy", opponents="heuristic:easy", seed=2)
         app = PlayApp(s, Translator(lang))
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=SMALL) as pilot:
             await settle(app, pilot)
-            await pilot.press("h")  # the hint's reason, in the player's language
+            await pilot.press("h")  # the hint's reason, in the player's language, said once
             h = s.hint()
-            shown = app.query_one("#message", Line).plain
-            assert shown == f"{hint}{advice_text(Translator(lang), h.action)} ({render(h.why, lang)})"
-            assert h.reason not in shown and render(h.why, lang) != h.reason and str(h.action) not in shown
+            shown_hint = app.query_one("#message", Line).plain
+            keys = {"it": "tasti", "de": "Tasten"}[lang]
+            assert shown_hint == f"{hint}{render(h.why, lang, player=True)} ({keys}: p)"
+            assert h.reason not in shown_hint and str(h.action) not in shown_hint
             await pilot.press("d")
             await pilot.pause()
             bad = not_a_meld(s)
@@ -445,10 +691,70 @@ def test_engine_refusal_and_hint_in_the_players_language(lang: str, refused: str
                 await click_card(app, pilot, c, taken)
             await pilot.press("m")
             await pilot.pause()
-            shown = app.query_one("#message", Line).plain
+            shown_msg = app.query_one("#message", Line).plain
             assert s.game.actions == before  # refused: nothing changed
-            assert shown == refused + render(err.msg, lang)
-            assert err.message not in shown and "is not a meld" not in shown
-            assert {"it": "non è un gioco", "de": "ist keine Meldung"}[lang] in shown
+            assert shown_msg == refused + render(err.msg, lang, player=True)
+            assert not NOTATION.findall(shown_msg) and "is not a meld" not in shown_msg
+            assert {"it": "non è un gioco", "de": "ist keine Meldung"}[lang] in shown_msg
+
+    asyncio.run(run())
+
+
+def test_typed_commands_on_the_table_line() -> None:
+    """``/`` then a whole command: ``1 2s`` (or ``a 1 2s``) adds, ``x 9c`` discards; a typing error is said."""
+    from burraco.tui.commands import parse_command
+
+    tr = Translator("en")
+    assert parse_command("1 2♠", "S", tr).action == Action.add("S", 1, (parse_card("2s"),))
+
+    async def run() -> None:
+        s = Session.new(preset("italian"), partner="heuristic:easy", opponents="heuristic:easy", seed=3)
+        app = PlayApp(s, tr)
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(app, pilot)
+            await pilot.press("slash")
+            app.query_one("#entry").value = "frob"
+            await pilot.press("enter")
+            assert app.query_one("#message", Line).plain == "Unknown command 'frob': type ? for help"
+            await pilot.press("enter")  # Enter opens the line too; Esc closes it
+            assert app.query_one("#entry").has_focus
+            await pilot.press("escape")
+            assert app.query_one(CardHand).has_focus
+            await pilot.press("slash")
+            app.query_one("#entry").value = "d"
+            await pilot.press("enter")
+            await pilot.pause()
+            assert s.game.actions[-1] == Action.draw("S")
+            card = s.view.hand[0]
+            await pilot.press("slash")
+            app.query_one("#entry").value = f"x {card_face(card)}"
+            await pilot.press("enter")
+            await pilot.pause()
+            assert Action.discard("S", card) in s.game.actions
+
+    asyncio.run(run())
+
+
+def test_a_waits_for_the_melds_number() -> None:
+    """``a`` asks which meld; a digit answers (not a rank jump then), Escape takes the question back and keeps the
+    chosen cards, any other key forgets it."""
+
+    async def run() -> None:
+        s = Session.new(preset("italian"), partner="heuristic:easy", opponents="heuristic:easy", seed=3)
+        app = PlayApp(s, Translator("en"))
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(app, pilot)
+            await pilot.press("d")
+            hand = app.query_one(CardHand)
+            await pilot.press("a")
+            assert app.query_one("#message", Line).plain.startswith("Choose cards first")
+            await pilot.press("home", "space", "a")
+            assert app.query_one("#message", Line).plain == "Add to which meld? Press its number (Esc: none)"
+            await pilot.press("escape")
+            assert hand.selected == {0} and app.query_one("#message", Line).plain == ""
+            await pilot.press("a", "9")
+            assert app.query_one("#message", Line).plain == "Your side has no meld 9" and hand.cursor == 0
+            await pilot.press("a", "o", "9")  # o sorts: the a is forgotten, 9 jumps to a 9 (or says there is none)
+            assert app.query_one("#message", Line).plain != "Your side has no meld 9"
 
     asyncio.run(run())

@@ -1,20 +1,21 @@
 """Draw docs/img/play-table.svg, the screenshot of ``burraco play`` in the README.
 
-Run from the repository root: ``python docs/img/play_screenshot.py``. A seeded game is played (the human seat
-following the easy hint) up to a turn where both sides have melds on the table; then two cards are selected and
-Textual saves the screen as SVG.
+Run from the repository root: ``python docs/img/play_screenshot.py [OUT.svg] [--lang it] [--size 120x40]``. A
+seeded game is played (the human seat following the medium hint) up to a turn, some rounds in, where both sides
+have melds on the table and the human has drawn; then the hint is asked for (it chooses its cards) and Textual
+saves the screen as SVG.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
-import sys
 from pathlib import Path
 
 
-async def _shoot(out: Path) -> None:
+async def _shoot(out: Path, lang: str, size: tuple[int, int]) -> None:
     from burraco import preset
-    from burraco.tui.app import CardHand, PlayApp
+    from burraco.tui.app import PlayApp
     from burraco.tui.i18n import Translator
     from burraco.tui.session import Session
 
@@ -24,21 +25,24 @@ async def _shoot(out: Path) -> None:
     s.play_computers()
     while not s.hand_over:
         v = s.view
-        if v.phase == "play" and len(v.melds[0]) >= 3 and len(v.melds[1]) >= 2 and len(v.hand) >= 8:
+        rounds = len(s.log.turns()) // 4
+        if v.phase == "play" and min(len(v.melds[0]), len(v.melds[1])) >= 3 and rounds >= 4 and len(v.hand) >= 8:
             break
         s.play_human(s.hint("medium").action)
         s.play_computers()
-    app = PlayApp(s, Translator("en"))
-    async with app.run_test(size=(110, 36)) as pilot:
+    app = PlayApp(s, Translator(lang))
+    async with app.run_test(size=size) as pilot:
         await pilot.pause()
-        hand = app.query_one(CardHand)
-        hand.selected = {0, 1}
-        hand.cursor = 1
-        hand.refresh()
-        app.show_selection()
+        await pilot.press("h")
         await pilot.pause()
         app.save_screenshot(out.name, str(out.parent))
 
 
 if __name__ == "__main__":
-    asyncio.run(_shoot(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/img/play-table.svg")))
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("out", nargs="?", default="docs/img/play-table.svg")
+    p.add_argument("--lang", default="en")
+    p.add_argument("--size", default="120x40")
+    a = p.parse_args()
+    w, h = (int(x) for x in a.size.split("x"))
+    asyncio.run(_shoot(Path(a.out), a.lang, (w, h)))

@@ -1,19 +1,24 @@
-"""The typed commands of ``burraco play --plain`` (the full-screen table accepts the same letters as keys).
+"""The typed commands of ``burraco play --plain``, and of the line where the full-screen table takes typed cards.
+
+A command is a letter or a word (English, or the player's language: ``aiuto`` is ``help`` in Italian) and its
+cards. Cards may be written in the notation (``7h``, ``Td``, ``10d``, ``JK``) or as they are shown (``7♥``,
+``10♦``, the joker by its word in the player's language). ``1 2s`` adds 2♠ to meld 1, like ``a 1 2s``; cards alone
+(``7h 8h 9h``) are a choice of cards (the full-screen table selects them).
 
 >>> from burraco.tui.i18n import Translator
->>> tr = Translator("en")
->>> parse_command("m 5h 3h 4h", "S", tr)
-Command(kind='action', action=Action(seat='S', verb='meld', cards=(2, 3, 4), meld=0), arg='')
->>> str(parse_command("a 2 jk", "S", tr).action), parse_command("?", "S", tr).kind
-('S add 2 JK', 'help')
->>> command_text(parse_command("a 2 jk 10c", "S", tr).action)
-'a 2 Tc JK'
->>> parse_command("s slow", "S", tr)
-Command(kind='speed', action=None, arg='slow')
+>>> tr = Translator("it")
+>>> parse_command("m 5h 3♥ 4h", "S", tr)
+Command(kind='action', action=Action(seat='S', verb='meld', cards=(2, 3, 4), meld=0), cards=(), arg='')
+>>> str(parse_command("a 2 jolly", "S", tr).action), str(parse_command("2 10c", "S", tr).action)
+('S add 2 JK', 'S add 2 Tc')
+>>> parse_command("aiuto", "S", tr).kind, parse_command("7♥ 8h", "S", tr).kind
+('help', 'select')
+>>> command_text(parse_command("a 2 jk 10c", "S", tr).action, tr)
+'a 2 10♣ Jolly'
 >>> parse_command("meld", "S", tr)
 Traceback (most recent call last):
 ...
-burraco.tui.commands.CommandError: Write the cards as rank then suit, e.g. 7h Td JK
+burraco.tui.commands.CommandError: Scrivi le carte come valore e seme, es. 7h 10d JK, o come si vedono: 7♥ 10♦
 """
 
 from __future__ import annotations
@@ -21,10 +26,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..actions import Action
-from ..cards import CARD_STR, CardError, parse_card
+from ..cards import JOKER, CardError, parse_card
+from ..messages import catalogue
 from .i18n import Translator
 
-#: command words (first token) -> kind; actions are built by :func:`parse_command`
+__all__ = ["WORDS", "Command", "CommandError", "command_text", "parse_command", "typed_card"]
+
+#: command words (first token) -> kind; the player's language adds its own (the catalogue's ``tui_command``)
 WORDS: dict[str, str] = {
     "d": "draw",
     "draw": "draw",
@@ -60,10 +68,19 @@ WORDS: dict[str, str] = {
 }
 
 
-def command_text(a: Action) -> str:
-    """What the player types for ``a`` (the inverse of :func:`parse_command`): ``m 3h 4h 5h``, ``a 2 JK``; the record
-    notation for a move that has no command (``redraw``, ``swap``)."""
-    cards = " ".join(CARD_STR[c] for c in a.cards)
+def command_words(lang: str) -> dict[str, str]:
+    """The command words of ``lang`` (its catalogue's ``tui_command`` table: kind -> words) and the English
+    ones."""
+    out = dict(WORDS)
+    for kind, words in catalogue(lang)["words"].get("tui_command", {}).items():
+        for w in words.split():
+            out.setdefault(w.lower(), kind)
+    return out
+
+
+def command_text(a: Action, tr: Translator) -> str:
+    """What the player types for ``a``, its cards as he reads them: ``m 3♥ 4♥ 5♥``, ``a 2 Jolly``."""
+    cards = tr.cards_text(a.cards)
     short = {
         "draw": "d",
         "pick": "p",
@@ -80,21 +97,39 @@ class CommandError(ValueError):
 
 @dataclass(frozen=True)
 class Command:
-    """``kind`` is ``action`` (with ``action``) or one of hint, undo, sort, table, legal, rules, speed (``arg``:
-    the pace asked for, empty to take the next one), help, quit, next (an empty line)."""
+    """``kind`` is ``action`` (with ``action``), ``select`` (cards alone, in ``cards``) or one of hint, undo, sort,
+    table, legal, rules, speed (``arg``: the pace asked for, empty to take the next one), help, quit, next (an
+    empty line)."""
 
     kind: str
     action: Action | None = None
+    cards: tuple[int, ...] = ()
     arg: str = ""
+
+
+def typed_card(token: str, tr: Translator) -> int:
+    """One card as the player typed it: the notation, the symbols, or the joker's word in his language."""
+    if token.lower() == tr.joker.lower():
+        return JOKER
+    return parse_card(token)
 
 
 def _cards(args: list[str], tr: Translator) -> tuple[int, ...]:
     if not args:
-        raise CommandError(tr("bad_cards"))
+        raise CommandError(tr("tui_bad_cards"))
     try:
-        return tuple(sorted(parse_card(a) for a in args))
+        return tuple(sorted(typed_card(a, tr) for a in args))
     except CardError as e:
-        raise CommandError(tr("bad_cards")) from e
+        raise CommandError(tr("tui_bad_cards")) from e
+
+
+def _all_cards(toks: list[str], tr: Translator) -> bool:
+    try:
+        for t in toks:
+            typed_card(t, tr)
+    except CardError:
+        return False
+    return True
 
 
 def parse_command(text: str, seat: str, tr: Translator) -> Command:
@@ -103,25 +138,26 @@ def parse_command(text: str, seat: str, tr: Translator) -> Command:
     if not toks:
         return Command("next")
     word, args = toks[0].lower(), toks[1:]
-    kind = WORDS.get(word)
+    if word.isdigit():  # "1 2s": add to meld 1, as the prompt offers
+        word, args = "a", toks
+    kind = command_words(tr.lang).get(word)
     if kind is None:
-        raise CommandError(tr("unknown_command", cmd=toks[0]))
+        if _all_cards(toks, tr):
+            return Command("select", cards=_cards(toks, tr))
+        raise CommandError(tr("tui_unknown_command", cmd=toks[0]))
     if kind in ("draw", "pick"):
         return Command("action", Action(seat, kind))
     if kind == "meld":
         return Command("action", Action.meld_cards(seat, _cards(args, tr)))
     if kind == "add":
         if not args or not args[0].isdigit() or int(args[0]) < 1:
-            raise CommandError(tr("unknown_command", cmd=text.strip()))
+            raise CommandError(tr("tui_add_syntax"))
         return Command("action", Action.add(seat, int(args[0]), _cards(args[1:], tr)))
     if kind == "discard":
         cards = _cards(args, tr)
         if len(cards) != 1:
-            raise CommandError(tr("discard_one"))
+            raise CommandError(tr("tui_discard_one"))
         return Command("action", Action.discard(seat, cards[0]))
     if kind == "speed":
         return Command(kind, arg=" ".join(args))
     return Command(kind)
-
-
-__all__ = ["Command", "CommandError", "WORDS", "command_text", "parse_command"]

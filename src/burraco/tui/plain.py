@@ -1,31 +1,36 @@
 """``burraco play --plain``: the game as lines of text on standard input and output, for screen readers and dumb
-terminals. The commands are those of :mod:`burraco.tui.commands`; the table is written in words and the record
-notation (``7h``, ``JK``), which is also what the player types.
+terminals. The commands are those of :mod:`burraco.tui.commands`. Cards are written as on the full-screen table,
+``7♥ 10♦`` and the joker as the language's word, everywhere: the hand, the melds, the pile, the moves, the hints;
+the player may type them so or in the notation (``7h 10d JK``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import TextIO
 
 from ..actions import ActionError
+from ..cards import cards_str
 from .commands import CommandError, command_text, parse_command
 from .i18n import Translator
+from .movelog import event_text
 from .render import (
     Names,
-    advice_text,
-    card_plain,
-    describe_action,
     match_line,
-    meld_plain,
+    meld_line,
     pace_text,
-    pozzetti_lines,
+    pile_text,
+    pozzetti_text,
     rules_lines,
     score_lines,
+    side_header,
     sort_hand,
     status_text,
 )
 from .session import SPEEDS, Session, SessionError, next_speed, parse_speed
+
+__all__ = ["PlainUI", "run_plain"]
 
 
 class PlainUI:
@@ -35,6 +40,7 @@ class PlainUI:
         self, session: Session, tr: Translator, inp: TextIO, out: TextIO, *, delay: float = 0.0
     ) -> None:
         self.s = session
+        session.lang = tr.lang  # the game is played (and saved, and resumed) in this language
         self.tr = tr
         self.inp = inp
         self.out = out
@@ -54,54 +60,66 @@ class PlainUI:
         self.say(f"== {match_line(tr, names, self.s.rules, totals, self.s.hand_index() + 1)} ==")
         others = [s for s in range(self.s.rules.players) if s != self.s.human]
         self.say(" · ".join(f"{names.seat(s)}: {tr.cards(v.hand_sizes[s])}" for s in others))
-        if not v.pile_size:
-            pile = tr("pile_empty")
-        elif v.rules.discard_pile_open:
-            pile = f"{tr('pile', n=v.pile_size)} {' '.join(card_plain(c) for c in v.pile)}"
-        else:
-            pile = f"{tr('pile_closed', n=v.pile_size)} {card_plain(v.pile[-1])}"
-        self.say(f"{tr('stock', n=v.stock_size)} · {pile}")
-        self.say(" · ".join(pozzetti_lines(tr, names, v)))
+        stock = tr("tui_stock", n=v.stock_size)
+        self.say(f"{stock} · {pozzetti_text(tr, v)} · {self.pile()}")
         own = v.side_of(v.seat)
         for side in (own, 1 - own):
-            self.say(tr("melds_of", side=names.side(side)) + ":")
+            self.say(side_header(tr, names, v, side))
             if not v.melds[side]:
-                self.say("  " + tr("no_melds"))
+                self.say("  " + tr("tui_no_melds"))
             for k, m in enumerate(v.melds[side], 1):
-                self.say("  " + meld_plain(tr, self.s.rules, k, m))
+                self.say("  " + meld_line(tr, self.s.rules, k, m))
         self.hand()
         self.say(status_text(tr, names, v))
 
+    def pile(self) -> str:
+        """The pile from its bottom to its top, in words (an open pile; a closed one as on the table)."""
+        v = self.s.view
+        if v.pile_size and v.rules.discard_pile_open:
+            return self.tr("tui_pile_plain", n=v.pile_size, cards=cards_str(v.pile))
+        return pile_text(self.tr, v)
+
     def hand(self) -> None:
         v = self.s.view
-        cards = " ".join(card_plain(c) for c in sort_hand(v.hand, self.by_rank))
-        how = self.tr("sorted_rank" if self.by_rank else "sorted_suit")
-        self.say(f"{self.tr('your_hand', n=len(v.hand))} [{how}]: {cards}")
+        how = self.tr.word("tui_sort", "rank" if self.by_rank else "suit")
+        cards = cards_str(sort_hand(v.hand, self.by_rank))
+        self.say(self.tr("tui_plain_hand", n=len(v.hand), how=how, cards=cards))
+        fresh = self.s.log.fresh(v.hand)
+        if fresh:
+            self.say(self.tr("tui_fresh", cards=cards_str(sorted(fresh.elements()))))
         if v.hidden_pozzetto:
-            self.say(self.tr("hidden_poz", n=v.hidden_pozzetto))
+            self.say(self.tr("tui_hidden_poz", n=v.hidden_pozzetto))
+
+    def last_move(self) -> None:
+        """The last action, as the moves log tells it (one line per event: the move, the pozzetto, the end)."""
+        e = self.s.log.events[-1]
+        for m in e.messages:
+            one = dataclasses.replace(e, messages=(m,))
+            self.say(event_text(self.tr, one, self.names.all(), self.names.seats))
 
     def scores(self) -> None:
         tr, names, g = self.tr, self.names, self.s.game
         sc = g.scores()
         assert sc is not None
-        self.say(f"-- {tr('score_title', i=self.s.hand_index() + 1)} --")
+        title = tr("tui_score_title", i=self.s.hand_index() + 1)
+        self.say(f"-- {title} --")
         self.say(status_text(tr, names, self.s.view))
         sides = [names.side(0), names.side(1)]
         for label, *vals in score_lines(tr, self.s.match.sides, sc):
             self.say(f"{label}: " + ", ".join(f"{sd} {val}" for sd, val in zip(sides, vals, strict=True)))
         t = self.s.match.totals
-        self.say(f"{tr('row_match')}: {sides[0]} {t[0]}, {sides[1]} {t[1]}")
+        self.say(f"{tr.word('tui_score_row', 'match')}: {sides[0]} {t[0]}, {sides[1]} {t[1]}")
 
     def match_end(self) -> None:
         tr, names, m = self.tr, self.names, self.s.match
         w = m.winner()
-        self.say(tr("match_drawn") if w is None else tr("match_won", side=names.side(w)))
+        self.say(tr("tui_match_drawn") if w is None else tr("tui_match_won", side=names.side(w)))
         vp = m.vp()
         if vp is not None:
-            self.say(f"{tr('row_vp')}: {names.side(0)} {vp[0]}, {names.side(1)} {vp[1]}")
+            self.say(f"{tr.word('tui_score_row', 'vp')}: {names.side(0)} {vp[0]}, {names.side(1)} {vp[1]}")
         self.say(
             tr(
-                "match_summary",
+                "tui_match_summary",
                 hands=len(m.games),
                 a_side=names.side(0),
                 a=m.totals[0],
@@ -123,26 +141,25 @@ class PlainUI:
                 undo = s.can_undo()
                 if s.match_over and not undo:
                     return 0
-                prompt = tr("end_prompt") if s.match_over else tr("next_hand")
-                self.say(prompt + (" · " + tr("score_undo_plain") if undo else ""))
+                prompt = tr("tui_end_prompt") if s.match_over else tr("tui_next_hand")
+                self.say(prompt + (" · " + tr("tui_score_undo_plain") if undo else ""))
                 line = self.inp.readline()
                 word = line.strip().lower()
-                if undo and word in ("u", "undo"):
+                if undo and word in ("u", "undo", *tr.word("tui_command", "undo").split()):
                     s.undo()  # back into the hand that ended
-                    self.say(tr("undone"))
+                    self.say(tr("tui_undone"))
                     shown = False
                     continue
                 if s.match_over:
                     return 0
-                if not line or word in ("q", "quit", "exit"):
+                if not line or word in ("q", "quit", "exit", *tr.word("tui_command", "quit").split()):
                     return self.stop()
                 s.next_hand()
                 shown = False
                 continue
             if s.computer_to_act:
-                a = s.choose_computer()
-                s.apply(a)
-                self.say(describe_action(tr, self.names, a))
+                s.apply(s.choose_computer())
+                self.last_move()
                 if self.delay:
                     time.sleep(self.delay)
                 shown = False
@@ -150,7 +167,7 @@ class PlainUI:
             if not shown:
                 self.table()
                 shown = True
-            self.out.write(tr("prompt") + "> ")
+            self.out.write(tr("tui_prompt") + "> ")
             self.out.flush()
             line = self.inp.readline()
             if not line:
@@ -173,61 +190,55 @@ class PlainUI:
             if cmd.kind == "action":
                 assert cmd.action is not None
                 s.play_human(cmd.action)
-                self.say(describe_action(tr, self.names, cmd.action))
+                self.last_move()
                 if s.human_to_act:
                     self.hand()
                     self.say(status_text(tr, self.names, s.view))
+            elif cmd.kind == "select":
+                self.say(tr("tui_cards_alone", cards=cards_str(cmd.cards)))
             elif cmd.kind == "hint":
-                h = s.hint()
-                self.say(
-                    tr(
-                        "hint_plain",
-                        action=advice_text(tr, h.action),
-                        cmd=command_text(h.action),
-                        reason=h.why,
-                    )
-                )
+                self.say(tr("tui_hint", reason=s.hint().why))
             elif cmd.kind == "undo":
                 if not s.can_undo():
-                    self.say(tr("nothing_to_undo"))
+                    self.say(tr("tui_nothing_to_undo"))
                     return True
                 s.undo()
-                self.say(tr("undone"))
+                self.say(tr("tui_undone"))
                 self.table()
             elif cmd.kind == "sort":
                 self.by_rank = not self.by_rank
                 self.hand()
             elif cmd.kind == "legal":
                 legal = s.game.legal_actions() if s.human_to_act else []  # never another seat's moves
-                self.say(tr("legal_moves", moves="; ".join(command_text(a) for a in legal)))
+                self.say(tr("tui_legal_moves", moves="; ".join(command_text(a, tr) for a in legal)))
             elif cmd.kind == "rules":
-                self.say(tr("rules_title", name=s.rules.name))
+                self.say(tr("tui_rules_title", name=s.rules.name))
                 for line_ in rules_lines(tr, s.rules):
                     self.say("  " + line_)
             elif cmd.kind == "speed":
-                local = {tr(f"pace_{k}").lower(): v for k, v in SPEEDS.items()}  # the pace in his words, too
+                local = {tr.word("tui_pace", k).lower(): v for k, v in SPEEDS.items()}  # in his words, too
                 try:
                     if not cmd.arg:
                         self.delay = next_speed(self.delay)
                     else:
                         word = cmd.arg.strip().lower()
                         self.delay = local[word] if word in local else parse_speed(cmd.arg)
-                except SessionError:
-                    self.say(tr("bad_pace", pace=cmd.arg))
+                except SessionError as e:
+                    self.say(e.text(tr))
                     return True
-                self.say(tr("pace_now", pace=pace_text(tr, self.delay)))
+                self.say(tr("tui_pace_now", pace=pace_text(tr, self.delay)))
             elif cmd.kind == "help":
-                self.say(tr("plain_help"))
-                self.say(tr("pace_now", pace=pace_text(tr, self.delay)))
+                self.say(tr("tui_plain_help"))
+                self.say(tr("tui_pace_now", pace=pace_text(tr, self.delay)))
             else:  # table, or an empty line
                 self.table()
-        except ActionError as e:  # the engine's refusal, in the player's language
-            self.say(tr("refused", msg=e.msg))
+        except ActionError as e:  # the engine's refusal, its reason in the player's words
+            self.say(tr("tui_refused", reason=e.msg))
         return True
 
     def stop(self) -> int:
         if self.s.path is not None:
-            self.say(self.tr("saved_at", path=self.s.path))
+            self.say(self.tr("tui_saved_at", path=str(self.s.path)))
         return 0
 
 
@@ -235,5 +246,3 @@ def run_plain(session: Session, tr: Translator, inp: TextIO, out: TextIO, delay:
     """Play ``session`` in plain text; returns the exit status."""
     return PlainUI(session, tr, inp, out, delay=delay).run()
 
-
-__all__ = ["PlainUI", "run_plain"]

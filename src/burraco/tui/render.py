@@ -1,17 +1,18 @@
 """Text for the table, shared by the full-screen app and the line-based ``--plain`` mode.
 
 Everything shown about a hand in progress is computed from the human seat's :class:`~burraco.view.View` (and the
-public list of actions). Cards are written with their rank and a suit symbol that is readable without colour
-(``7♥``, ``10♠``, ``JK``); the full-screen table adds colour on top. The plain mode writes the notation the player
-types (``7h``).
+moves log, :mod:`burraco.tui.movelog`, which is made of that seat's views too). Cards are written as the player
+reads them, in both modes: their rank and a suit symbol that is readable without colour (``7♥``, ``10♠``), the
+joker as the language's word; the full-screen table adds colour on top. What the player types may be either form
+(``7h`` or ``7♥``).
 
 >>> from burraco import parse_cards
->>> [card_plain(c) for c in sort_hand(parse_cards("2h 5s Kh 3h JK 5d"))]
-['3h', 'Kh', '5d', '5s', '2h', 'JK']
->>> [card_plain(c) for c in sort_hand(parse_cards("2h 5s Kh 3h JK 5d"), by_rank=True)]
-['3h', '5d', '5s', 'Kh', '2h', 'JK']
->>> card_face(parse_cards("Td")[0])
-'10♦'
+>>> [card_face(c) for c in sort_hand(parse_cards("2h 5s Kh 3h JK 5d"))]
+['3♥', 'K♥', '5♦', '5♠', '2♥', 'JK']
+>>> [card_face(c) for c in sort_hand(parse_cards("2h 5s Kh 3h JK 5d"), by_rank=True)]
+['3♥', '5♦', '5♠', 'K♥', '2♥', 'JK']
+>>> card_face(parse_cards("Td")[0]), card_face(52, "Jolly")
+('10♦', 'Jolly')
 """
 
 from __future__ import annotations
@@ -20,42 +21,61 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from ..actions import ADD, DISCARD, DRAW, MELD, PICK, REDRAW, SWAP, TIMEOUT, Action
-from ..cards import CARD_STR, JOKER, is_wild_card
+from ..cards import CARD_STR, JOKER, cards_str, is_wild_card
 from ..melds import Meld, burraco_bonus, meld_points
 from ..messages import card_symbol
 from ..rules import BurracoNeeded, PickupRule, Rules
 from ..view import View
 from .i18n import Translator
+from .movelog import HandLog, event_text, turn_text
 from .session import speed_name
+
+__all__ = [
+    "BURRACO_MARKS",
+    "SUIT_COLOURS",
+    "Names",
+    "card_face",
+    "card_rich",
+    "end_text",
+    "hint_keys",
+    "log_lines",
+    "match_line",
+    "meld_caption",
+    "meld_line",
+    "meld_value",
+    "pace_short",
+    "pace_text",
+    "pile_text",
+    "pozzetti_text",
+    "rules_lines",
+    "score_lines",
+    "seat_line",
+    "side_header",
+    "side_points",
+    "sort_hand",
+    "status_text",
+]
 
 #: colours of the suits (hearts and diamonds red, but their shapes differ, so colour is never the only cue)
 SUIT_COLOURS = ("red3", "dark_orange3", "green4", "blue3")
-#: width of one card in the hand, in cells (``10♥`` plus a space)
-CARD_CELL = 4
+#: the mark of a burraco after its cards, by kind (the caption says it in words too)
+BURRACO_MARKS = {"clean": "★", "semiclean": "☆", "dirty": "◆"}
 
 
-def card_plain(c: int) -> str:
-    """The record notation: ``7h``, ``Td``, ``JK``."""
-    return CARD_STR[c]
+def card_face(c: int, joker: str = "JK") -> str:
+    """Rank and suit symbol: ``7♥``, ``10♦``; the joker as ``joker`` (the language's word on the table,
+    :attr:`Translator.joker`). The one card-to-symbol function is :func:`burraco.messages.card_symbol`."""
+    return card_symbol(CARD_STR[c], joker)
 
 
-def card_face(c: int) -> str:
-    """Rank and suit symbol: ``7♥``, ``10♦``, ``JK`` (:func:`burraco.messages.card_symbol`)."""
-    return card_symbol(CARD_STR[c])
+def card_style(c: int) -> str:
+    """The colour of a card's face (the suit's, magenta for the joker), bold."""
+    return "bold magenta" if c == JOKER else f"bold {SUIT_COLOURS[c // 13]}"
 
 
-def card_rich(c: int, *, selected: bool = False, cursor: bool = False) -> Text:
-    """A card in colour on a light face (a yellow one when selected), :data:`CARD_CELL` cells wide with the gap
-    after it."""
-    face = card_face(c).rjust(CARD_CELL - 1)
-    style = "bold magenta" if c == JOKER else f"bold {SUIT_COLOURS[c // 13]}"
-    style += " on gold1" if selected else " on grey93"
-    if cursor:
-        style += " underline"
-    t = Text(face, style=style)
-    t.append(" ")
-    return t
+def card_rich(c: int, joker: str = "JK", *, width: int = 3) -> Text:
+    """A card in colour on a light face, right-aligned in ``width`` cells (no gap after it)."""
+    return Text(card_face(c, joker).rjust(width), style=f"{card_style(c)} on grey93")
 
 
 def sort_hand(cards: Sequence[int], by_rank: bool = False) -> list[int]:
@@ -71,45 +91,40 @@ def sort_hand(cards: Sequence[int], by_rank: bool = False) -> list[int]:
     return naturals + wilds
 
 
-def meld_bonus(rules: Rules, m: Meld) -> int:
-    """The burraco bonus a meld scores now (the engine's :func:`burraco.melds.burraco_bonus`)."""
-    return burraco_bonus(m, rules)
-
-
 def meld_value(rules: Rules, m: Meld) -> tuple[int, int]:
-    """Card points and burraco bonus of a meld."""
-    return meld_points(m, rules.card_values()), meld_bonus(rules, m)
+    """Card points and burraco bonus of a meld (the engine's :func:`~burraco.melds.meld_points` and
+    :func:`~burraco.melds.burraco_bonus`)."""
+    return meld_points(m, rules.card_values()), burraco_bonus(m, rules)
+
+
+def side_points(rules: Rules, melds: Sequence[Meld]) -> tuple[int, int]:
+    """A side's running points on the table during the hand: the card points of its melds and its burraco
+    bonuses (the hand's score adds closing, cards in hand and the pozzetto penalty at its end)."""
+    pts = bonus = 0
+    for m in melds:
+        p, b = meld_value(rules, m)
+        pts += p
+        bonus += b
+    return pts, bonus
 
 
 def meld_caption(tr: Translator, rules: Rules, m: Meld) -> str:
-    """``7 cards, clean burraco, 70 pts + 200 bonus``."""
+    """``7 cards, clean burraco, 70 pts + 200 bonus`` (``4 cards, 40 pts`` without a burraco)."""
     pts, bonus = meld_value(rules, m)
-    parts = [tr("cards", n=m.size)]
     if m.burraco:
-        parts.append(tr(m.burraco))
-    parts.append(tr("points_bonus", n=pts, b=bonus) if bonus else tr("points", n=pts))
-    return ", ".join(parts)
+        return tr("tui_meld_burraco", n=m.size, kind=m.burraco, pts=pts, bonus=bonus)
+    return tr("tui_meld_caption", n=m.size, pts=pts)
 
 
-def meld_plain(tr: Translator, rules: Rules, k: int, m: Meld) -> str:
-    """One meld as a line of the plain mode: ``2. 3h 4h 5h (3 cards, 15 pts)``."""
-    return f"{k}. {' '.join(card_plain(c) for c in m.display_cards())} ({meld_caption(tr, rules, m)})"
-
-
-def meld_rich(tr: Translator, rules: Rules, k: int, m: Meld) -> Text:
-    """One meld as a line of the full-screen table, with a burraco mark."""
-    t = Text(f"{k}. ", style="bold")
-    for c in m.display_cards():
-        t.append_text(card_rich(c))
-    mark = {"clean": "★", "semiclean": "☆", "dirty": "◆"}.get(m.burraco or "", "")
-    if mark:
-        t.append(mark + " ", style="bold green")
-    t.append(f"({meld_caption(tr, rules, m)})", style="dim")
-    return t
+def meld_line(tr: Translator, rules: Rules, k: int, m: Meld) -> str:
+    """One meld as a line of text: ``2. 3♥ 4♥ 5♥ (3 cards, 15 pts)``."""
+    return tr("tui_meld_line", k=k, cards=cards_str(m.display_cards()), caption=meld_caption(tr, rules, m))
 
 
 class Names:
-    """Seat and side names as the human sees them: ``You (S)``, ``Partner (N)``, ``Opponent E``."""
+    """Seat and side names as the human sees them: ``You (S)``, ``Partner (N)``, ``Opponent E``; the sides ``Us
+    (NS)`` and ``Them (EW)`` with four players, the two players' own names with two. ``human`` None: a spectator
+    (the seat letters)."""
 
     def __init__(self, tr: Translator, seats: Sequence[str], human: int | None) -> None:
         self.tr = tr
@@ -120,69 +135,98 @@ class Names:
     def seat(self, s: int) -> str:
         name = self.seats[s]
         if self.human is None:
-            return self.tr("seat_plain", seat=name)
+            return name
         if s == self.human:
-            return self.tr("seat_you", seat=name)
+            return self.tr("tui_seat_you", seat=name)
         if self.n == 4 and s == (self.human + 2) % 4:
-            return self.tr("seat_partner", seat=name)
-        return self.tr("seat_opponent", seat=name)
+            return self.tr("tui_seat_partner", seat=name)
+        return self.tr("tui_seat_opponent", seat=name)
+
+    def all(self) -> list[str]:
+        """The names by seat (for the moves log)."""
+        return [self.seat(s) for s in range(self.n)]
 
     def side(self, side: int) -> str:
+        """The side's letters: ``NS``, ``EW`` (with two players, the seat's letter)."""
         if self.n == 4:
             return ("NS", "EW")[side]
         return self.seats[side]
 
-    def seat_of(self, letter: str) -> int:
-        return self.seats.index(letter)
+    def side_label(self, side: int) -> str:
+        """The side as the table names it: ``Us (NS)`` / ``Them (EW)``; with two players ``You (S)`` /
+        ``Opponent N`` (a spectator sees the letters)."""
+        if self.human is None:
+            return self.side(side)
+        if self.n == 2:
+            return self.seat(side)
+        if side == self.human % 2:
+            return self.tr("tui_side_us", side=self.side(side))
+        return self.tr("tui_side_them", side=self.side(side))
 
 
-def describe_action(tr: Translator, names: Names, a: Action) -> str:
-    """A move in words (only what the table sees: a draw does not name its card)."""
-    if a.verb == TIMEOUT:
-        return tr("act_timeout")
-    seat = names.seat_of(a.seat)
-    who = names.seat(seat)
-    you = "_you" if seat == names.human else ""
-    cards = " ".join(card_face(c) for c in a.cards)
-    if a.verb in (DRAW, PICK, MELD, ADD, DISCARD, REDRAW, SWAP):
-        return tr(f"act_{a.verb}{you}", who=who, cards=cards, k=a.meld)
-    return tr("act_other", who=who, text=str(a))
+def side_header(tr: Translator, names: Names, view: View, side: int) -> str:
+    """The head of a side's melds: its running points on the table and its pozzetto,
+    ``Us (NS): 410 pts (200 of them bonuses) · pozzetto taken``."""
+    pts, bonus = side_points(view.rules, view.melds[side])
+    label = names.side_label(side)
+    if bonus:
+        head = tr("tui_side_points_bonus", side=label, n=pts + bonus, b=bonus)
+    else:
+        head = tr("tui_side_points", side=label, n=pts)
+    if view.poz_taken[side]:
+        poz = tr("tui_poz_taken")
+    elif any(view.pozzetti):
+        poz = tr("tui_poz_not")
+    else:
+        poz = ""
+    return f"{head} · {poz}" if poz else head
 
 
-def advice_text(tr: Translator, a: Action) -> str:
-    """A move as advice to the player: ``meld 3♥ 4♥ 5♥`` (a hint's move)."""
-    if a.verb in (DRAW, PICK, MELD, ADD, DISCARD, REDRAW, SWAP, TIMEOUT):
-        return tr(f"do_{a.verb}", cards=" ".join(card_face(c) for c in a.cards), k=a.meld)
-    return str(a)  # pragma: no cover - every verb is above
+def pozzetti_text(tr: Translator, view: View) -> str:
+    """``Pozzetti on the table: 2``."""
+    return tr("tui_pozzetti", n=sum(view.pozzetti))
+
+
+def pile_text(tr: Translator, view: View) -> str:
+    """The discard pile as one line of text, its top end marked: ``Discard pile (3): 4♣ 7♥ 9♠ ← top`` (a closed
+    pile: its size and top card)."""
+    if not view.pile_size:
+        return tr("tui_pile_empty")
+    if view.rules.discard_pile_open:
+        return tr("tui_pile", n=view.pile_size, cards=cards_str(view.pile))
+    return tr("tui_pile_closed", n=view.pile_size, card=CARD_STR[view.pile[-1]])
 
 
 def end_text(tr: Translator, names: Names, view: View) -> str:
     """Why the hand ended."""
-    end = view.end or ""
-    if end == "closed" and view.closed_by >= 0:
-        return tr("end_closed", who=names.seat(view.closed_by))
-    key = {"stock": "end_stock", "stalemate": "end_stalemate", "timeout": "end_timeout", "cap": "end_cap"}
-    return tr(key.get(end, "end_stock"))
+    if view.end == "closed" and view.closed_by >= 0:
+        return tr("tui_end_closed", who=names.seat(view.closed_by))
+    return tr("tui_end", end=view.end or "stock")
 
 
 def status_text(tr: Translator, names: Names, view: View) -> str:
     """Whose turn it is and what to do."""
     if view.end is not None:
         return end_text(tr, names, view)
-    if view.turn == view.seat:
-        return tr("turn_draw") if view.phase == "draw" else tr("turn_play")
-    return tr("turn_other", who=names.seat(view.turn))
+    if view.turn == view.seat and names.human is not None:
+        return tr("tui_turn_draw") if view.phase == "draw" else tr("tui_turn_play")
+    return tr("tui_turn_other", who=names.seat(view.turn))
 
 
-def pozzetti_lines(tr: Translator, names: Names, view: View) -> list[str]:
-    """How many pozzetti are left and which side took which, by whom."""
-    out = [tr("pozzetti_left", n=sum(view.pozzetti))]
-    for side in (0, 1):
-        if view.poz_taken[side]:
-            out.append(tr("poz_taken", side=names.side(side), seat=names.seat(view.poz_by[side])))
-        else:
-            out.append(tr("poz_not", side=names.side(side)))
-    return out
+def seat_line(tr: Translator, names: Names, view: View, log: HandLog, s: int) -> str:
+    """One seat as the table shows it: ``▶ Partner (N) · 9 cards · discards 5♠`` (▶ marks the seat to play; after
+    the count, that seat's last action in this hand)."""
+    mark = "▶ " if view.turn == s else "  "
+    line = f"{mark}{names.seat(s)} · {tr.cards(view.hand_sizes[s])}"
+    last = log.last_of(s)
+    if last is not None:
+        line += " · " + event_text(tr, last, names.all(), names.seats, name=False)
+    return line
+
+
+def log_lines(tr: Translator, names: Names, log: HandLog) -> list[str]:
+    """The moves of the hand so far, one line per turn, the oldest first."""
+    return [turn_text(tr, t, names.all(), names.seats) for t in log.turns()]
 
 
 def score_lines(
@@ -191,40 +235,51 @@ def score_lines(
     """The RECORDS.md §5 breakdown as rows: label, then one value per side."""
     rows: list[tuple[str, ...]] = []
     for key in ("melds", "bonuses", "closing", "hand", "pozzetto", "total"):
-        rows.append((tr(f"row_{key}"), *(str(scores[s][key]) for s in sides)))
+        rows.append((tr.word("tui_score_row", key), *(str(scores[s][key]) for s in sides)))
     return rows
 
 
 def pace_text(tr: Translator, delay: float) -> str:
     """The computer's pace in words: ``fast``, or ``0.5 s per move`` for one set in seconds."""
     name = speed_name(delay)
-    return tr(f"pace_{name}") if name else tr("pace_seconds", s=f"{delay:g}")
+    return tr.word("tui_pace", name) if name else tr("tui_pace_seconds", s=f"{delay:g}")
+
+
+def pace_short(tr: Translator, delay: float) -> str:
+    """The pace for its button: ``fast``, ``0.5 s``."""
+    name = speed_name(delay)
+    return tr.word("tui_pace", name) if name else f"{delay:g} s"
 
 
 def match_line(tr: Translator, names: Names, rules: Rules, totals: Sequence[int], hand_i: int) -> str:
     """``Match NS 320 – EW 150 (to 2005, hand 3)``."""
     goal = []
     if rules.target is not None:
-        goal.append(tr("target", n=rules.target))
+        goal.append(tr("tui_target", n=rules.target))
     if rules.hands_per_match is not None:
-        goal.append(tr("hand_of", i=hand_i, n=rules.hands_per_match))
+        goal.append(tr("tui_hand_of", i=hand_i, n=rules.hands_per_match))
     else:
-        goal.append(tr("hand_no", i=hand_i))
-    return (
-        f"{tr('match_score')}: {names.side(0)} {totals[0]} – {names.side(1)} {totals[1]} ({', '.join(goal)})"
+        goal.append(tr("tui_hand_no", i=hand_i))
+    return tr(
+        "tui_match",
+        a_side=names.side(0),
+        a=totals[0],
+        b_side=names.side(1),
+        b=totals[1],
+        goal=", ".join(goal),
     )
 
 
 def rules_lines(tr: Translator, r: Rules) -> list[str]:
     """A short description of a rule set, in the player's language."""
-    out = [tr("rule_players", n=r.players)]
+    out = [tr("tui_rule_players", n=r.players)]
     if r.hands_per_match is not None:
-        out.append(tr("rule_hands", n=r.hands_per_match))
+        out.append(tr("tui_rule_hands", n=r.hands_per_match))
     if r.target is not None:
-        out.append(tr("rule_target", n=r.target))
+        out.append(tr("tui_rule_target", n=r.target))
     out.append(
         tr(
-            "rule_values",
+            "tui_rule_values",
             jk=r.value_joker,
             two=r.value_two,
             ace=r.value_ace,
@@ -232,47 +287,28 @@ def rules_lines(tr: Translator, r: Rules) -> list[str]:
             low=r.value_low,
         )
     )
-    out.append(tr("rule_wilds", n=r.max_wilds))
+    out.append(tr("tui_rule_wilds", n=r.max_wilds))
     if r.min_first_meld:
-        out.append(tr("rule_min_meld", n=r.min_first_meld))
-    out.append(tr("rule_pile_open") if r.discard_pile_open else tr("rule_pile_closed"))
+        out.append(tr("tui_rule_min_meld", n=r.min_first_meld))
+    out.append(tr("tui_rule_pile_open") if r.discard_pile_open else tr("tui_rule_pile_closed"))
     what = {
-        PickupRule.NONE: "pickup_none",
-        PickupRule.MUST_OPEN_OR_ATTACH: "pickup_open",
-        PickupRule.MUST_USE_TOP_CARD: "pickup_top",
+        PickupRule.NONE: "none",
+        PickupRule.MUST_OPEN_OR_ATTACH: "open",
+        PickupRule.MUST_USE_TOP_CARD: "top",
     }[r.pickup_rule]
-    out.append(tr("rule_pickup", what=tr(what)))
+    out.append(tr("tui_rule_pickup", what=tr.word("tui_pickup", what)))
     if r.single_card_pile_no_rediscard:
-        out.append(tr("rule_lone"))
-    need = tr("clean") if r.closing_burraco is BurracoNeeded.CLEAN else tr("any_burraco")
-    out.append(tr("rule_close", what=need, n=r.closing_bonus))
+        out.append(tr("tui_rule_lone"))
+    need = "clean" if r.closing_burraco is BurracoNeeded.CLEAN else "any"
+    out.append(tr("tui_rule_close", kind=need, n=r.closing_bonus))
     if r.semiclean:
-        out.append(tr("rule_bonuses", clean=r.bonus_clean, semi=r.bonus_semiclean, dirty=r.bonus_dirty))
+        out.append(tr("tui_rule_bonuses", clean=r.bonus_clean, semi=r.bonus_semiclean, dirty=r.bonus_dirty))
     else:
-        out.append(tr("rule_bonuses2", clean=r.bonus_clean, dirty=r.bonus_dirty))
-    out.append(tr("rule_poz_penalty", n=r.pozzetto_penalty))
+        out.append(tr("tui_rule_bonuses2", clean=r.bonus_clean, dirty=r.bonus_dirty))
+    out.append(tr("tui_rule_poz_penalty", n=r.pozzetto_penalty))
     return out
 
 
-__all__ = [
-    "CARD_CELL",
-    "Names",
-    "advice_text",
-    "card_face",
-    "card_plain",
-    "card_rich",
-    "describe_action",
-    "end_text",
-    "match_line",
-    "meld_bonus",
-    "meld_caption",
-    "meld_plain",
-    "meld_rich",
-    "meld_value",
-    "pace_text",
-    "pozzetti_lines",
-    "rules_lines",
-    "score_lines",
-    "sort_hand",
-    "status_text",
-]
+def hint_keys(verb: str, meld: int) -> str:
+    """The keys that play a hinted move once its cards are selected: ``m``, ``a 2``, ``x``, ``d``, ``p``."""
+    return {"draw": "d", "pick": "p", "meld": "m", "add": f"a {meld}", "discard": "x"}.get(verb, "")

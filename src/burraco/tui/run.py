@@ -10,7 +10,7 @@ from ..messages import msg
 from ..record import RecordError, load_record
 from ..rules import Rules
 from .i18n import Translator
-from .session import Session, SessionError, parse_speed
+from .session import Session, SessionError, engine_message, parse_speed
 
 
 class PlayError(Exception):
@@ -46,18 +46,25 @@ def play(
 ) -> int:
     """Start (or resume) a game and play it in the full-screen table or in plain text; returns the exit status.
     Usage errors (a bad setting, no game to resume, a saved game that cannot be continued) are raised as
-    :class:`PlayError` in the player's language."""
+    :class:`PlayError` in the player's language. A resumed game is played in the language it was saved in unless
+    ``lang`` says another."""
     tr = _translator(lang)
     if rules.players not in (2, 4):
-        raise PlayError(tr.engine(msg("table_players", players=rules.players)))
+        raise PlayError(tr.render(msg("table_players", players=rules.players)))
     try:
         delay = parse_speed(speed)
         if resume:
             session = Session.resume()
-            intro = tr("resumed", path=session.path)
+            if lang is None and session.lang is not None:
+                tr = _translator(session.lang)
+            intro = tr("tui_resumed", path=str(session.path))
         else:
             session = Session.new(
-                rules, partner=player_spec(partner), opponents=player_spec(opponents), seed=seed
+                rules,
+                partner=player_spec(partner),
+                opponents=player_spec(opponents),
+                seed=seed,
+                lang=tr.lang,
             )
             intro = ""
     except SessionError as e:
@@ -72,7 +79,7 @@ def play(
 
     status = PlayApp(session, tr, delay=delay, message=intro).run()
     if not session.match_over and session.path is not None:
-        print(tr("saved_at", path=session.path))
+        print(tr("tui_saved_at", path=str(session.path)))
     return status or 0
 
 
@@ -82,21 +89,21 @@ def watch(file: Path, seat: str | None, lang: str | None) -> int:
     try:
         text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
-        raise PlayError(tr("cannot_read", path=file, why=e)) from e
-    from .app import WatchApp, watch_positions
+        raise PlayError(tr("tui_cannot_read", path=str(file), why=str(e))) from e
+    from .watch import WatchApp, watch_positions
 
     try:
         record = load_record(text)
         positions, error = watch_positions(record, tr)
     except (RecordError, ValueError) as e:
-        raise PlayError(tr("bad_record", why=e)) from e
+        raise PlayError(tr("tui_bad_record", why=engine_message(e))) from e
     if not positions:
-        raise PlayError(tr("no_hands_to_watch"))
+        raise PlayError(tr("tui_no_hands_to_watch"))
     seats = positions[0][1].seats
     head = record.get("play")
     name = seat or (str(head.get("human")) if isinstance(head, dict) else seats[0])
     if name.upper() not in seats:
-        raise PlayError(tr("bad_seat", seat=name, seats=" ".join(seats)))
+        raise PlayError(tr("tui_bad_seat", seat=name, seats=" ".join(seats)))
     WatchApp(positions, tr, seats.index(name.upper()), error).run()
     return 0
 

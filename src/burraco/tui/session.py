@@ -34,10 +34,12 @@ from ..bots.hint import Hint, hint
 from ..game import Game
 from ..match import Match
 from ..messages import Message, MessageError, msg
+from ..messages import text as text_message
 from ..rules import Rules, rules_from_json
 from ..view import View
 from . import storage
 from .i18n import Translator
+from .movelog import HandLog
 
 #: pace of the computer players' moves: seconds between two moves
 SPEEDS = {"instant": 0.0, "fast": 0.3, "normal": 0.8, "slow": 1.6}
@@ -50,25 +52,20 @@ HEADER_VERSION = 2
 DEFAULT_LEVEL = "heuristic:medium"
 
 
-class SessionError(ValueError):
-    """A setting or a saved game that cannot be used: ``key`` and ``fields`` name a message of the table's
-    catalogue (:mod:`burraco.tui.i18n`; a field may be an engine :class:`~burraco.messages.Message`), shown in the
-    player's language with :meth:`text`; ``str(err)`` is the English text."""
-
-    def __init__(self, key: str, **fields: object) -> None:
-        self.key = key
-        self.fields = fields
-        super().__init__(Translator("en")(key, **fields))
+class SessionError(MessageError):
+    """A setting or a saved game that cannot be used: ``err.msg`` is a code of the terminal table's catalogue (its
+    parameters may hold an engine :class:`~burraco.messages.Message`), shown in the player's language with
+    :meth:`text`; ``str(err)`` is the English text."""
 
     def text(self, tr: Translator) -> str:
         """The message in ``tr``'s language."""
-        return tr(self.key, **self.fields)
+        return tr.render(self.msg)
 
 
-def engine_message(e: BaseException) -> Message | str:
+def engine_message(e: BaseException) -> Message:
     """An engine error as its :class:`~burraco.messages.Message` (to show in the player's language), else its
-    English text (a malformed record's ``RecordError``)."""
-    return e.msg if isinstance(e, MessageError) else str(e)
+    English text as a message (a malformed record's ``RecordError``)."""
+    return e.msg if isinstance(e, MessageError) else text_message(str(e))
 
 
 def parse_speed(text: str) -> float:
@@ -79,9 +76,9 @@ def parse_speed(text: str) -> float:
     try:
         v = float(t)
     except ValueError as e:
-        raise SessionError("bad_pace", pace=text) from e
+        raise SessionError(msg("tui_bad_pace", pace=text)) from e
     if not 0 <= v <= 30:
-        raise SessionError("bad_pace", pace=text)
+        raise SessionError(msg("tui_bad_pace", pace=text))
     return v
 
 
@@ -100,11 +97,11 @@ def speed_name(delay: float) -> str | None:
 def check_player(spec: str) -> str:
     """Check a computer player spec (``heuristic:easy|medium|hard``, ``ismcts[:N|:Ts]``, ``random``)."""
     if spec.strip().lower().startswith("cheat"):
-        raise SessionError("cheat_player")
+        raise SessionError(msg("tui_cheat_player"))
     try:
         parse_player(spec)
     except ValueError as e:
-        raise SessionError("bad_player", spec=spec.strip()) from e
+        raise SessionError(msg("tui_bad_player", spec=spec.strip())) from e
     return spec.strip()
 
 
@@ -126,14 +123,22 @@ class Seating:
 class Session:
     """One human against the computer: the match, its players, saving, undo and hints."""
 
-    def __init__(self, match: Match, seating: Seating, seed: int, path: Path | None) -> None:
+    def __init__(
+        self, match: Match, seating: Seating, seed: int, path: Path | None, lang: str | None = None
+    ) -> None:
         self.match = match
         self.rules: Rules = match.rules
         self.seating = seating
         self.seed = seed
         self.path = path
+        #: the language the game is played in (kept in the saved game, so ``--resume`` speaks it again)
+        self.lang = lang
         self.undos = 0
         self.started = time.strftime("%Y-%m-%dT%H:%M:%S")
+        #: the moves of the current hand as the human seat saw them
+        self.log = HandLog(seating.human, seats=match.seats)
+        if match.games:
+            self.log = HandLog.of_game(match.game, seating.human)
 
     # ----- creation ---------------------------------------------------------------------------------------------
     @classmethod
@@ -145,8 +150,10 @@ class Session:
         opponents: str = DEFAULT_LEVEL,
         seed: int | None = None,
         save: bool = True,
+        lang: str | None = None,
     ) -> Session:
-        """A new match (the human sits South; West deals the first hand, so North plays first)."""
+        """A new match (the human sits South; West deals the first hand, so North plays first), played in
+        ``lang``."""
         if seed is None:
             seed = int.from_bytes(
                 hashlib.blake2b(repr(time.time_ns()).encode(), digest_size=4).digest(), "big"
@@ -157,7 +164,7 @@ class Session:
             opponents=check_player(opponents),
         )
         path = storage.new_game_path(seed) if save else None
-        s = cls(Match(rules, seed=seed), seating, seed, path)
+        s = cls(Match(rules, seed=seed), seating, seed, path, lang)
         s._deal()
         s.save()
         return s
@@ -167,7 +174,7 @@ class Session:
         """Continue a saved game (a record with its ``play`` header) exactly where it stopped."""
         head = record.get("play")
         if not isinstance(head, dict):
-            raise SessionError("not_play_record")
+            raise SessionError(msg("tui_not_play_record"))
         try:
             seed = int(head["seed"])
             rules = rules_from_json(record.get("rules", "italian"))
@@ -179,8 +186,9 @@ class Session:
             )
             match = Match.from_record(record, seed)
         except (KeyError, TypeError, ValueError) as e:
-            raise SessionError("cannot_continue", why=engine_message(e)) from e
-        s = cls(match, seating, seed, path)
+            raise SessionError(msg("tui_cannot_continue", why=engine_message(e))) from e
+        lang = head.get("lang")
+        s = cls(match, seating, seed, path, str(lang) if isinstance(lang, str) else None)
         s.undos = int(head.get("undos", 0))
         s.started = str(head.get("started", s.started))
         return s
@@ -190,7 +198,7 @@ class Session:
         """The last unfinished saved game (raises :class:`SessionError` when there is none)."""
         saved = storage.last_unfinished()
         if saved is None:
-            raise SessionError("no_unfinished", path=storage.games_dir())
+            raise SessionError(msg("tui_no_unfinished", path=str(storage.games_dir())))
         return cls.from_record(saved.record, saved.path)
 
     # ----- state --------------------------------------------------------------------------------------------------
@@ -251,8 +259,10 @@ class Session:
         return player.choose(self.match.view(seat), g.legal_actions())
 
     def apply(self, action: Action | str) -> None:
-        """Play ``action`` (the engine refuses an illegal one with its message, changing nothing) and save."""
+        """Play ``action`` (the engine refuses an illegal one with its message, changing nothing), log it and save."""
+        before = self.view
         self.match.apply(action)
+        self.log.add(before, self.game.actions[-1], self.view)
         self.save()
 
     def play_human(self, action: Action | str) -> None:
@@ -287,7 +297,9 @@ class Session:
         return g
 
     def _deal(self) -> Game:
-        return self.match.start_hand()
+        g = self.match.start_hand()
+        self.log = HandLog(self.human, seats=self.seat_names)
+        return g
 
     def hint(self, level: str = "hard") -> Hint:
         """What the heuristic would play now from the human's view, with its reason."""
@@ -318,6 +330,7 @@ class Session:
         rec["hands"] = rec["hands"][: h + 1]
         rec["hands"][h]["actions"] = rec["hands"][h]["actions"][:j]
         self.match = Match.from_record(rec, self.seed)
+        self.log = HandLog.of_game(self.game, self.human)
         self.undos += 1
         self.save()
 
@@ -336,6 +349,7 @@ class Session:
             "seed": self.seed,
             "finished": self.match.is_over,
             "undos": self.undos,
+            **({"lang": self.lang} if self.lang else {}),
             "started": self.started,
             "updated": time.time(),
         }

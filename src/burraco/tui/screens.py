@@ -1,0 +1,110 @@
+"""The pages over the table: the scores of a hand (and the match result), the rules, the keys."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.table import Table
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from .i18n import Translator
+from .render import Names, score_lines, status_text
+from .session import Session
+
+__all__ = ["PageScreen", "ScoreScreen", "TextScreen", "score_page"]
+
+
+class TextScreen(ModalScreen[str]):
+    """A modal page of text (scores, rules, help): Enter (``ok``) or Escape (``cancel``) closes it; q quits the
+    app."""
+
+    DEFAULT_CSS = """
+    TextScreen { align: center middle; }
+    TextScreen > Vertical { width: 90; max-width: 100%; height: auto; max-height: 100%;
+                            border: thick $accent; background: $surface; padding: 0 1; }
+    TextScreen #body { height: auto; }
+    TextScreen Button { height: 1; border: none !important; min-width: 8; padding: 0; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "close('ok')", show=False),
+        Binding("escape", "close('cancel')", show=False),
+        Binding("q", "app.quit", show=False),
+    ]
+
+    def __init__(self, body: Any, plain: str, footer: str, screen_id: str) -> None:
+        super().__init__(id=screen_id)
+        self.body = body
+        self.plain = plain
+        self.footer = footer
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.body, id="body")
+            yield Button(self.footer, id="close", variant="primary")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss("ok")
+
+    def action_close(self, how: str) -> None:
+        self.dismiss(how)
+
+
+class PageScreen(TextScreen):
+    """The rules and help pages: the key that opened them closes them too."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "close('cancel')", show=False),
+        Binding("question_mark", "close('cancel')", show=False),
+    ]
+
+
+class ScoreScreen(TextScreen):
+    """The scores of a hand just ended: Enter deals the next hand (or ends the match), u undoes the human's last
+    decision (back into the hand that ended)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("u", "close('undo')", show=False)]
+
+
+def score_page(tr: Translator, names: Names, session: Session) -> tuple[Table, str]:
+    """The score breakdown of the hand just ended (and the match result at its end): a table and its plain text."""
+    g = session.game
+    sc = g.scores()
+    assert sc is not None
+    m = session.match
+    sides = [names.side(0), names.side(1)]
+    title = tr("tui_score_title", i=session.hand_index() + 1) + " · " + status_text(tr, names, session.view)
+    t = Table(title=title, expand=True)
+    t.add_column("")
+    for s in sides:
+        t.add_column(s, justify="right")
+    lines = [title]
+    for row in score_lines(tr, m.sides, sc):
+        t.add_row(*row)
+        lines.append(" ".join(row))
+    match_row = tr.word("tui_score_row", "match")
+    t.add_row(match_row, *(str(x) for x in m.totals), style="bold")
+    lines.append(f"{match_row} {m.totals[0]} {m.totals[1]}")
+    if m.is_over:
+        vp = m.vp()
+        if vp is not None:
+            vp_row = tr.word("tui_score_row", "vp")
+            t.add_row(vp_row, str(vp[0]), str(vp[1]), style="bold")
+            lines.append(f"{vp_row} {vp[0]} {vp[1]}")
+        w = m.winner()
+        result = tr("tui_match_drawn") if w is None else tr("tui_match_won", side=names.side(w))
+        summary = tr(
+            "tui_match_summary",
+            hands=len(m.games),
+            a_side=sides[0],
+            a=m.totals[0],
+            b_side=sides[1],
+            b=m.totals[1],
+        )
+        t.caption = f"{result}. {summary}"
+        lines += [result, summary]
+    return t, "\n".join(lines)
