@@ -70,6 +70,8 @@ def check_whole(app: PlayApp) -> None:
         assert w.region.right <= width and w.region.bottom <= height, wid
         assert words(shown(app, w)) == words(w.plain), (wid, shown(app, w), w.plain)
     for box in app.query(MeldBox):
+        if not box.display:  # a column the hand has no side for
+            continue
         assert box.region.bottom <= height
         assert words(shown(app, box)).replace(" ", "").startswith(words(box.head).replace(" ", ""))
     for row in BUTTONS:
@@ -162,11 +164,16 @@ def check_table(app: PlayApp) -> None:
     key = [(-1, 0) if c == JOKER else (c // 13, c % 13) for c in nat]
     assert key == sorted(key)
     assert hand.plain == " ".join(card_face(c, app.tr.joker) for c in hand.cards)
-    # the melds, numbered, the human's side on the left (or on top)
+    # the melds, numbered, the human's side on the left (or on top), then the others in playing order from his
+    # left (with 3, 5 and 6 players, every side of the hand: RULES.md §14.3-§14.4)
     own = v.side_of(v.seat)
+    order = [own] + [v.side_of(s) for k in range(1, v.rules.players) if (s := (v.seat + k) % v.rules.players) >= 0]
+    order = list(dict.fromkeys(order))
     marks = {"clean": "★", "semiclean": "☆", "dirty": "◆"}
-    for col, side in enumerate((own, 1 - own)):
-        lines = app.query_one(f"#melds-{col}", MeldBox).plain.splitlines()[1:]
+    boxes = [b for b in app.query(MeldBox) if b.display]
+    assert len(boxes) == len(v.sides)
+    for col, side in enumerate(order):
+        lines = boxes[col].plain.splitlines()[1:]
         for k, m in enumerate(v.melds[side], 1):
             text = lines[k - 1]
             assert text.startswith(f"{k}.")
@@ -252,6 +259,23 @@ def test_pilot_plays_a_whole_hand_to_the_scores() -> None:
     assert rec["format"] == "burraco-record/1" and len(rec["hands"]) == 1
     assert rec["play"]["human"] == "S" and rec["play"]["finished"] is False and rec["play"]["lang"] == "en"
     assert seen["next_hand"] == 1
+
+
+@pytest.mark.parametrize(
+    ("rules_name", "size"),
+    [("italian-3p", SMALL), ("italian-5p", LARGE), ("italian-6p", SMALL)],
+    ids=["3p-80x24", "5p-120x40", "6p-80x24"],
+)
+def test_14_3_14_4_pilot_plays_three_five_and_six_player_hands(rules_name: str, size: tuple[int, int]) -> None:
+    """RULES.md §14.3-§14.4 at the terminal table: every seat and every side of the hand on the screen (the
+    check at each turn), the hand's breakdown per side as it ended, and the match totals per scorer (a player
+    with three and five, a pair with six)."""
+    seen = asyncio.run(play_hand(rules_name, 2, size))
+    sc = seen["scores"]
+    text = seen["score_text"]
+    assert "hand total " + " ".join(str(x["total"]) for x in sc.values()) in text
+    rec = seen["record"]
+    assert rec["play"]["human"] == "ABCDEF"[preset(rules_name).players // 2]
 
 
 def test_pilot_two_player_hand_at_80x24() -> None:

@@ -163,7 +163,7 @@ TEMPLATES: dict[str, str] = {
     "tui_side_us": "Noi ({side})",
     "tui_side_them": "Loro ({side})",
     "tui_cards": "{n} {n|carta|carte}",
-    "tui_match": "Partita {a_side} {a} – {b_side} {b} ({goal})",
+    "tui_match": "Partita {totals} ({goal})",
     "tui_target": "ai {n}",
     "tui_hand_of": "smazzata {i} di {n}",
     "tui_hand_no": "smazzata {i}",
@@ -223,7 +223,7 @@ TEMPLATES: dict[str, str] = {
     "tui_score_title": "Smazzata {i}: il punteggio",
     "tui_match_won": "Partita finita: vince {side}",
     "tui_match_drawn": "Partita finita: pareggio",
-    "tui_match_summary": "Smazzate giocate: {hands} · {a_side} {a} – {b_side} {b}",
+    "tui_match_summary": "Smazzate giocate: {hands} · {totals}",
     "tui_saved_at": "Partita salvata in {path}: continuala con burraco play --resume",
     "tui_resumed": "Ripresa la partita salvata in {path}",
     "tui_cheat_player": "Il giocatore che bara vede le carte coperte: è uno strumento di misura, non un "

@@ -158,7 +158,7 @@ TEMPLATES: dict[str, str] = {
     "tui_side_us": "Nós ({side})",
     "tui_side_them": "Eles ({side})",
     "tui_cards": "{n} {n|carta|cartas}",
-    "tui_match": "Partida {a_side} {a} – {b_side} {b} ({goal})",
+    "tui_match": "Partida {totals} ({goal})",
     "tui_target": "até {n}",
     "tui_hand_of": "mão {i} de {n}",
     "tui_hand_no": "mão {i}",
@@ -218,7 +218,7 @@ TEMPLATES: dict[str, str] = {
     "tui_score_title": "Mão {i}: a contagem",
     "tui_match_won": "Partida encerrada: {side} vence",
     "tui_match_drawn": "Partida encerrada: empate",
-    "tui_match_summary": "Mãos jogadas: {hands} · {a_side} {a} – {b_side} {b}",
+    "tui_match_summary": "Mãos jogadas: {hands} · {totals}",
     "tui_saved_at": "Partida salva em {path}: continue com burraco play --resume",
     "tui_resumed": "Partida retomada de {path}",
     "tui_cheat_player": "O jogador trapaceiro vê as cartas escondidas: é uma ferramenta de medida, não um "

@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 
 from ..bots.players import canonical_player
-from ..messages import msg
 from ..record import RecordError, load_record
 from ..rules import Rules
 from .i18n import Translator
@@ -49,8 +48,6 @@ def play(
     :class:`PlayError` in the player's language. A resumed game is played in the language it was saved in unless
     ``lang`` says another."""
     tr = _translator(lang)
-    if rules.players not in (2, 4):
-        raise PlayError(tr.render(msg("table_players", players=rules.players)))
     try:
         delay = parse_speed(speed)
         if resume:

@@ -12,7 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from .i18n import Translator
-from .render import Names, score_lines, status_text
+from .render import Names, score_lines, status_text, totals_text
 from .session import Session
 
 __all__ = ["PageScreen", "ScoreScreen", "TextScreen", "score_page"]
@@ -76,19 +76,26 @@ def score_page(tr: Translator, names: Names, session: Session) -> tuple[Table, s
     sc = g.scores()
     assert sc is not None
     m = session.match
-    sides = [names.side(0), names.side(1)]
+    names.follow(g)
+    sides = list(g.sides)
     title = tr("tui_score_title", i=session.hand_index() + 1) + " · " + status_text(tr, names, session.view)
     t = Table(title=title, expand=True)
     t.add_column("")
     for s in sides:
         t.add_column(s, justify="right")
     lines = [title]
-    for row in score_lines(tr, m.sides, sc):
+    for row in score_lines(tr, g.sides, sc):
         t.add_row(*row)
         lines.append(" ".join(row))
     match_row = tr.word("tui_score_row", "match")
-    t.add_row(match_row, *(str(x) for x in m.totals), style="bold")
-    lines.append(f"{match_row} {m.totals[0]} {m.totals[1]}")
+    if tuple(m.sides) == g.sides:  # the match totals are the hand's sides': one more row
+        t.add_row(match_row, *(str(x) for x in m.totals), style="bold")
+        lines.append(f"{match_row} {' '.join(str(x) for x in m.totals)}")
+    else:  # three and five players: a total per player (his half of a pair's hand, RULES.md §14.3)
+        line = f"{match_row}: {totals_text(m.sides, m.totals)}"
+        t.add_section()
+        t.add_row(line, *([""] * len(sides)), style="bold")
+        lines.append(line)
     if m.is_over:
         vp = m.vp()
         if vp is not None:
@@ -96,15 +103,8 @@ def score_page(tr: Translator, names: Names, session: Session) -> tuple[Table, s
             t.add_row(vp_row, str(vp[0]), str(vp[1]), style="bold")
             lines.append(f"{vp_row} {vp[0]} {vp[1]}")
         w = m.winner()
-        result = tr("tui_match_drawn") if w is None else tr("tui_match_won", side=names.side(w))
-        summary = tr(
-            "tui_match_summary",
-            hands=len(m.games),
-            a_side=sides[0],
-            a=m.totals[0],
-            b_side=sides[1],
-            b=m.totals[1],
-        )
+        result = tr("tui_match_drawn") if w is None else tr("tui_match_won", side=m.sides[w])
+        summary = tr("tui_match_summary", hands=len(m.games), totals=totals_text(m.sides, m.totals))
         t.caption = f"{result}. {summary}"
         lines += [result, summary]
     return t, "\n".join(lines)

@@ -32,7 +32,7 @@ from ..actions import Action, IllegalActionError
 from ..arena import parse_player
 from ..bots.hint import Hint, hint
 from ..game import Game
-from ..match import Match
+from ..match import Match, seat_names
 from ..messages import Message, MessageError, msg
 from ..messages import text as text_message
 from ..rules import Rules, rules_from_json
@@ -152,14 +152,15 @@ class Session:
         save: bool = True,
         lang: str | None = None,
     ) -> Session:
-        """A new match (the human sits South; West deals the first hand, so North plays first), played in
+        """A new match (the human sits South; West deals the first hand, so North plays first; with three, five
+        and six players he sits in the middle of the seat letters, B, C or D, and the last seat deals), played in
         ``lang``."""
         if seed is None:
             seed = int.from_bytes(
                 hashlib.blake2b(repr(time.time_ns()).encode(), digest_size=4).digest(), "big"
             )
         seating = Seating(
-            human=2 if rules.players == 4 else 1,
+            human=rules.players // 2,
             partner=check_player(partner),
             opponents=check_player(opponents),
         )
@@ -178,7 +179,7 @@ class Session:
         try:
             seed = int(head["seed"])
             rules = rules_from_json(record.get("rules", "italian"))
-            seats = ("N", "E", "S", "W") if rules.players == 4 else ("N", "S")
+            seats = seat_names(rules.players)
             seating = Seating(
                 human=seats.index(str(head["human"])),
                 partner=check_player(str(head.get("partner", DEFAULT_LEVEL))),
@@ -237,10 +238,13 @@ class Session:
         return not self.game.is_over and self.game.current_seat != self.human
 
     def player_spec(self, seat: int) -> str | None:
-        """The computer player at ``seat`` (None for the human)."""
+        """The computer player at ``seat`` (None for the human): the partner's level for a seat of the human's
+        side as the sides stand (with three and five players a pair forms during the hand, RULES.md §14.3), the
+        opponents' for the others."""
         if seat == self.human:
             return None
-        if self.rules.players == 4 and seat == (self.human + 2) % 4:
+        g = self.game
+        if g.side_of_seat[seat] == g.side_of_seat[self.human]:
             return self.seating.partner
         return self.seating.opponents
 
