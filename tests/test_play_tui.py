@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import re
 from collections import Counter
 from pathlib import Path
@@ -496,6 +497,33 @@ def test_watch_steps_through_a_record() -> None:
             assert app.query_one("#help", Line).plain.startswith(f"Replay: action {len(s.game.actions) - 1} ")
             await pilot.press("1")  # seen from N
             assert "seen from N" in app.query_one("#hand-title", Line).plain
+
+    asyncio.run(run())
+
+
+def test_14_4_watch_a_five_player_hand_to_its_end() -> None:
+    """A whole 5-player hand (RULES.md §14.4) stepped through from its start to its end on the replay table: the
+    match line names every player, every side of the hand has its column (five alone, then the pairs formed)."""
+    from burraco import Match
+
+    m = Match(preset("italian-5p"), seed=4)
+    g = m.start_hand()
+    rng = random.Random(1)
+    while not g.is_over:
+        acts = g.legal_actions()
+        g.apply(acts[rng.randrange(len(acts))])
+    positions, err = watch_positions(m.to_record())
+    assert err == "" and len(positions) == len(g.actions) + 1
+
+    async def run() -> None:
+        app = WatchApp(positions, Translator("en"), seat=2)
+        async with app.run_test(size=LARGE) as pilot:
+            assert "Match A 0 – B 0 – C 0 – D 0 – E 0" in app.query_one("#title", Line).plain
+            assert len([b for b in app.query(MeldBox) if b.display]) == 5
+            await pilot.press("end")
+            await pilot.pause()
+            assert len([b for b in app.query(MeldBox) if b.display]) == len(g.sides)
+            assert Counter(app.query_one(CardHand).cards) == Counter(g.view(2).hand)
 
     asyncio.run(run())
 

@@ -25,7 +25,7 @@ from .widgets import Line
 __all__ = ["WatchApp", "watch_positions"]
 
 #: a position of a record: the hand's index, the game after some of its actions, the match totals before the hand
-Position = tuple[int, Game, tuple[int, int]]
+Position = tuple[int, Game, tuple[int, ...]]
 
 
 class WatchApp(App[int]):
@@ -132,7 +132,7 @@ def watch_positions(record: Any, tr: Translator | None = None) -> tuple[list[Pos
     for i, (deal, actions) in enumerate(hands):
         if m.is_over or (m.games and not m.game.is_over):
             break
-        before = (m.totals[0], m.totals[1])
+        before = tuple(m.totals)
         g = m.start_hand(deal)
         out.append((i, g.clone(), before))
         for j, text in enumerate(actions):
