@@ -22,7 +22,7 @@ from burraco.messages import render
 from burraco.tui.app import BUTTONS, PlayApp
 from burraco.tui.i18n import Translator
 from burraco.tui.render import Names, card_face, log_lines
-from burraco.tui.screens import TextScreen
+from burraco.tui.screens import CoachScreen, TextScreen
 from burraco.tui.session import Session
 from burraco.tui.watch import WatchApp, watch_positions
 from burraco.tui.widgets import CardHand, FlowLine, Line, MeldBox, MoveLog
@@ -595,6 +595,50 @@ def test_match_end_screen() -> None:
 
     asyncio.run(run())
     assert s.match_over
+
+
+def test_the_coach_on_the_scores_screen_and_in_the_saved_game() -> None:
+    """Issue 22 item 6: "a" on the scores asks the coach about the hand just ended; a progress bar while it runs,
+    then its page (in the player's language); Enter goes back to the scores; the judgement is kept in the saved
+    game (burraco replay --watch shows it) and survives --resume."""
+    s = Session.new(preset("italian-2p"), opponents="heuristic:easy", seed=5)
+    s.coach_iterations = 2
+    s.play_computers()
+    while not s.hand_over:
+        s.play_human(s.hint("easy").action)
+        s.play_computers()
+
+    async def run() -> None:
+        app = PlayApp(s, Translator("it"))
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(app, pilot)
+            assert isinstance(app.screen, TextScreen) and app.screen.id == "scores"
+            assert "a il coach" in str(app.screen.query_one("#close", Button).label)
+            await pilot.press("a")
+            await pilot.pause()
+            coach = app.screen
+            assert isinstance(coach, CoachScreen)
+            for _ in range(3000):
+                if coach.done:
+                    break
+                await pilot.pause(0.01)
+            assert coach.done
+            await pilot.pause()
+            assert coach.plain.startswith("Il coach · smazzata 1 · ")
+            assert "Punti persi: pesca " in coach.plain
+            assert "Il coach · smazzata 1" in screen_text(app)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, TextScreen) and app.screen.id == "scores"
+
+    asyncio.run(run())
+    mine = [a for a in s.game.actions if a.seat == "S"]
+    rec = s.record()
+    judged = rec["analysis"]["decisions"]
+    assert rec["analysis"]["seats"] == ["S"] and judged and len(judged) <= len(mine)
+    assert all(d["seat"] == "S" and d["hand"] == 0 for d in judged)
+    again = Session.from_record(rec, None)
+    assert again.coached[0] == s.coached[0]
 
 
 def test_undo_while_the_computers_move() -> None:

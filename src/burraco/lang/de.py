@@ -288,6 +288,22 @@ TEMPLATES: dict[str, str] = {
     "tui_rule_poz_penalty": "Wer den Pozzetto nie nimmt, verliert {n}",
     "tui_rule_lone": "Eine aus einer Ein-Karten-Ablage genommene Karte darf im selben Zug nicht abgelegt "
     "werden",
+    # ----- the coach (burraco.analysis at the terminal table) ------------------------------------------------
+    "tui_coach_key": "a der Coach: dieses Spiel analysieren",
+    "tui_coach_running": "Der Coach prüft deine Entscheidungen in Spiel {h}: {i} von {n}",
+    "tui_coach_title": "Der Coach · Spiel {h} · {n} deiner Entscheidungen, je {k} simulierte Verteilungen",
+    "tui_coach_none": "Keine Entscheidung hat mehr als {t} erwartete Punkte gekostet: gut gespielt",
+    "tui_coach_line": "Zug {i}, {mark}: du hast gewählt: {played}; besser: {best} ({loss} Punkte)",
+    "tui_coach_lost": "Verlorene Punkte: Ziehen {pile}, Meldungen {melds}, Abwürfe {discards}, Schließen {closing}",
+    "tui_coach_close": "Enter: zurück zu den Punkten",
+    "tui_coach_seen": "Der Coach, {mark}: besser {best} ({loss} Punkte)",
+    "coach_draw": "vom Stapel ziehen",
+    "coach_pick": "den Ablagestapel nehmen",
+    "coach_redraw": "noch einmal ziehen",
+    "coach_meld": "{cards} auslegen",
+    "coach_add": "{cards} an Meldung {k} anlegen",
+    "coach_swap": "{cards} in Meldung {k} tauschen",
+    "coach_discard": "{cards} abwerfen",
     # ----- the moves log (burraco.narrate) ----------------------------------------------------------------------
     "log_draw": "{who} zieht vom Stapel",
     "log_draw_you": "Du ziehst {card} vom Stapel",
@@ -317,6 +333,7 @@ TEMPLATES: dict[str, str] = {
 }
 
 WORDS: dict[str, dict[str, str]] = {
+    "coach_mark": {"inaccuracy": "Ungenauigkeit", "mistake": "Fehler", "blunder": "grober Fehler"},
     "joker": {"JK": "Joker"},  # the joker as a player names it (cards as symbols)
     "tui_sort": {"suit": "nach Farbe", "rank": "nach Rang"},
     "tui_pace": {"instant": "sofort", "fast": "schnell", "normal": "normal", "slow": "langsam"},

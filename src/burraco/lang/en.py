@@ -274,6 +274,22 @@ TEMPLATES: dict[str, str] = {
     "tui_rule_bonuses2": "Burraco bonuses: clean {clean}, dirty {dirty}",
     "tui_rule_poz_penalty": "A side that never takes its pozzetto loses {n}",
     "tui_rule_lone": "A card taken from a one-card pile may not be discarded in the same turn",
+    # ----- the coach (burraco.analysis at the terminal table) ------------------------------------------------
+    "tui_coach_key": "a the coach: analyse this hand",
+    "tui_coach_running": "The coach looks at your decisions of hand {h}: {i} of {n}",
+    "tui_coach_title": "The coach · hand {h} · {n} of your decisions, {k} sampled deals each",
+    "tui_coach_none": "No decision cost more than {t} points of expected score: well played",
+    "tui_coach_line": "Move {i}, {mark}: you chose to {played}; better: {best} ({loss} points)",
+    "tui_coach_lost": "Points lost: pile {pile}, melds {melds}, discards {discards}, closing {closing}",
+    "tui_coach_close": "Enter: back to the scores",
+    "tui_coach_seen": "The coach, {mark}: better {best} ({loss} points)",
+    "coach_draw": "draw from the stock",
+    "coach_pick": "take the pile",
+    "coach_redraw": "draw again",
+    "coach_meld": "open {cards}",
+    "coach_add": "add {cards} to meld {k}",
+    "coach_swap": "swap {cards} into meld {k}",
+    "coach_discard": "discard {cards}",
     # ----- the moves log (burraco.narrate) ----------------------------------------------------------------------
     "log_draw": "{who} draws from the stock",
     "log_draw_you": "You draw {card} from the stock",
@@ -303,6 +319,7 @@ TEMPLATES: dict[str, str] = {
 }
 
 WORDS: dict[str, dict[str, str]] = {
+    "coach_mark": {"inaccuracy": "inaccuracy", "mistake": "mistake", "blunder": "blunder"},
     "joker": {"JK": "Joker"},  # the joker as a player names it (cards as symbols)
     "tui_sort": {"suit": "by suit", "rank": "by rank"},
     "tui_pace": {"instant": "instant", "fast": "fast", "normal": "normal", "slow": "slow"},

@@ -278,6 +278,22 @@ TEMPLATES: dict[str, str] = {
     "tui_rule_poz_penalty": "Chi non prende il pozzetto perde {n}",
     "tui_rule_lone": "La carta presa da uno scarto di una sola carta non si può riscartare nello stesso "
     "turno",
+    # ----- the coach (burraco.analysis at the terminal table) ------------------------------------------------
+    "tui_coach_key": "a il coach: analizza la smazzata",
+    "tui_coach_running": "Il coach esamina le tue decisioni della smazzata {h}: {i} di {n}",
+    "tui_coach_title": "Il coach · smazzata {h} · {n} tue decisioni, {k} distribuzioni simulate ciascuna",
+    "tui_coach_none": "Nessuna decisione è costata più di {t} punti attesi: ben giocato",
+    "tui_coach_line": "Mossa {i}, {mark}: hai scelto di {played}; meglio: {best} ({loss} punti)",
+    "tui_coach_lost": "Punti persi: pesca {pile}, combinazioni {melds}, scarti {discards}, chiusura {closing}",
+    "tui_coach_close": "Invio: torna ai punteggi",
+    "tui_coach_seen": "Il coach, {mark}: meglio {best} ({loss} punti)",
+    "coach_draw": "pescare dal tallone",
+    "coach_pick": "raccogliere gli scarti",
+    "coach_redraw": "pescare di nuovo",
+    "coach_meld": "calare {cards}",
+    "coach_add": "attaccare {cards} alla combinazione {k}",
+    "coach_swap": "scambiare {cards} nella combinazione {k}",
+    "coach_discard": "scartare {cards}",
     # ----- the moves log (burraco.narrate) ----------------------------------------------------------------------
     "log_draw": "{who} pesca dal tallone",
     "log_draw_you": "Peschi {card} dal tallone",
@@ -307,6 +323,7 @@ TEMPLATES: dict[str, str] = {
 }
 
 WORDS: dict[str, dict[str, str]] = {
+    "coach_mark": {"inaccuracy": "imprecisione", "mistake": "errore", "blunder": "errore grave"},
     "joker": {"JK": "Jolly"},  # the joker as a player names it (cards as symbols)
     "tui_sort": {"suit": "per seme", "rank": "per valore"},
     "tui_pace": {"instant": "istantaneo", "fast": "veloce", "normal": "normale", "slow": "lento"},

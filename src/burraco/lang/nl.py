@@ -284,6 +284,22 @@ TEMPLATES: dict[str, str] = {
     "tui_rule_bonuses2": "Burracopremies: schoon {clean}, vuil {dirty}",
     "tui_rule_poz_penalty": "Wie de pozzetto nooit pakt, verliest {n}",
     "tui_rule_lone": "Een kaart van een aflegstapel van één kaart mag niet in dezelfde beurt worden afgelegd",
+    # ----- the coach (burraco.analysis at the terminal table) ------------------------------------------------
+    "tui_coach_key": "a de coach: analyseer dit spel",
+    "tui_coach_running": "De coach bekijkt je beslissingen van spel {h}: {i} van {n}",
+    "tui_coach_title": "De coach · spel {h} · {n} van je beslissingen, elk {k} gesimuleerde verdelingen",
+    "tui_coach_none": "Geen beslissing kostte meer dan {t} verwachte punten: goed gespeeld",
+    "tui_coach_line": "Zet {i}, {mark}: je koos {played}; beter: {best} ({loss} punten)",
+    "tui_coach_lost": "Verloren punten: pakken {pile}, combinaties {melds}, afleggen {discards}, uitgaan {closing}",
+    "tui_coach_close": "Enter: terug naar de punten",
+    "tui_coach_seen": "De coach, {mark}: beter {best} ({loss} punten)",
+    "coach_draw": "van de stapel pakken",
+    "coach_pick": "de aflegstapel pakken",
+    "coach_redraw": "opnieuw pakken",
+    "coach_meld": "{cards} uitleggen",
+    "coach_add": "{cards} aanleggen bij combinatie {k}",
+    "coach_swap": "{cards} ruilen in combinatie {k}",
+    "coach_discard": "{cards} afleggen",
     # ----- the moves log (burraco.narrate) ----------------------------------------------------------------------
     "log_draw": "{who} trekt van de stapel",
     "log_draw_you": "Je trekt {card} van de stapel",
@@ -313,6 +329,7 @@ TEMPLATES: dict[str, str] = {
 }
 
 WORDS: dict[str, dict[str, str]] = {
+    "coach_mark": {"inaccuracy": "onnauwkeurigheid", "mistake": "fout", "blunder": "blunder"},
     "joker": {"JK": "Joker"},  # the joker as a player names it (cards as symbols)
     "tui_sort": {"suit": "op kleur", "rank": "op rang"},
     "tui_pace": {"instant": "direct", "fast": "snel", "normal": "normaal", "slow": "langzaam"},

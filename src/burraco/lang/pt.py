@@ -272,6 +272,22 @@ TEMPLATES: dict[str, str] = {
     "tui_rule_bonuses2": "Bônus de canastra: limpa {clean}, suja {dirty}",
     "tui_rule_poz_penalty": "Quem não pega o morto perde {n}",
     "tui_rule_lone": "A carta pega de um lixo de uma só carta não pode ser descartada no mesmo turno",
+    # ----- the coach (burraco.analysis at the terminal table) ------------------------------------------------
+    "tui_coach_key": "a o treinador: analisar esta mão",
+    "tui_coach_running": "O treinador examina as suas decisões da mão {h}: {i} de {n}",
+    "tui_coach_title": "O treinador · mão {h} · {n} decisões suas, {k} distribuições simuladas cada",
+    "tui_coach_none": "Nenhuma decisão custou mais de {t} pontos esperados: bem jogado",
+    "tui_coach_line": "Jogada {i}, {mark}: você escolheu {played}; melhor: {best} ({loss} pontos)",
+    "tui_coach_lost": "Pontos perdidos: compra {pile}, jogos {melds}, descartes {discards}, batida {closing}",
+    "tui_coach_close": "Enter: voltar aos pontos",
+    "tui_coach_seen": "O treinador, {mark}: melhor {best} ({loss} pontos)",
+    "coach_draw": "comprar do monte",
+    "coach_pick": "pegar o lixo",
+    "coach_redraw": "comprar de novo",
+    "coach_meld": "baixar {cards}",
+    "coach_add": "juntar {cards} ao jogo {k}",
+    "coach_swap": "trocar {cards} no jogo {k}",
+    "coach_discard": "descartar {cards}",
     # ----- the moves log (burraco.narrate) ----------------------------------------------------------------------
     "log_draw": "{who} compra do monte",
     "log_draw_you": "Você compra {card} do monte",
@@ -301,6 +317,7 @@ TEMPLATES: dict[str, str] = {
 }
 
 WORDS: dict[str, dict[str, str]] = {
+    "coach_mark": {"inaccuracy": "imprecisão", "mistake": "erro", "blunder": "erro grave"},
     "joker": {"JK": "Curingão"},  # the joker as a player names it (cards as symbols)
     "tui_sort": {"suit": "por naipe", "rank": "por valor"},
     "tui_pace": {"instant": "instantâneo", "fast": "rápido", "normal": "normal", "slow": "lento"},

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, ClassVar
 
 from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
-from textual.widgets import Button, Static
+from textual.widgets import Button, ProgressBar, Static
 
+from .coach import coach_lines
 from .i18n import Translator
 from .render import Names, score_lines, status_text, totals_text
 from .session import Session
 
-__all__ = ["PageScreen", "ScoreScreen", "TextScreen", "score_page"]
+__all__ = ["CoachScreen", "PageScreen", "ScoreScreen", "TextScreen", "score_page"]
 
 
 class TextScreen(ModalScreen[str]):
@@ -65,9 +68,57 @@ class PageScreen(TextScreen):
 
 class ScoreScreen(TextScreen):
     """The scores of a hand just ended: Enter deals the next hand (or ends the match), u undoes the human's last
-    decision (back into the hand that ended)."""
+    decision (back into the hand that ended), a asks the coach about the hand."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("u", "close('undo')", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("u", "close('undo')", show=False),
+        Binding("a", "close('coach')", show=False),
+    ]
+
+
+class CoachScreen(TextScreen):
+    """The coach's page on the hand just ended: a progress bar while the analysis runs (in a thread: the table
+    stays responsive, q still quits), then the marked decisions and the points lost. Enter or Escape goes back to
+    the scores."""
+
+    DEFAULT_CSS = """
+    CoachScreen ProgressBar { height: 1; margin: 1 0; }
+    """
+
+    def __init__(self, tr: Translator, session: Session, hand: int) -> None:
+        super().__init__(tr("tui_coach_running", h=hand + 1, i=0, n="…"), "", tr("tui_coach_close"), "coach")
+        self.tr = tr
+        self.session = session
+        self.hand = hand
+        self.done = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.body, id="body")
+            yield ProgressBar(id="progress", show_eta=False)
+            yield Button(self.footer, id="close", variant="primary")
+
+    def on_mount(self) -> None:
+        self.run_worker(self._analyse(), exclusive=True, group="coach")
+
+    def _progress(self, done: int, total: int) -> None:
+        """Called from the analysis' thread."""
+        self.app.call_from_thread(self._show_progress, done, total)
+
+    def _show_progress(self, done: int, total: int) -> None:
+        self.query_one(ProgressBar).update(total=total, progress=done)
+        self.query_one("#body", Static).update(self.tr("tui_coach_running", h=self.hand + 1, i=done, n=total))
+
+    async def _analyse(self) -> None:
+        decisions = await asyncio.to_thread(self.session.coach, self.hand, self._progress)
+        lines = coach_lines(self.tr, decisions, self.hand, self.session.rules.players, self.session.coach_iterations)
+        self.plain = "\n".join(lines)
+        self.done = True
+        try:
+            self.query_one(ProgressBar).display = False
+            self.query_one("#body", Static).update(self.plain)
+        except NoMatches:  # closed meanwhile
+            return
 
 
 def score_page(tr: Translator, names: Names, session: Session) -> tuple[Table, str]:
