@@ -74,7 +74,7 @@ TEMPLATES: dict[str, str] = {
     "go_out_needs_burraco": "zum Ausgehen braucht es einen {kind:needed} auf dem Tisch (§8.1)",
     "morto_not_reached": "{seat} hat den Morto mit dem Abwurf genommen, und er zählt erst ab seinem nächsten Zug "
     "als genommen: bis dahin darf die Partei nicht ausgehen (§0.1 C-22)",
-    "table_players": "dieser Tisch hat Platz für 2 oder 4 Spieler, nicht {players} (3, 5 und 6 Spieler spielen vorerst mit burraco simulate, burraco arena und in Python)",
+    "table_players": "dieser Tisch hat Platz für 2 oder 4 Spieler, nicht {players} (3, 5 und 6 Spieler spielen im Terminal mit burraco play sowie mit burraco simulate, burraco arena und in Python)",
     "no_morto_left": "für die Partei ist kein Morto übrig, also kann sie nicht ausgehen",
     "pozzetto_before_opening": "in den Pozzetto zu gehen, bevor die erste Meldung {points} Punkte erreicht, ist "
     "nicht erlaubt (§0.1)",

@@ -66,7 +66,7 @@ TEMPLATES: dict[str, str] = {
     "go_out_needs_burraco": "going out needs a {kind:needed} on the table (§8.1)",
     "morto_not_reached": "{seat} took the morto with his last discard and it counts as taken only once his next "
     "turn starts: until then the side may not go out (§0.1 C-22)",
-    "table_players": "this table seats 2 or 4 players, not {players} (3, 5 and 6 players play with burraco simulate, burraco arena and from Python for now)",
+    "table_players": "this table seats 2 or 4 players, not {players} (3, 5 and 6 players play in the terminal with burraco play, and with burraco simulate, burraco arena and from Python)",
     "no_morto_left": "no morto is left for the side, so it cannot go out",
     "pozzetto_before_opening": "going to the pozzetto before the first meld reaches {points} points is illegal "
     "(§0.1)",

@@ -69,7 +69,7 @@ TEMPLATES: dict[str, str] = {
     "go_out_needs_burraco": "per andare giù serve un {kind:needed} sul tavolo (§8.1)",
     "morto_not_reached": "{seat} ha preso il morto con lo scarto e conta come preso solo dal suo prossimo turno: "
     "fino ad allora la coppia non può andare giù (§0.1 C-22)",
-    "table_players": "questo tavolo ha posto per 2 o 4 giocatori, non {players} (in 3, 5 e 6 si gioca per ora con burraco simulate, burraco arena e da Python)",
+    "table_players": "questo tavolo ha posto per 2 o 4 giocatori, non {players} (in 3, 5 e 6 si gioca nel terminale con burraco play, e con burraco simulate, burraco arena e da Python)",
     "no_morto_left": "non resta un morto per la coppia, quindi non può andare giù",
     "pozzetto_before_opening": "andare al pozzetto prima che la prima calata arrivi a {points} punti non è ammesso "
     "(§0.1)",

@@ -73,7 +73,7 @@ TEMPLATES: dict[str, str] = {
     "go_out_needs_burraco": "uitgaan vraagt een {kind:needed} op tafel (§8.1)",
     "morto_not_reached": "{seat} nam de morto met zijn laatste afleg en die telt pas als genomen vanaf zijn "
     "volgende beurt: tot dan mag de partij niet uitgaan (§0.1 C-22)",
-    "table_players": "deze tafel biedt plaats aan 2 of 4 spelers, niet {players} (3, 5 en 6 spelers spelen voorlopig met burraco simulate, burraco arena en vanuit Python)",
+    "table_players": "deze tafel biedt plaats aan 2 of 4 spelers, niet {players} (3, 5 en 6 spelers spelen in de terminal met burraco play, en met burraco simulate, burraco arena en vanuit Python)",
     "no_morto_left": "er is geen morto over voor de partij, dus ze kan niet uitgaan",
     "pozzetto_before_opening": "naar de pozzetto gaan voor de eerste uitleg {points} punten haalt, is niet "
     "toegestaan (§0.1)",

@@ -64,7 +64,7 @@ TEMPLATES: dict[str, str] = {
     "go_out_needs_burraco": "para bater é preciso uma {kind:needed} na mesa (§8.1)",
     "morto_not_reached": "{seat} pegou o morto com o descarte e ele só conta como pego a partir da sua próxima "
     "jogada: até lá a dupla não pode bater (§0.1 C-22)",
-    "table_players": "esta mesa tem lugar para 2 ou 4 jogadores, não {players} (3, 5 e 6 jogadores jogam por enquanto com burraco simulate, burraco arena e em Python)",
+    "table_players": "esta mesa tem lugar para 2 ou 4 jogadores, não {players} (3, 5 e 6 jogadores jogam no terminal com burraco play, e com burraco simulate, burraco arena e em Python)",
     "no_morto_left": "não resta morto para a dupla, por isso não pode bater",
     "pozzetto_before_opening": "ir ao morto antes de o primeiro jogo chegar a {points} pontos não é permitido (§0.1)",
     "leaves_last_card": "restaria só {card}, e a jogada não poderia ser completada (§3.4: guarde uma carta para "
