@@ -7,6 +7,7 @@ import itertools
 import json
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -699,6 +700,24 @@ def test_12_command_line_director(tmp_path: Path) -> None:
     assert pdf.read_bytes()[:5] == b"%PDF-"
     code, out = run("export", str(ev_file), "sheets")
     assert code == 0 and len(out.splitlines()) == 4
+
+
+def test_12_simulated_tournament_spread_over_processes_is_the_same_event() -> None:
+    """A round's tables played over two processes give the same event, table by table, as in this process."""
+    kw: dict[str, Any] = {
+        "pairs": 6,
+        "rounds": 2,
+        "movements": "mitchell,danish",
+        "hands": 3,
+        "players": ["heuristic:easy", "random"],
+        "seed": 4,
+    }
+    one, played_one = simulate(**kw)
+    two, played_two = simulate(**kw, workers=2)
+    assert played_two == played_one
+    assert [(s.entrant.id, s.vp, s.mp_for) for s in two.standings()] == [
+        (s.entrant.id, s.vp, s.mp_for) for s in one.standings()
+    ]
 
 
 def test_12_command_line_simulate_json() -> None:
