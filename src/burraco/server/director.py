@@ -31,6 +31,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from ..messages import LANGS, msg, render
 from ..rules import RulesError, preset
 from ..tournament import Event, TournamentError, printouts
 from ..tournament.event import RoundState, Table
@@ -595,7 +596,19 @@ def routes(hub: Hub, limited: Callable[[Handler], Handler], ip_of: Callable[[Req
         return Response(pdf, media_type="application/pdf", headers={
             "Content-Disposition": f'inline; filename="{d.id}-{doc}.pdf"'})
 
+    texts_cache: dict[str, bytes] = {}
+
+    async def texts(request: Request) -> Response:
+        lang = request.path_params["lang"]
+        if lang not in LANGS:
+            raise DeskError("not_found", f"no texts in {lang!r} (languages: {', '.join(LANGS)})", 404)
+        body = texts_cache.get(lang)
+        if body is None:
+            body = texts_cache[lang] = json.dumps(page_texts(lang), ensure_ascii=False).encode()
+        return Response(body, media_type="application/json", headers={"Cache-Control": "max-age=3600"})
+
     return [
+        Route("/api/tournament-texts/{lang}", guard(texts)),
         Route("/tournament/new", page),
         Route("/tournament/{tid}", page),
         Route("/tournament/{tid}/desk", page),
@@ -691,4 +704,101 @@ async def _replace(dirs: Directors, d: Desk, body: dict[str, Any]) -> None:
     await dirs.commit(d, lambda ev: ev.apply(entry))
 
 
-__all__ = ["Desk", "DeskError", "Directors", "now_iso", "routes"]
+def page_texts(lang: str) -> dict[str, str]:
+    """Every text of the desk's pages in ``lang``, rendered from the message catalogues (parameters left as
+    ``{name}`` for the page to fill in)."""
+    return {m.code: render(m, lang) for m in _PAGE_MESSAGES}
+
+
+#: the messages of the desk's pages (director.html): their codes, parameters as placeholders
+_PAGE_MESSAGES = (
+    msg("desk_title"),
+    msg("desk_new"),
+    msg("desk_name"),
+    msg("desk_date"),
+    msg("desk_director"),
+    msg("desk_kind"),
+    msg("desk_kind_pairs"),
+    msg("desk_kind_teams"),
+    msg("desk_kind_individual"),
+    msg("desk_rules"),
+    msg("desk_hands"),
+    msg("desk_minutes"),
+    msg("desk_rounds"),
+    msg("desk_movements"),
+    msg("desk_create"),
+    msg("desk_keep_link"),
+    msg("desk_public_page"),
+    msg("desk_participants"),
+    msg("desk_entrant_name"),
+    msg("desk_player_names"),
+    msg("desk_register"),
+    msg("desk_import"),
+    msg("desk_export"),
+    msg("desk_withdraw"),
+    msg("desk_withdrawn"),
+    msg("desk_online_tables"),
+    msg("desk_computers"),
+    msg("desk_start", n="{n}"),
+    msg("desk_timeout"),
+    msg("desk_close"),
+    msg("desk_finish"),
+    msg("desk_clock", n="{n}", start="{start}"),
+    msg("desk_time_left", m="{m}"),
+    msg("desk_time_up"),
+    msg("desk_timeout_at", at="{at}"),
+    msg("desk_tables"),
+    msg("desk_online"),
+    msg("desk_physical"),
+    msg("desk_progress", done="{done}", hands="{hands}"),
+    msg("desk_finished"),
+    msg("desk_links"),
+    msg("desk_watch"),
+    msg("desk_waiting_confirm"),
+    msg("desk_corrected", who="{who}", why="{why}"),
+    msg("desk_replace"),
+    msg("desk_replaced", seat="{seat}"),
+    msg("desk_correct"),
+    msg("desk_reason"),
+    msg("desk_apply"),
+    msg("desk_results"),
+    msg("desk_printouts"),
+    msg("desk_next_table"),
+    msg("desk_no_round"),
+    msg("desk_score_title", round="{round}", table="{table}", line="{line}"),
+    msg("desk_enter", n="{n}"),
+    msg("desk_confirm"),
+    msg("desk_entered_by", line="{line}"),
+    msg("desk_counted"),
+    msg("desk_refused", reason="{reason}"),
+    msg("desk_done"),
+    msg("desk_all_entered"),
+    msg("t_round", n="{n}"),
+    msg("t_table", n="{n}"),
+    msg("t_hand", n="{n}"),
+    msg("t_pairings", n="{n}"),
+    msg("t_standings", n="{n}"),
+    msg("t_line"),
+    msg("t_clean"),
+    msg("t_semiclean"),
+    msg("t_dirty"),
+    msg("t_closing"),
+    msg("t_melds"),
+    msg("t_hand_points"),
+    msg("t_pozzetto"),
+    msg("t_total"),
+    msg("t_mp"),
+    msg("t_vp"),
+    msg("t_diff"),
+    msg("t_rank"),
+    msg("t_entrant"),
+    msg("t_rounds_played"),
+    msg("t_bye"),
+    msg("t_players"),
+    msg("t_club"),
+    msg("t_member"),
+    msg("t_final"),
+)
+
+
+__all__ = ["Desk", "DeskError", "Directors", "now_iso", "page_texts", "routes"]
