@@ -338,3 +338,66 @@ def test_restart_mid_round_resumes_clock_entries_and_tables(tmp_path: Path) -> N
         proc.wait(timeout=10)
         if proc.stderr is not None:
             proc.stderr.close()
+
+
+def test_no_show_replaced_by_a_computer_and_bad_round_input(server: ThreadServer) -> None:
+    d = new_event(server.url)
+    register_pairs(d)
+    for body, words in [
+        ({"online": "some"}, "'online' lists the numbers"),
+        ({"online": [2], "computers": {"1": {"N": EASY}}}, "online tables only, not at table 1"),
+        ({"online": [1], "computers": {"1": {"X": EASY}}}, "a seat is N, E, S or W"),
+        ({"online": [1], "computers": {"1": {"N": "grandmaster"}}}, "unknown computer level"),
+    ]:
+        status, out = d.do("start", body)
+        assert status == 400 and words in out["message"], (body, out)
+    assert d.desk()["rounds"] == []
+    desk = d.ok("start", {"online": [1]})
+    t1 = desk["rounds"][0]["tables"][0]
+    assert set(t1["links"]) == {"N", "E", "S", "W", "watch"}
+    table_id = t1["table_id"]
+    status, info = call(server.url, "GET", f"/api/tables/{table_id}")
+    assert [s["name"] for s in info["seats"]] == ["Anna", "Carla", "Bruno", "Dario"]  # N E S W
+    assert info["status"] == "waiting"  # the participants have not opened their links yet
+    for body, words in [
+        ({"table": 2, "seat": "N"}, "physical table"),
+        ({"table": 1, "seat": "Q"}, "a seat is N, E, S or W"),
+        ({"table": 9, "seat": "N"}, "has no table 9"),
+        ({"table": 1, "seat": "N", "level": "grandmaster"}, "unknown computer level"),
+    ]:
+        status, out = d.do("replace", body)
+        assert status == 400 and words in out["message"], (body, out)
+    status, out = d.do("finish", {"table": 2})
+    assert status == 400 and "unless the time-out is announced" in out["message"]
+    status, out = d.do("correct", {"round": 1, "table": 2, "hand": 1, "ns": {"melds": 7}, "ew": {}, "reason": "x"})
+    assert status == 400 and "not a multiple of 5" in out["message"]
+    assert d.desk()["rounds"][0]["tables"][1]["sheets"] == []
+    for seat in "NESW":
+        d.ok("replace", {"table": 1, "seat": seat, "level": EASY})
+    status, info = call(server.url, "GET", f"/api/tables/{table_id}")
+    assert all(s["kind"] == "computer" for s in info["seats"])
+    pub = d.public()
+    assert pub["rounds"][0]["tables"][0]["replaced"] == ALL_COMPUTERS
+    # the table starts once every seat is taken, and its hands reach the event
+    wait_for(lambda: d.public()["rounds"][0]["tables"][0]["counted"] >= 1, "the replaced table's first hand")
+
+
+def test_pages_and_their_texts_in_every_language(server: ThreadServer) -> None:
+    from burraco.messages import LANGS, msg, render
+    from burraco.server.director import page_texts
+
+    for path in ("/tournament/new", "/tournament/abc", "/tournament/abc/desk", "/tournament/abc/score"):
+        status, body = call(server.url, "GET", path)
+        assert status == 200 and b"/static/director.js" in body
+    status, js = call(server.url, "GET", "/static/director.js")
+    assert status == 200 and b"/api/tournament-texts/" in js
+    for lang in LANGS:
+        status, texts = call(server.url, "GET", f"/api/tournament-texts/{lang}")
+        assert status == 200 and texts == page_texts(lang)
+        assert texts["desk_start"] == render(msg("desk_start", n="{n}"), lang) and "{n}" in texts["desk_start"]
+        # every code the page uses is served
+        used = set(__import__("re").findall(r'\bt\("(\w+)"', js.decode()))
+        assert used <= set(texts), used - set(texts)
+    assert page_texts("it")["desk_timeout"] == "Annuncia il time-out"
+    status, out = call(server.url, "GET", "/api/tournament-texts/xx")
+    assert status == 404

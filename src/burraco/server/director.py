@@ -71,6 +71,8 @@ class Desk:
     created: float
     tables: dict[tuple[int, int], dict[str, Any]]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: the running round's online tables as the last sync saw them: status, hand in play, match totals
+    live: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def by(self) -> str:
@@ -219,6 +221,7 @@ class Directors:
         online table's sheet (counted at once); a table whose hand ended by the time-out, or that was between
         hands when it was announced, has finished its round."""
         rs = d.event.current
+        d.live = {}
         if rs is None:
             return
         hands = d.event.setup.hands
@@ -231,6 +234,8 @@ class Directors:
             if table is None or not table.matches:
                 continue
             m = table.matches[0]
+            d.live[t.number] = {"status": table.status, "hand": len(m.games), "totals": list(m.totals),
+                                "playing": table.hand_running()}
             have = 0
             while (t.number, have + 1) in rs.sheets:
                 have += 1
@@ -311,6 +316,7 @@ class Directors:
                     "sheets": sheets, "mp": [ns_mp, ew_mp], "counted": counted,
                     "finished": t.number in rs.finished, "complete": rs.complete(t.number, ev.setup.hands),
                     "replaced": {seat: p for (tn, seat), p in rs.replaced.items() if tn == t.number},
+                    "live": d.live.get(t.number) if rs is ev.current else None,
                 })
             rounds.append({"round": rs.number, "movement": rs.movement, "started_at": rs.started_at,
                            "timeout_at": rs.timeout_at, "closed": rs.closed, "byes": list(rs.byes), "tables": tabs})

@@ -90,6 +90,7 @@ function tableCard(ev, tab, extra) {
     el("p", { testid: `progress-${tab.table}` }, t("desk_progress", { done: tab.counted, hands }),
       tab.counted ? ` · ${t("t_mp")} ${tab.mp[0]} – ${tab.mp[1]}` : "",
       tab.finished ? " · " + t("desk_finished") : "",
+      tab.live && tab.live.playing ? ` · ${t("t_hand", { n: tab.live.hand })}: ${tab.live.totals[0]} – ${tab.live.totals[1]}` : "",
       Object.keys(tab.replaced).length ? " · " + Object.keys(tab.replaced).map((s) => t("desk_replaced", { seat: s })).join(", ") : ""),
     tab.mode === "online" && tab.table_id && !tab.links ? el("a", { href: `/t/${tab.table_id}` }, t("desk_watch")) : null,
     sheetRows(ev, tab), extra || null);
