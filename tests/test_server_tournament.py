@@ -225,6 +225,7 @@ def test_round_online_and_physical_tables(server: ThreadServer) -> None:
     # the online table's hands flow in by themselves
     done = wait_for(lambda: (x := d.public())["rounds"][0]["tables"][0]["counted"] == 3 and x, "the online table")
     online = done["rounds"][0]["tables"][0]
+    assert online["live"] is not None and online["live"]["hand"] >= 3
     assert all(s["entered_by"] == "online" and s["counts"] for s in online["sheets"])
     assert online["mp"][0] == sum(s["ns_total"] for s in online["sheets"])
     # the director corrects a sheet: kept with who made it and why; the reason is required
@@ -236,6 +237,10 @@ def test_round_online_and_physical_tables(server: ThreadServer) -> None:
     assert s3["corrected_by"] == [["director:Maria", "EW swapped the lines"]]
     closed = d.ok("close")
     assert closed["rounds"][0]["closed"] and closed["can_start"]
+    # the results mark the seats computer players played
+    marks = {(r["entrant"], r["round"]): r["computers"] for r in closed["results"]}
+    assert marks[("1", 1)] == {"N": EASY, "S": EASY} and marks[("2", 1)] == {"E": EASY, "W": EASY}
+    assert marks[("3", 1)] == {} and marks[("4", 1)] == {}
     # the standings are the event's own, recomputed from its log independently of the server
     ev = Event.create("check", rounds=2, movements="mitchell,danish", hands=3)
     for a, b in PAIRS:

@@ -230,7 +230,11 @@ class Directors:
             link = d.tables.get((rs.number, t.number))
             if link is None or link.get("mode") != "online" or t.number in rs.finished:
                 continue
-            table = await self.hub.get(str(link["table_id"]), touch=False)
+            try:
+                table = await self.hub.get(str(link["table_id"]), touch=False)
+            except Exception:  # one damaged table must not stop the event's page
+                log.exception("event %s: online table %s could not be read", d.id, link["table_id"])
+                continue
             if table is None or not table.matches:
                 continue
             m = table.matches[0]
@@ -347,7 +351,8 @@ class Directors:
             "next": nxt,
             "results": [
                 {"round": x.round, "entrant": x.entrant, "opponents": list(x.opponents), "line": x.line,
-                 "table": x.table, "mp_for": x.mp_for, "mp_against": x.mp_against, "vp": x.vp}
+                 "table": x.table, "mp_for": x.mp_for, "mp_against": x.mp_against, "vp": x.vp,
+                 "computers": _computers(ev.rounds[x.round - 1], x.table, x.line)}
                 for x in ev.results()
             ],
             "standings": [
@@ -390,6 +395,12 @@ class Directors:
                         return rs, t, ln
         raise DeskError("bad_token", "this score-entry link is not valid (it belongs to a round no longer in play,"
                         " or to no table of this event)", 403)
+
+
+def _computers(rs: RoundState, table: int, line: str) -> dict[str, str]:
+    """The seats of a line that a computer player played (a participant replaced), with the player."""
+    seats = {"NS": ("N", "S"), "EW": ("E", "W")}.get(line, ())
+    return {s: p for (tn, s), p in rs.replaced.items() if tn == table and s in seats}
 
 
 # ----------------------------------------------------------------------------------------------------------------
