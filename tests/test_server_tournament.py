@@ -406,3 +406,25 @@ def test_pages_and_their_texts_in_every_language(server: ThreadServer) -> None:
     assert page_texts("it")["desk_timeout"] == "Annuncia il time-out"
     status, out = call(server.url, "GET", "/api/tournament-texts/xx")
     assert status == 404
+
+
+def test_online_hands_reach_the_store_with_nobody_looking(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "follow.sqlite3"
+    with thread_server(fast_config(sqlite_url(path))) as srv:
+        d = new_event(srv.url, rounds=1, movements="mitchell")
+        register_pairs(d)
+        desk = d.ok("start", {"online": "all", "computers": {"1": ALL_COMPUTERS, "2": ALL_COMPUTERS}})
+        ids = [t["table_id"] for t in desk["rounds"][0]["tables"]]
+        # watch only the browser tables themselves (their own API), never the event
+        wait_for(lambda: all(call(srv.url, "GET", f"/api/tables/{i}")[1]["status"] == "finished" for i in ids),
+                 "both online tables to finish their match")
+
+        def stored_hands() -> int:
+            with sqlite3.connect(path) as db:
+                rows = db.execute("SELECT data FROM tournament_entries WHERE tournament_id = ?", (d.id,)).fetchall()
+            return sum(1 for (data,) in rows if json.loads(data)["type"] == "hand")
+
+        wait_for(lambda: stored_hands() == 6, "the six hands in the event's log", timeout=20)
+        assert d.ok("close")["rounds"][0]["closed"]

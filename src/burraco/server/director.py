@@ -44,6 +44,9 @@ from .tournament_store import TournamentRow, TournamentStore
 log = logging.getLogger("burraco.server")
 STATIC = Path(__file__).parent / "static"
 
+#: how often (seconds) the online tables' finished hands are brought into their events in the background
+FOLLOW_EVERY = 2.0
+
 #: the largest request body the desk reads (a participants CSV of a big event fits)
 MAX_BODY = 256 * 1024
 
@@ -102,6 +105,31 @@ class Directors:
         self.hub = hub
         self.store = TournamentStore(hub.store)
         self.desks: dict[str, Desk] = {}
+        self._follower: asyncio.Task[None] | None = None
+
+    def follow(self) -> None:
+        """Start (once) the background task that brings the online tables' finished hands into the events in
+        memory every :data:`FOLLOW_EVERY` seconds, whether or not anyone is looking at their pages."""
+        if self._follower is None or self._follower.done():
+            self._follower = asyncio.create_task(self._follow())
+
+    async def _follow(self) -> None:
+        while not self.hub.closing:
+            await asyncio.sleep(FOLLOW_EVERY)
+            for d in list(self.desks.values()):
+                if self.hub.closing:
+                    return
+                rs = d.event.current
+                if rs is None or not any(x.get("mode") == "online" for (r, _), x in d.tables.items()
+                                         if r == rs.number):
+                    continue
+                try:
+                    async with d.lock:
+                        await self.sync(d)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("event %s: following its online tables", d.id)
 
     # ----- loading and committing ---------------------------------------------------------------------------------
     async def get(self, tid: str) -> Desk:
@@ -460,6 +488,7 @@ def routes(hub: Hub, limited: Callable[[Handler], Handler], ip_of: Callable[[Req
 
     def guard(handler: Handler) -> Handler:
         async def wrapped(request: Request) -> Response:
+            dirs.follow()
             try:
                 return await handler(request)
             except DeskError as e:
