@@ -428,3 +428,26 @@ def test_online_hands_reach_the_store_with_nobody_looking(tmp_path: Path) -> Non
 
         wait_for(lambda: stored_hands() == 6, "the six hands in the event's log", timeout=20)
         assert d.ok("close")["rounds"][0]["closed"]
+
+
+def test_team_and_individual_events(server: ThreadServer) -> None:
+    teams = new_event(server.url, kind="teams", rounds=1, movements="round_robin")
+    for k in range(2):
+        teams.ok("register", {"name": f"Squadra {k + 1}", "people": [f"T{k}P{i}" for i in range(4)]})
+    status, out = teams.do("lineup", {"team": "1", "pairs": [[0, 0], [1, 2]]})
+    assert status == 400 and "at most once" in out["message"]
+    status, out = teams.do("lineup", {"team": "1", "pairs": "0,1"})
+    assert status == 400 and "'pairs' lists" in out["message"]
+    teams.ok("lineup", {"team": "1", "pairs": [[0, 2], [1, 3]]})
+    desk = teams.ok("start", {})
+    tabs = desk["rounds"][0]["tables"]
+    assert len(tabs) == 2 and {t["match"] for t in tabs} == {1}
+    assert ["T0P0", "T0P2"] in [t["ns"]["players"] for t in tabs] + [t["ew"]["players"] for t in tabs]
+    solo = new_event(server.url, kind="individual", rounds=1, movements="individual")
+    for name in ("Anna", "Bruno", "Carla", "Dario"):
+        solo.ok("register", {"name": name, "people": [name]})
+    desk = solo.ok("start", {"online": [1]})
+    t1 = desk["rounds"][0]["tables"][0]
+    status, info = call(server.url, "GET", f"/api/tables/{t1['table_id']}")
+    seated = {s["seat"]: s["name"] for s in info["seats"]}
+    assert [seated["N"], seated["S"]] == t1["ns"]["players"] and [seated["E"], seated["W"]] == t1["ew"]["players"]

@@ -546,6 +546,12 @@ def routes(hub: Hub, limited: Callable[[Handler], Handler], ip_of: Callable[[Req
                 await dirs.commit(d, lambda ev: ev.apply(
                     {"type": "register", "name": name, "at": at, "by": by,
                      "people": [{"name": p} if isinstance(p, str) else p for p in people]}))
+            elif what == "lineup":
+                pairs = body.get("pairs")
+                if not isinstance(pairs, list) or not all(isinstance(x, list) for x in pairs):
+                    raise DeskError("bad_request", "'pairs' lists the team's pairs for the next round, each two "
+                                    "player numbers (from 0, in registration order), e.g. [[0, 2], [1, 3]]")
+                await dirs.commit(d, lambda ev: ev.lineup(str(body.get("team")), pairs, at=at, by=by))
             elif what == "withdraw":
                 await dirs.commit(d, lambda ev: ev.withdraw(str(body.get("entrant")), at=at, by=by))
             elif what == "start":
