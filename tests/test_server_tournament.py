@@ -451,3 +451,16 @@ def test_team_and_individual_events(server: ThreadServer) -> None:
     status, info = call(server.url, "GET", f"/api/tables/{t1['table_id']}")
     seated = {s["seat"]: s["name"] for s in info["seats"]}
     assert [seated["N"], seated["S"]] == t1["ns"]["players"] and [seated["E"], seated["W"]] == t1["ew"]["players"]
+
+
+def test_timeout_at_tables_not_playing_a_hand(server: ThreadServer) -> None:
+    """Online tables whose players never came (nobody dealt a hand): the time-out ends their round with no hands
+    (a draw), and the round can close."""
+    d = new_event(server.url, rounds=1, movements="mitchell")
+    register_pairs(d)
+    d.ok("start", {"online": "all"})
+    d.ok("timeout")
+    pub = d.public()
+    assert all(t["finished"] and t["counted"] == 0 for t in pub["rounds"][0]["tables"])
+    closed = d.ok("close")
+    assert {r["vp"] for r in closed["results"]} == {10}  # 0 – 0: the VP table's draw

@@ -253,8 +253,8 @@ class Directors:
         if rs is None:
             return
         hands = d.event.setup.hands
-        entries: list[dict[str, Any]] = []
         for t in rs.tables:
+            entries: list[dict[str, Any]] = []
             link = d.tables.get((rs.number, t.number))
             if link is None or link.get("mode") != "online" or t.number in rs.finished:
                 continue
@@ -263,20 +263,23 @@ class Directors:
             except Exception:  # one damaged table must not stop the event's page
                 log.exception("event %s: online table %s could not be read", d.id, link["table_id"])
                 continue
-            if table is None or not table.matches:
+            if table is None:
                 continue
-            m = table.matches[0]
-            d.live[t.number] = {"status": table.status, "hand": len(m.games), "totals": list(m.totals),
-                                "playing": table.hand_running()}
+            m = table.matches[0] if table.matches else None
+            games = m.games if m is not None else []
+            d.live[t.number] = {"status": table.status, "hand": len(games),
+                                "totals": list(m.totals) if m is not None else [0, 0], "playing": table.hand_running()}
             have = 0
             while (t.number, have + 1) in rs.sheets:
                 have += 1
             done = False
             entered = have
-            for i in range(have, min(len(m.games), hands)):
+            upto = link.get("timeout_hands")
+            upto = hands if not isinstance(upto, int) else min(hands, upto)
+            for i in range(have, min(len(games), upto)):
                 if (0, i) not in table.hands_ended:
                     break
-                g = m.games[i]
+                g = games[i]
                 entries.append({"type": "hand", "round": rs.number, "table": t.number, "hand": i + 1,
                                 "ns": line_score(g, 0).to_json(), "ew": line_score(g, 1).to_json(),
                                 "by": "online", "at": now_iso()})
@@ -284,17 +287,18 @@ class Directors:
                 if g.timeout_called:  # the hand the time-out ended (by its last round, or closed in it)
                     done = True
                     break
-            between = not table.hand_running()
-            if rs.timeout_at is not None and (done or (between and link.get("timeout_between"))):
+            stopped = isinstance(link.get("timeout_hands"), int) and entered >= upto
+            if rs.timeout_at is not None and (done or stopped):
                 if entered < hands:
                     entries.append({"type": "finish_table", "round": rs.number, "table": t.number,
                                     "at": now_iso(), "by": "online"})
-        if entries:
-            def change(ev: Event) -> None:
-                for e in entries:
-                    ev.apply(e)
-
-            await self.commit(d, change)
+            for e in entries:  # one by one: a sheet the event refuses stops this table only, never the page
+                try:
+                    await self.commit(d, _applier(e))
+                except TournamentError as err:
+                    log.warning("event %s, table %s: the online table's entry was refused: %s", d.id, t.number, err)
+                    break
+            rs = d.event._round(rs.number)  # the same round (a failed commit reloads the event from the store)
 
     async def timeout_online(self, d: Desk, rs: RoundState) -> None:
         """The time-out at every online table of the round at once: the ``timeout`` action where a hand is being
@@ -306,13 +310,22 @@ class Directors:
             table = await self.hub.get(str(link["table_id"]), touch=False)
             if table is None:
                 continue
-            try:
-                if table.hand_running():
-                    await table.handle(_DirectorSink(), {"type": "timeout", "token": link["creator"], "n": table.n})
-                    continue
-            except (ClientError, TableGone) as e:
-                log.info("table %s: time-out not played (%s)", table.id, e)
-            link["timeout_between"] = True
+            for _ in range(20):  # a computer's move may land between reading the event number and the action
+                try:
+                    if table.hand_running():
+                        await table.handle(_DirectorSink(), {"type": "timeout", "token": link["creator"],
+                                                             "n": table.n})
+                        break
+                except ClientError as e:
+                    if e.code == "stale":
+                        continue
+                    log.info("table %s: time-out not played (%s)", table.id, e.message)
+                except TableGone:
+                    pass
+                # between two hands: the table's round is the hands it has finished now (stored: a restart keeps it)
+                link["timeout_hands"] = sum(1 for g, _ in table.hands_ended if g == 0)
+                await self.store.update_table(d.id, rs.number, t.number, link)
+                break
 
     # ----- what everybody sees ----------------------------------------------------------------------------------
     def public_json(self, d: Desk) -> dict[str, Any]:
@@ -371,7 +384,7 @@ class Directors:
                 nxt[b] = {"round": cur.number, "table": None, "line": "bye"}
         return {
             "id": d.id,
-            "setup": ev.setup.to_json(),
+            "setup": {k: v for k, v in ev.setup.to_json().items() if k != "seed"},  # the lot stays unknown
             "director": d.director,
             "entrants": entrants,
             "rounds": rounds,
@@ -423,6 +436,15 @@ class Directors:
                         return rs, t, ln
         raise DeskError("bad_token", "this score-entry link is not valid (it belongs to a round no longer in play,"
                         " or to no table of this event)", 403)
+
+
+def _applier(entry: dict[str, Any]) -> Callable[[Event], None]:
+    """A change that applies one entry."""
+
+    def change(ev: Event) -> None:
+        ev.apply(entry)
+
+    return change
 
 
 def _computers(rs: RoundState, table: int, line: str) -> dict[str, str]:

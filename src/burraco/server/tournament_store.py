@@ -93,6 +93,15 @@ class TournamentStore:
                     [dict(tournament_id=tid, round=r, table_no=t, data=d) for (r, t), d in tables.items()],
                 )
 
+    async def update_table(self, tid: str, round_no: int, table: int, data: dict[str, Any]) -> None:
+        """A table's row again (an online table's state at the time-out)."""
+        async with self.store.engine.begin() as conn:
+            await conn.execute(
+                ttables_t.update()
+                .where(ttables_t.c.tournament_id == tid, ttables_t.c.round == round_no, ttables_t.c.table_no == table)
+                .values(data=data)
+            )
+
     async def load(self, tid: str) -> TournamentRow | None:
         """An event with its entries and tables, or None."""
         async with self.store.engine.connect() as conn:
