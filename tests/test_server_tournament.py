@@ -160,6 +160,10 @@ def test_registration_csv_and_refusals_change_nothing(server: ThreadServer) -> N
     status, out = d.do("import", raw=bad.encode())
     assert status == 400 and "Anna is already registered" in out["message"]
     assert d.desk()["entrants"] == before["entrants"]
+    status, out = d.do("import", raw=b"who,what\nx,y\n")
+    assert status == 400 and "needs the columns entrant,name" in out["message"]
+    status, out = d.do("import", raw=b"")
+    assert status == 400 and "no rows" in out["message"]
     good = "entrant,name,club,member\nLuca – Marta,Luca,Circolo,123\nLuca – Marta,Marta,,\n"
     after = d.ok("import", raw=good.encode())
     assert after["entrants"][-1]["players"] == ["Luca", "Marta"]

@@ -17,6 +17,7 @@ token>`` (a physical table's score entry) and the JSON API under ``/api/tourname
 from __future__ import annotations
 
 import asyncio
+import csv
 import datetime as dt
 import json
 import logging
@@ -210,6 +211,7 @@ class Directors:
         for k in ("date", "kind", "rules", "seeding", "ranking"):
             if k in kw and not isinstance(kw[k], str):
                 raise DeskError("bad_request", f"'{k}' must be a string")
+        kw.setdefault("seed", secrets.randbits(31))  # each event its own lot (ties, random seeding)
         try:
             ev = Event.create(name, **kw)
         except (TournamentError, RulesError) as e:
@@ -549,7 +551,10 @@ def routes(hub: Hub, limited: Callable[[Handler], Handler], ip_of: Callable[[Req
             text = (await _body(request)).decode("utf-8", "replace")
             async with d.lock:
                 def load(ev: Event) -> None:
-                    printouts.import_participants(ev, text, at=now_iso(), by=d.by)
+                    try:
+                        printouts.import_participants(ev, text, at=now_iso(), by=d.by)
+                    except csv.Error as e:
+                        raise TournamentError(f"the file is not a CSV: {e}") from e
 
                 await dirs.commit(d, load)
                 return JSONResponse(dirs.desk_json(d))
