@@ -21,6 +21,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..game import Game
 from ..rules import PRESETS, rules_from_json
 from .config import ServerConfig
+from .director import routes as director_routes
 from .protocol import CLIENT_TYPES, LEVELS, PROTOCOL_MINOR, PROTOCOL_VERSION, ClientError
 from .ratelimit import Bucket, BucketMap, ip_key
 from .store import Store
@@ -341,6 +342,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
+    routes += director_routes(hub, limited, lambda r: _ip(r.client))  # the tournament desk (docs/tournaments.md)
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.hub = hub
     return app

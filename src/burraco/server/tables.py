@@ -731,6 +731,29 @@ class Table:
                 return None
         raise ClientError("unknown_type", f"unknown message type {t!r}")
 
+    async def seat_computer(self, seat: str, level: str) -> None:
+        """Put a computer player of ``level`` in ``seat`` (the tournament director replacing a participant who
+        did not come); its invitation link stops working."""
+        level = check_level(level)
+        if seat not in self.seat_names:
+            raise ClientError("bad_message", f"'seat' must be one of {' '.join(self.seat_names)}")
+        async with self.lock:
+            if self.unloaded:
+                raise TableGone(self.id)
+            s = self.seats[self.seat_names.index(seat)]
+            changes = {"kind": "computer", "level": level, "claimed": False, "token_hash": "", "away": False,
+                       "name": computer_name(level)}
+            others = [c for c in self.conns if c.seat == s.index]
+
+            def committed() -> None:
+                s.connected = 0
+                for c in others:
+                    c.seat = None
+                    c.send({"type": "left"})
+
+            await self._emit([("seat", self.seat_event(s, changes))], seat=(s, changes), on_commit=committed)
+            await self.advance()
+
     def _need_seat(self, conn: Sink) -> Seat:
         if conn.seat is None:
             raise ClientError("not_seated", "only a seated player can do this")
