@@ -3,17 +3,21 @@
 of a single process, and the work really runs on both nodes.
 
 The cluster is two ``ray start --block`` processes of this machine (a head and a worker that joins it, one CPU
-each), stopped by terminating exactly those processes (never ``ray stop``, which would stop every Ray on the
-machine)."""
+each) with their own temporary folder, stopped by terminating exactly those processes: never ``ray stop``, which
+would stop every Ray on the machine, and no ``ray_current_cluster`` file left in /tmp/ray, which a later
+``ray.init()`` of another test would try to join."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -38,9 +42,9 @@ def _env() -> dict[str, str]:
     return {**os.environ, "RAY_AUTH_MODE": "token", "RAY_USAGE_STATS_ENABLED": "0"}
 
 
-def _start(args: list[str], log: Path) -> subprocess.Popen[bytes]:
+def _start(args: list[str], log: Path, temp: str) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [*RAY, "start", "--block", "--num-cpus", "1", "--disable-usage-stats", *args],
+        [*RAY, "start", "--block", "--num-cpus", "1", "--disable-usage-stats", "--temp-dir", temp, *args],
         stdout=log.open("wb"),
         stderr=subprocess.STDOUT,
         env=_env(),
@@ -60,14 +64,15 @@ def _alive_nodes(address: str) -> int:
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     logs = tmp_path_factory.mktemp("ray")
+    temp = tempfile.mkdtemp(prefix="brc", dir="/tmp")  # short: Ray's socket paths live under it
     port = _free_port()
     address = f"127.0.0.1:{port}"
-    procs = [_start(["--head", "--port", str(port), "--include-dashboard=false"], logs / "head.log")]
+    procs = [_start(["--head", "--port", str(port), "--include-dashboard=false"], logs / "head.log", temp)]
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and _alive_nodes(address) < 1:
             time.sleep(1)
-        procs.append(_start(["--address", address], logs / "worker.log"))
+        procs.append(_start(["--address", address], logs / "worker.log", temp))
         while time.monotonic() < deadline and _alive_nodes(address) < 2:
             time.sleep(1)
         if _alive_nodes(address) < 2:
@@ -80,7 +85,9 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 os.killpg(p.pid, signal.SIGTERM)
                 p.wait(timeout=60)
             except (ProcessLookupError, subprocess.TimeoutExpired):
-                os.killpg(p.pid, signal.SIGKILL)
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(p.pid, signal.SIGKILL)
+        shutil.rmtree(temp, ignore_errors=True)
 
 
 def burraco(*args: str) -> Any:
