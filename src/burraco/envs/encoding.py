@@ -966,9 +966,9 @@ _DEFAULT = Layout(4, 2)
 def layout_for(rules: Rules) -> Layout:
     """The :class:`Layout` of these rules (by their number of players and of packs); :class:`EncodingError` for
     rules the spaces do not cover (:func:`check_rules`)."""
+    check_rules(rules)
     got = _LAYOUTS.get((rules.players, rules.decks))
     if got is None:
-        check_rules(rules)
         got = _LAYOUTS[(rules.players, rules.decks)] = Layout(rules.players, rules.decks)
     return got
 
