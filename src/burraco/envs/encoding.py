@@ -1058,22 +1058,26 @@ def _fill_n(
         out[o["lone"] + st.lone] = 1.0
     if st.top >= 0 and not st.top_used:
         out[o["top_to_use"] + st.top] = 1.0
-    hs, hi, pe, ss = o["hand_sizes"], o["hidden_seats"], o["poz_pending"], o["seat_side"]
+    # hand_sizes … rules: one list, written at once (offsets relative to its start)
+    base = o["hand_sizes"]
+    t: list[Any] = [0.0] * (L.obs_size - base)
+    hi, pe, ss = o["hidden_seats"] - base, o["poz_pending"] - base, o["seat_side"] - base
     for s in range(n):
         k = rel[s]
-        out[hs + k] = hand_sizes[s]
+        t[k] = hand_sizes[s]
         if hidden_seats[s]:
-            out[hi + k] = 1.0
+            t[hi + k] = 1.0
         if poz_pending[s]:
-            out[pe + k] = 1.0
-        out[ss + k * ks + slot_of[seat_side[s]]] = 1.0
+            t[pe + k] = 1.0
+        t[ss + k * ks + slot_of[seat_side[s]]] = 1.0
     if turn >= 0:
-        out[o["to_act"] + rel[turn]] = 1.0
+        t[o["to_act"] - base + rel[turn]] = 1.0
     if solo >= 0:
-        out[o["solo"] + rel[solo]] = 1.0
-    out[o["phase"] : o["phase"] + 3] = _PHASES.get(phase, _END_PHASE)
-    f = o["flags"]
-    out[f : f + 17] = (
+        t[o["solo"] - base + rel[solo]] = 1.0
+    f = o["phase"] - base
+    t[f : f + 3] = _PHASES.get(phase, _END_PHASE)
+    f = o["flags"] - base
+    t[f : f + 17] = (
         st.picked,
         st.drew,
         st.melded,
@@ -1092,31 +1096,29 @@ def _fill_n(
         st.turns,
         st.timeout_left,
     )
-    pz = o["pozzetti"]
+    pz = o["pozzetti"] - base
     for i, there in enumerate(pozzetti[: L.pozzetti]):
         if there:
-            out[pz + i] = 1.0
-    pt, pb = o["poz_taken"], o["poz_by"]
+            t[pz + i] = 1.0
+    pt, pb = o["poz_taken"] - base, o["poz_by"] - base
     for j, k in enumerate(order):
-        out[pt + j] = poz_taken[k]
+        t[pt + j] = poz_taken[k]
         x = poz_by[k]
         if x >= 0:
-            out[pb + j * n + rel[x]] = 1.0
+            t[pb + j * n + rel[x]] = 1.0
     if match_totals is not None:
-        mt = o["match_totals"]
+        mt = o["match_totals"] - base
         if L.scorers == n:  # 3 and 5 players: every player keeps a total
             for s in range(n):
-                out[mt + rel[s]] = match_totals[s]
+                t[mt + rel[s]] = match_totals[s]
         else:
             for j, k in enumerate(order):
-                out[mt + j] = match_totals[k]
-    tp, bu, cl = o["table_points"], o["burraco"], o["clean"]
-    out[tp : tp + ks] = pts
-    out[bu : bu + ks] = bur
-    out[cl : cl + ks] = clean
-    ru = o["rules"]
-    out[ru : ru + 10] = _rules_row(r)
-    out[ru + 10] = r.solo_pair
+                t[mt + j] = match_totals[k]
+    f = o["table_points"] - base
+    t[f : f + 3 * ks] = pts + bur + clean
+    f = o["rules"] - base
+    t[f : f + 11] = [*_rules_row(r).tolist(), r.solo_pair]
+    out[base:] = t
 
 
 def _hand_bytes(cards: Sequence[int]) -> bytes:
