@@ -7,7 +7,7 @@ proportional to the copies left, so every deal has its true probability. Player 
 :mod:`burraco.envs.encoding` (the rules' :class:`~burraco.envs.encoding.Layout`). Returns are the side's hand
 total minus the other side's, times ``score_scale`` (zero-sum; partners get the same return); with 3, 5 and 6
 players what the player's scorer adds to its match total minus the mean of the others
-(:func:`burraco.envs._core.hand_rewards`: with 3 and 5 the solo's whole score against each half of a pair's, the
+(``burraco.envs._core.hand_rewards``: with 3 and 5 the solo's whole score against each half of a pair's, the
 pair formed when the first player went out, RULES.md §14.3).
 
 Parameters: ``preset`` (a preset name), ``players`` (0 = the preset's; 2 to 6: ``{"preset": "italian",

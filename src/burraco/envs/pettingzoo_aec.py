@@ -7,7 +7,7 @@ Observations are dicts ``{"observation": float32[obs_size], "action_mask": int8[
 Rewards are team rewards: both partners get their side's score minus the other side's at the end of a hand
 (``reward="score"``, scaled by ``reward_scale``), or +1 / 0 / -1 at the end of the match (``reward="win"``). With 3,
 5 and 6 players a seat gets what its scorer adds to its match total minus the mean of the others
-(:func:`burraco.envs._core.hand_rewards`): the teams change with the phase — every player alone until the first
+(``burraco.envs._core.hand_rewards``): the teams change with the phase — every player alone until the first
 goes out, then the solo against the pair(s) whose partners share the pair's split score (RULES.md §14.3), every
 player alone again in the individual hands after 1000. An episode is one hand (``episode="hand"``) or a whole match
 (``episode="match"``; truncated after ``max_hands`` hands).
