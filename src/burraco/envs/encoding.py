@@ -710,135 +710,7 @@ def _side_block(
 
 _PHASES = {"draw": (1.0, 0.0, 0.0), "play": (0.0, 1.0, 0.0)}
 _END_PHASE = (0.0, 0.0, 1.0)
-_TAIL = _O_SIZES  # hand_sizes … rules: 67 values written at once
-_TAIL_LEN = OBS_SIZE - _O_SIZES
-
-
-def _fill(
-    out: npt.NDArray[np.float32],
-    r: Rules,
-    me: int,
-    hand: bytes | bytearray,
-    hidden_poz: int,
-    hand_sizes: Sequence[int],
-    known: Sequence[bytes | bytearray],
-    melds: Sequence[Sequence[Meld]],
-    pile: Sequence[int],
-    pile_size: int,
-    stock_size: int,
-    pozzetti: Sequence[bool],
-    poz_taken: Sequence[int],
-    poz_by: Sequence[int],
-    hidden_seats: Sequence[bool],
-    poz_pending: Sequence[bool],
-    unseen: bytes,
-    turn: int,
-    phase: str,
-    st: Any,
-    match_totals: Sequence[int] | None,
-) -> None:
-    """Write the observation of seat ``me`` into ``out`` (zeroed) from the fields of its view."""
-    n = r.players
-    if n == 4:
-        d = r.direction
-        rel = [((s - me) * d) % 4 for s in range(4)]
-        my_side = me % 2
-    else:
-        rel = [0, 1] if me == 0 else [1, 0]
-        my_side = me
-    sizes = [0.0] * 4
-    hidden = [0.0] * 4
-    pending = [0.0] * 4
-    kn: list[bytes | bytearray] = [_ZERO53, _ZERO53, _ZERO53]
-    for s in range(n):
-        k = rel[s]
-        if k:
-            kn[k - 1] = known[s]
-        sizes[k] = hand_sizes[s]
-        if hidden_seats[s]:
-            hidden[k] = 1.0
-        if poz_pending[s]:
-            pending[k] = 1.0
-    if pile:
-        lanes = 0
-        for c in pile:
-            lanes += _LANE[c]
-        pile_b = lanes.to_bytes(NUM_TYPES, "big")
-        top_b = _ONE_HOT[pile[-1]]
-    else:
-        pile_b = top_b = _ZERO53
-    values = r.card_values()
-    blocks: list[Any] = [None, None]
-    table = [_ZERO53, _ZERO53]
-    for j in (0, 1):
-        ms = melds[my_side if j == 0 else 1 - my_side]
-        if ms:
-            blocks[j] = _side_block(ms, values)
-            table[j] = blocks[j][1]
-    # the nine count blocks at the start, in one copy
-    out[:_COUNTS_END] = np.frombuffer(
-        b"".join((bytes(hand), kn[0], kn[1], kn[2], pile_b, top_b, unseen, table[0], table[1])),
-        dtype=np.uint8,
-    )
-    pts = [0, 0]
-    bur = [0.0, 0.0]
-    clean = [0.0, 0.0]
-    for j in (0, 1):
-        got = blocks[j]
-        if got is not None:
-            block, _counts_b, p, b, c = got
-            base = _O_MELDS[j]
-            out[base : base + len(block)] = block
-            pts[j] = p
-            bur[j] = b
-            clean[j] = c
-    if st.lone >= 0 and turn >= 0:
-        out[_O_LONE + st.lone] = 1.0
-    if st.top >= 0 and not st.top_used:
-        out[_O_TOPUSE + st.top] = 1.0
-    to_act = [0.0] * 4
-    if turn >= 0:
-        to_act[rel[turn]] = 1.0
-    poz = [1.0 if x else 0.0 for x in pozzetti[:3]]
-    poz += [0.0] * (3 - len(poz))
-    by = [0.0] * 8
-    for j in (0, 1):
-        x = poz_by[my_side if j == 0 else 1 - my_side]
-        if x >= 0:
-            by[4 * j + rel[x]] = 1.0
-    mt = match_totals or (0, 0)
-    tail = (
-        sizes
-        + to_act
-        + list(_PHASES.get(phase, _END_PHASE))
-        + [
-            st.picked,
-            st.drew,
-            st.melded,
-            st.opening,
-            st.must_open,
-            st.last_turn,
-            st.timeout_called,
-            st.redrawn,
-            hidden_poz > 0,
-            turn == me,
-            hidden_poz,
-            stock_size,
-            pile_size,
-            st.laid,
-            st.stalemate_run,
-            st.turns,
-            st.timeout_left,
-        ]
-        + poz
-        + [poz_taken[my_side], poz_taken[1 - my_side]]
-        + by
-        + hidden
-        + pending
-        + [mt[my_side], mt[1 - my_side], pts[0], pts[1], bur[0], bur[1], clean[0], clean[1]]
-    )
-    out[_TAIL : _TAIL + len(tail)] = tail
-    out[_O_RULES : _O_RULES + 10] = _rules_row(r)
+_TAIL = _O_SIZES  # hand_sizes … rules: 67 values written at once (the incremental encoder)
 
 
 class Layout:
@@ -904,6 +776,28 @@ class Layout:
         self.obs_layout: tuple[tuple[str, int, int], ...] = tuple(offs)
         self.obs_size = acc
         self.offsets: dict[str, int] = {name: off for name, off, _ in offs}
+        #: every player keeps a match total (3 and 5 players), else every side
+        self.scorers_are_seats = players in (3, 5)
+        # the blocks by the names the encoder writes them under (the 2/4-player layout names some differently)
+        at = dict(self.offsets)
+        if self.default:
+            o = self.offsets
+            at.update(
+                {
+                    "known_1": o["known_next"],
+                    "known_2": o["known_partner"],
+                    "known_3": o["known_previous"],
+                    "table_0": o["table_own"],
+                    "table_1": o["table_other"],
+                    "melds_0": o["melds_own"],
+                    "melds_1": o["melds_other"],
+                    "match_totals": o["scores"],
+                    "table_points": o["scores"] + 2,
+                    "burraco": o["scores"] + 4,
+                    "clean": o["scores"] + 6,
+                }
+            )
+        self._at = at
 
     def __repr__(self) -> str:
         return (
@@ -982,7 +876,7 @@ def _side_order(side_seats: Sequence[Sequence[int]], seat_side: Sequence[int], r
     return [my, *others]
 
 
-def _fill_n(
+def _fill(
     out: npt.NDArray[np.float32],
     L: Layout,
     r: Rules,
@@ -1009,7 +903,8 @@ def _fill_n(
     seat_side: Sequence[int],
     solo: int,
 ) -> None:
-    """:func:`_fill` for the layouts other than the 2- and 4-player one (pure Python; see :class:`Layout`)."""
+    """Write the observation of seat ``me`` into ``out`` (zeroed) from the fields of its view, in layout ``L``
+    (:func:`encode_view` and :func:`encode_game` give the fields from a view and from a game)."""
     n = r.players
     d = r.direction
     rel = [((s - me) * d) % n for s in range(n)]
@@ -1017,10 +912,11 @@ def _fill_n(
     slot_of = [0] * len(side_seats)
     for j, k in enumerate(order):
         slot_of[k] = j
-    o = L.offsets
+    o = L._at
     ks = L.side_slots
+    places = L.seats  # relative seat places (4 in the 2-player game, which pads)
     blocks: list[bytes | bytearray] = [bytes(hand)]
-    blocks += [_ZERO53] * (n - 1)
+    blocks += [_ZERO53] * (places - 1)
     for s in range(n):
         if rel[s]:
             blocks[rel[s]] = known[s]
@@ -1061,7 +957,7 @@ def _fill_n(
     # hand_sizes … rules: one list, written at once (offsets relative to its start)
     base = o["hand_sizes"]
     t: list[Any] = [0.0] * (L.obs_size - base)
-    hi, pe, ss = o["hidden_seats"] - base, o["poz_pending"] - base, o["seat_side"] - base
+    hi, pe = o["hidden_seats"] - base, o["poz_pending"] - base
     for s in range(n):
         k = rel[s]
         t[k] = hand_sizes[s]
@@ -1069,11 +965,14 @@ def _fill_n(
             t[hi + k] = 1.0
         if poz_pending[s]:
             t[pe + k] = 1.0
-        t[ss + k * ks + slot_of[seat_side[s]]] = 1.0
     if turn >= 0:
         t[o["to_act"] - base + rel[turn]] = 1.0
-    if solo >= 0:
-        t[o["solo"] - base + rel[solo]] = 1.0
+    if not L.default:  # who plays with whom now, and the solo
+        ss = o["seat_side"] - base
+        for s in range(n):
+            t[ss + rel[s] * ks + slot_of[seat_side[s]]] = 1.0
+        if solo >= 0:
+            t[o["solo"] - base + rel[solo]] = 1.0
     f = o["phase"] - base
     t[f : f + 3] = _PHASES.get(phase, _END_PHASE)
     f = o["flags"] - base
@@ -1105,10 +1004,10 @@ def _fill_n(
         t[pt + j] = poz_taken[k]
         x = poz_by[k]
         if x >= 0:
-            t[pb + j * n + rel[x]] = 1.0
+            t[pb + j * places + rel[x]] = 1.0
     if match_totals is not None:
         mt = o["match_totals"] - base
-        if L.scorers == n:  # 3 and 5 players: every player keeps a total
+        if L.scorers_are_seats:  # 3 and 5 players: every player keeps a total
             for s in range(n):
                 t[mt + rel[s]] = match_totals[s]
         else:
@@ -1117,7 +1016,9 @@ def _fill_n(
     f = o["table_points"] - base
     t[f : f + 3 * ks] = pts + bur + clean
     f = o["rules"] - base
-    t[f : f + 11] = [*_rules_row(r).tolist(), r.solo_pair]
+    t[f : f + 10] = _rules_row(r).tolist()
+    if not L.default:
+        t[f + 10] = r.solo_pair
     out[base:] = t
 
 
@@ -1136,37 +1037,9 @@ def encode_view(view: View, out: npt.NDArray[np.float32] | None = None) -> npt.N
         out = np.zeros(L.obs_size, dtype=np.float32)
     else:
         out.fill(0.0)
-    if not L.default:
-        _fill_n(
-            out,
-            L,
-            view.rules,
-            view.seat,
-            _hand_bytes(view.hand),
-            view.hidden_pozzetto,
-            view.hand_sizes,
-            view.known,
-            view.melds,
-            view.pile,
-            view.pile_size,
-            view.stock_size,
-            view.pozzetti,
-            view.poz_taken,
-            view.poz_by,
-            view.hidden_seats,
-            view.poz_pending,
-            view.unseen,
-            view.turn,
-            view.phase,
-            view,
-            view.match_totals,
-            view.side_seats,
-            view.seat_side,
-            view.solo,
-        )
-        return out
     _fill(
         out,
+        L,
         view.rules,
         view.seat,
         _hand_bytes(view.hand),
@@ -1187,6 +1060,9 @@ def encode_view(view: View, out: npt.NDArray[np.float32] | None = None) -> npt.N
         view.phase,
         view,
         view.match_totals,
+        view.side_seats,
+        view.seat_side,
+        view.solo,
     )
     return out
 
@@ -1225,37 +1101,9 @@ def encode_game(
             u -= fb(known[s], "big")
     unseen = u.to_bytes(NUM_TYPES, "big")
     st: Any = g
-    if not L.default:
-        _fill_n(
-            out,
-            L,
-            r,
-            seat,
-            hb,
-            sum(hid) if hid is not None else 0,
-            g.hand_n,
-            known,
-            g.melds,
-            pile,
-            len(g.pile),
-            len(g.stock),
-            [p is not None for p in g.pozzetti],
-            g.poz_taken,
-            g.poz_by,
-            [x is not None for x in g.hidden],
-            g.poz_pending,
-            unseen,
-            g.current_seat,
-            g.phase,
-            st,
-            match_totals,
-            g.side_seats,
-            g.side_of_seat,
-            g.solo,
-        )
-        return out
     _fill(
         out,
+        L,
         r,
         seat,
         hb,
@@ -1276,6 +1124,9 @@ def encode_game(
         g.phase,
         st,
         match_totals,
+        g.side_seats,
+        g.side_of_seat,
+        g.solo,
     )
     return out
 
