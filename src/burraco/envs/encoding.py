@@ -1005,7 +1005,7 @@ def _fill(
         x = poz_by[k]
         if x >= 0:
             t[pb + j * places + rel[x]] = 1.0
-    if match_totals is not None:
+    if match_totals:  # None (a hand outside a match) or the totals before this hand
         mt = o["match_totals"] - base
         if L.scorers_are_seats:  # 3 and 5 players: every player keeps a total
             for s in range(n):
