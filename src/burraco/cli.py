@@ -248,7 +248,7 @@ def simulate(
     ),
     rules: str = typer.Option("italian", "--rules", "-r", help="preset name (see `burraco presets`)"),
     seed: int = typer.Option(0, "--seed", "-s", help="random seed (the same seed gives the same games)"),
-    players: int = typer.Option(0, "--players", help="override the preset's number of players (2 or 4)"),
+    players: int = typer.Option(0, "--players", help="override the preset's number of players (2 to 6; 3, 5 and 6 with the Italian presets)"),
     max_hands: int = typer.Option(
         100, "--max-hands", help="stop a match still running after this many hands"
     ),
@@ -420,7 +420,7 @@ def arena(
     rules: str = typer.Option("italian", "--rules", "-r", help="preset name (see `burraco presets`)"),
     deals: int = typer.Option(20, "--deals", "-n", help="duplicate deals to play (each is played twice)"),
     seed: int = typer.Option(0, "--seed", "-s", help="random seed (the same seed gives the same games)"),
-    players: int = typer.Option(0, "--players", help="override the preset's number of players (2 or 4)"),
+    players: int = typer.Option(0, "--players", help="override the preset's number of players (2 to 6; 3, 5 and 6 with the Italian presets)"),
     workers: int = typer.Option(
         1, "--workers", "-w", help="spread the deals over this many processes (0: one per CPU); same results"
     ),
@@ -594,7 +594,7 @@ def serve(
 def play(
     rules: str = typer.Option("italian", "--rules", "-r", help="preset name (see `burraco presets`)"),
     target: int = typer.Option(0, "--target", help="match target score (0: the preset's)"),
-    players: int = typer.Option(0, "--players", help="override the preset's number of players (2 or 4)"),
+    players: int = typer.Option(0, "--players", help="override the preset's number of players (2 to 6; 3, 5 and 6 with the Italian presets)"),
     partner: str = typer.Option(
         "heuristic:medium",
         "--partner",

@@ -74,7 +74,7 @@ TEMPLATES: dict[str, str] = {
     "go_out_needs_burraco": "zum Ausgehen braucht es einen {kind:needed} auf dem Tisch (§8.1)",
     "morto_not_reached": "{seat} hat den Morto mit dem Abwurf genommen, und er zählt erst ab seinem nächsten Zug "
     "als genommen: bis dahin darf die Partei nicht ausgehen (§0.1 C-22)",
-    "table_players": "dieser Tisch hat Platz für 2 oder 4 Spieler, nicht {players} (3, 5 und 6 Spieler spielen vorerst mit burraco simulate, burraco arena und in Python)",
+    "table_players": "dieser Tisch hat Platz für 2 oder 4 Spieler, nicht {players} (3, 5 und 6 Spieler spielen im Terminal mit burraco play sowie mit burraco simulate, burraco arena und in Python)",
     "no_morto_left": "für die Partei ist kein Morto übrig, also kann sie nicht ausgehen",
     "pozzetto_before_opening": "in den Pozzetto zu gehen, bevor die erste Meldung {points} Punkte erreicht, ist "
     "nicht erlaubt (§0.1)",
@@ -172,7 +172,7 @@ TEMPLATES: dict[str, str] = {
     "tui_side_us": "Wir ({side})",
     "tui_side_them": "Sie ({side})",
     "tui_cards": "{n} {n|Karte|Karten}",
-    "tui_match": "Partie {a_side} {a} – {b_side} {b} ({goal})",
+    "tui_match": "Partie {totals} ({goal})",
     "tui_target": "bis {n}",
     "tui_hand_of": "Spiel {i} von {n}",
     "tui_hand_no": "Spiel {i}",
@@ -232,7 +232,7 @@ TEMPLATES: dict[str, str] = {
     "tui_score_title": "Spiel {i}: die Wertung",
     "tui_match_won": "Partie beendet: {side} gewinnt",
     "tui_match_drawn": "Partie beendet: unentschieden",
-    "tui_match_summary": "Gespielte Spiele: {hands} · {a_side} {a} – {b_side} {b}",
+    "tui_match_summary": "Gespielte Spiele: {hands} · {totals}",
     "tui_saved_at": "Partie gespeichert in {path}: weiter mit burraco play --resume",
     "tui_resumed": "Partie aus {path} fortgesetzt",
     "tui_cheat_player": "Der schummelnde Spieler sieht verdeckte Karten: ein Messwerkzeug, kein Gegner",
@@ -288,6 +288,22 @@ TEMPLATES: dict[str, str] = {
     "tui_rule_poz_penalty": "Wer den Pozzetto nie nimmt, verliert {n}",
     "tui_rule_lone": "Eine aus einer Ein-Karten-Ablage genommene Karte darf im selben Zug nicht abgelegt "
     "werden",
+    # ----- the coach (burraco.analysis at the terminal table) ------------------------------------------------
+    "tui_coach_key": "a der Coach: dieses Spiel analysieren",
+    "tui_coach_running": "Der Coach prüft deine Entscheidungen in Spiel {h}: {i} von {n}",
+    "tui_coach_title": "Der Coach · Spiel {h} · {n} deiner Entscheidungen, je {k} simulierte Verteilungen",
+    "tui_coach_none": "Keine Entscheidung hat mehr als {t} erwartete Punkte gekostet: gut gespielt",
+    "tui_coach_line": "Zug {i}, {mark}: du hast gewählt: {played}; besser: {best} ({loss} Punkte)",
+    "tui_coach_lost": "Verlorene Punkte: Ziehen {pile}, Meldungen {melds}, Abwürfe {discards}, Schließen {closing}",
+    "tui_coach_close": "Enter: zurück zu den Punkten",
+    "tui_coach_seen": "Der Coach, {mark}: besser {best} ({loss} Punkte)",
+    "coach_draw": "vom Stapel ziehen",
+    "coach_pick": "den Ablagestapel nehmen",
+    "coach_redraw": "noch einmal ziehen",
+    "coach_meld": "{cards} auslegen",
+    "coach_add": "{cards} an Meldung {k} anlegen",
+    "coach_swap": "{cards} in Meldung {k} tauschen",
+    "coach_discard": "{cards} abwerfen",
     # ----- the moves log (burraco.narrate) ----------------------------------------------------------------------
     "log_draw": "{who} zieht vom Stapel",
     "log_draw_you": "Du ziehst {card} vom Stapel",
@@ -317,6 +333,7 @@ TEMPLATES: dict[str, str] = {
 }
 
 WORDS: dict[str, dict[str, str]] = {
+    "coach_mark": {"inaccuracy": "Ungenauigkeit", "mistake": "Fehler", "blunder": "grober Fehler"},
     "joker": {"JK": "Joker"},  # the joker as a player names it (cards as symbols)
     "tui_sort": {"suit": "nach Farbe", "rank": "nach Rang"},
     "tui_pace": {"instant": "sofort", "fast": "schnell", "normal": "normal", "slow": "langsam"},

@@ -66,7 +66,7 @@ TEMPLATES: dict[str, str] = {
     "go_out_needs_burraco": "going out needs a {kind:needed} on the table (§8.1)",
     "morto_not_reached": "{seat} took the morto with his last discard and it counts as taken only once his next "
     "turn starts: until then the side may not go out (§0.1 C-22)",
-    "table_players": "this table seats 2 or 4 players, not {players} (3, 5 and 6 players play with burraco simulate, burraco arena and from Python for now)",
+    "table_players": "this table seats 2 or 4 players, not {players} (3, 5 and 6 players play in the terminal with burraco play, and with burraco simulate, burraco arena and from Python)",
     "no_morto_left": "no morto is left for the side, so it cannot go out",
     "pozzetto_before_opening": "going to the pozzetto before the first meld reaches {points} points is illegal "
     "(§0.1)",
@@ -164,7 +164,7 @@ TEMPLATES: dict[str, str] = {
     "tui_side_us": "Us ({side})",
     "tui_side_them": "Them ({side})",
     "tui_cards": "{n} {n|card|cards}",
-    "tui_match": "Match {a_side} {a} – {b_side} {b} ({goal})",
+    "tui_match": "Match {totals} ({goal})",
     "tui_target": "to {n}",
     "tui_hand_of": "hand {i} of {n}",
     "tui_hand_no": "hand {i}",
@@ -223,7 +223,7 @@ TEMPLATES: dict[str, str] = {
     "tui_score_title": "Hand {i}: the score",
     "tui_match_won": "Match over: {side} wins",
     "tui_match_drawn": "Match over: a draw",
-    "tui_match_summary": "Hands played: {hands} · {a_side} {a} – {b_side} {b}",
+    "tui_match_summary": "Hands played: {hands} · {totals}",
     "tui_saved_at": "Game saved in {path}: continue it with burraco play --resume",
     "tui_resumed": "Resumed the game saved in {path}",
     "tui_cheat_player": "The cheating player sees hidden cards: it is a measurement tool, not an opponent",
@@ -274,6 +274,22 @@ TEMPLATES: dict[str, str] = {
     "tui_rule_bonuses2": "Burraco bonuses: clean {clean}, dirty {dirty}",
     "tui_rule_poz_penalty": "A side that never takes its pozzetto loses {n}",
     "tui_rule_lone": "A card taken from a one-card pile may not be discarded in the same turn",
+    # ----- the coach (burraco.analysis at the terminal table) ------------------------------------------------
+    "tui_coach_key": "a the coach: analyse this hand",
+    "tui_coach_running": "The coach looks at your decisions of hand {h}: {i} of {n}",
+    "tui_coach_title": "The coach · hand {h} · {n} of your decisions, {k} sampled deals each",
+    "tui_coach_none": "No decision cost more than {t} points of expected score: well played",
+    "tui_coach_line": "Move {i}, {mark}: you chose to {played}; better: {best} ({loss} points)",
+    "tui_coach_lost": "Points lost: pile {pile}, melds {melds}, discards {discards}, closing {closing}",
+    "tui_coach_close": "Enter: back to the scores",
+    "tui_coach_seen": "The coach, {mark}: better {best} ({loss} points)",
+    "coach_draw": "draw from the stock",
+    "coach_pick": "take the pile",
+    "coach_redraw": "draw again",
+    "coach_meld": "open {cards}",
+    "coach_add": "add {cards} to meld {k}",
+    "coach_swap": "swap {cards} into meld {k}",
+    "coach_discard": "discard {cards}",
     # ----- the moves log (burraco.narrate) ----------------------------------------------------------------------
     "log_draw": "{who} draws from the stock",
     "log_draw_you": "You draw {card} from the stock",
@@ -303,6 +319,7 @@ TEMPLATES: dict[str, str] = {
 }
 
 WORDS: dict[str, dict[str, str]] = {
+    "coach_mark": {"inaccuracy": "inaccuracy", "mistake": "mistake", "blunder": "blunder"},
     "joker": {"JK": "Joker"},  # the joker as a player names it (cards as symbols)
     "tui_sort": {"suit": "by suit", "rank": "by rank"},
     "tui_pace": {"instant": "instant", "fast": "fast", "normal": "normal", "slow": "slow"},

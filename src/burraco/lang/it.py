@@ -69,7 +69,7 @@ TEMPLATES: dict[str, str] = {
     "go_out_needs_burraco": "per andare giù serve un {kind:needed} sul tavolo (§8.1)",
     "morto_not_reached": "{seat} ha preso il morto con lo scarto e conta come preso solo dal suo prossimo turno: "
     "fino ad allora la coppia non può andare giù (§0.1 C-22)",
-    "table_players": "questo tavolo ha posto per 2 o 4 giocatori, non {players} (in 3, 5 e 6 si gioca per ora con burraco simulate, burraco arena e da Python)",
+    "table_players": "questo tavolo ha posto per 2 o 4 giocatori, non {players} (in 3, 5 e 6 si gioca nel terminale con burraco play, e con burraco simulate, burraco arena e da Python)",
     "no_morto_left": "non resta un morto per la coppia, quindi non può andare giù",
     "pozzetto_before_opening": "andare al pozzetto prima che la prima calata arrivi a {points} punti non è ammesso "
     "(§0.1)",
@@ -163,7 +163,7 @@ TEMPLATES: dict[str, str] = {
     "tui_side_us": "Noi ({side})",
     "tui_side_them": "Loro ({side})",
     "tui_cards": "{n} {n|carta|carte}",
-    "tui_match": "Partita {a_side} {a} – {b_side} {b} ({goal})",
+    "tui_match": "Partita {totals} ({goal})",
     "tui_target": "ai {n}",
     "tui_hand_of": "smazzata {i} di {n}",
     "tui_hand_no": "smazzata {i}",
@@ -223,7 +223,7 @@ TEMPLATES: dict[str, str] = {
     "tui_score_title": "Smazzata {i}: il punteggio",
     "tui_match_won": "Partita finita: vince {side}",
     "tui_match_drawn": "Partita finita: pareggio",
-    "tui_match_summary": "Smazzate giocate: {hands} · {a_side} {a} – {b_side} {b}",
+    "tui_match_summary": "Smazzate giocate: {hands} · {totals}",
     "tui_saved_at": "Partita salvata in {path}: continuala con burraco play --resume",
     "tui_resumed": "Ripresa la partita salvata in {path}",
     "tui_cheat_player": "Il giocatore che bara vede le carte coperte: è uno strumento di misura, non un "
@@ -278,6 +278,22 @@ TEMPLATES: dict[str, str] = {
     "tui_rule_poz_penalty": "Chi non prende il pozzetto perde {n}",
     "tui_rule_lone": "La carta presa da uno scarto di una sola carta non si può riscartare nello stesso "
     "turno",
+    # ----- the coach (burraco.analysis at the terminal table) ------------------------------------------------
+    "tui_coach_key": "a il coach: analizza la smazzata",
+    "tui_coach_running": "Il coach esamina le tue decisioni della smazzata {h}: {i} di {n}",
+    "tui_coach_title": "Il coach · smazzata {h} · {n} tue decisioni, {k} distribuzioni simulate ciascuna",
+    "tui_coach_none": "Nessuna decisione è costata più di {t} punti attesi: ben giocato",
+    "tui_coach_line": "Mossa {i}, {mark}: hai scelto di {played}; meglio: {best} ({loss} punti)",
+    "tui_coach_lost": "Punti persi: pesca {pile}, combinazioni {melds}, scarti {discards}, chiusura {closing}",
+    "tui_coach_close": "Invio: torna ai punteggi",
+    "tui_coach_seen": "Il coach, {mark}: meglio {best} ({loss} punti)",
+    "coach_draw": "pescare dal tallone",
+    "coach_pick": "raccogliere gli scarti",
+    "coach_redraw": "pescare di nuovo",
+    "coach_meld": "calare {cards}",
+    "coach_add": "attaccare {cards} alla combinazione {k}",
+    "coach_swap": "scambiare {cards} nella combinazione {k}",
+    "coach_discard": "scartare {cards}",
     # ----- the moves log (burraco.narrate) ----------------------------------------------------------------------
     "log_draw": "{who} pesca dal tallone",
     "log_draw_you": "Peschi {card} dal tallone",
@@ -307,6 +323,7 @@ TEMPLATES: dict[str, str] = {
 }
 
 WORDS: dict[str, dict[str, str]] = {
+    "coach_mark": {"inaccuracy": "imprecisione", "mistake": "errore", "blunder": "errore grave"},
     "joker": {"JK": "Jolly"},  # the joker as a player names it (cards as symbols)
     "tui_sort": {"suit": "per seme", "rank": "per valore"},
     "tui_pace": {"instant": "istantaneo", "fast": "veloce", "normal": "normale", "slow": "lento"},

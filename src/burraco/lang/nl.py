@@ -73,7 +73,7 @@ TEMPLATES: dict[str, str] = {
     "go_out_needs_burraco": "uitgaan vraagt een {kind:needed} op tafel (§8.1)",
     "morto_not_reached": "{seat} nam de morto met zijn laatste afleg en die telt pas als genomen vanaf zijn "
     "volgende beurt: tot dan mag de partij niet uitgaan (§0.1 C-22)",
-    "table_players": "deze tafel biedt plaats aan 2 of 4 spelers, niet {players} (3, 5 en 6 spelers spelen voorlopig met burraco simulate, burraco arena en vanuit Python)",
+    "table_players": "deze tafel biedt plaats aan 2 of 4 spelers, niet {players} (3, 5 en 6 spelers spelen in de terminal met burraco play, en met burraco simulate, burraco arena en vanuit Python)",
     "no_morto_left": "er is geen morto over voor de partij, dus ze kan niet uitgaan",
     "pozzetto_before_opening": "naar de pozzetto gaan voor de eerste uitleg {points} punten haalt, is niet "
     "toegestaan (§0.1)",
@@ -171,7 +171,7 @@ TEMPLATES: dict[str, str] = {
     "tui_side_us": "Wij ({side})",
     "tui_side_them": "Zij ({side})",
     "tui_cards": "{n} {n|kaart|kaarten}",
-    "tui_match": "Partij {a_side} {a} – {b_side} {b} ({goal})",
+    "tui_match": "Partij {totals} ({goal})",
     "tui_target": "tot {n}",
     "tui_hand_of": "spel {i} van {n}",
     "tui_hand_no": "spel {i}",
@@ -231,7 +231,7 @@ TEMPLATES: dict[str, str] = {
     "tui_score_title": "Spel {i}: de score",
     "tui_match_won": "Partij voorbij: {side} wint",
     "tui_match_drawn": "Partij voorbij: gelijkspel",
-    "tui_match_summary": "Gespeelde spellen: {hands} · {a_side} {a} – {b_side} {b}",
+    "tui_match_summary": "Gespeelde spellen: {hands} · {totals}",
     "tui_saved_at": "Partij bewaard in {path}: ga verder met burraco play --resume",
     "tui_resumed": "Partij hervat uit {path}",
     "tui_cheat_player": "De valsspeler ziet verborgen kaarten: een meetinstrument, geen tegenstander",
@@ -284,6 +284,22 @@ TEMPLATES: dict[str, str] = {
     "tui_rule_bonuses2": "Burracopremies: schoon {clean}, vuil {dirty}",
     "tui_rule_poz_penalty": "Wie de pozzetto nooit pakt, verliest {n}",
     "tui_rule_lone": "Een kaart van een aflegstapel van één kaart mag niet in dezelfde beurt worden afgelegd",
+    # ----- the coach (burraco.analysis at the terminal table) ------------------------------------------------
+    "tui_coach_key": "a de coach: analyseer dit spel",
+    "tui_coach_running": "De coach bekijkt je beslissingen van spel {h}: {i} van {n}",
+    "tui_coach_title": "De coach · spel {h} · {n} van je beslissingen, elk {k} gesimuleerde verdelingen",
+    "tui_coach_none": "Geen beslissing kostte meer dan {t} verwachte punten: goed gespeeld",
+    "tui_coach_line": "Zet {i}, {mark}: je koos {played}; beter: {best} ({loss} punten)",
+    "tui_coach_lost": "Verloren punten: pakken {pile}, combinaties {melds}, afleggen {discards}, uitgaan {closing}",
+    "tui_coach_close": "Enter: terug naar de punten",
+    "tui_coach_seen": "De coach, {mark}: beter {best} ({loss} punten)",
+    "coach_draw": "van de stapel pakken",
+    "coach_pick": "de aflegstapel pakken",
+    "coach_redraw": "opnieuw pakken",
+    "coach_meld": "{cards} uitleggen",
+    "coach_add": "{cards} aanleggen bij combinatie {k}",
+    "coach_swap": "{cards} ruilen in combinatie {k}",
+    "coach_discard": "{cards} afleggen",
     # ----- the moves log (burraco.narrate) ----------------------------------------------------------------------
     "log_draw": "{who} trekt van de stapel",
     "log_draw_you": "Je trekt {card} van de stapel",
@@ -313,6 +329,7 @@ TEMPLATES: dict[str, str] = {
 }
 
 WORDS: dict[str, dict[str, str]] = {
+    "coach_mark": {"inaccuracy": "onnauwkeurigheid", "mistake": "fout", "blunder": "blunder"},
     "joker": {"JK": "Joker"},  # the joker as a player names it (cards as symbols)
     "tui_sort": {"suit": "op kleur", "rank": "op rang"},
     "tui_pace": {"instant": "direct", "fast": "snel", "normal": "normaal", "slow": "langzaam"},

@@ -64,7 +64,7 @@ TEMPLATES: dict[str, str] = {
     "go_out_needs_burraco": "para bater é preciso uma {kind:needed} na mesa (§8.1)",
     "morto_not_reached": "{seat} pegou o morto com o descarte e ele só conta como pego a partir da sua próxima "
     "jogada: até lá a dupla não pode bater (§0.1 C-22)",
-    "table_players": "esta mesa tem lugar para 2 ou 4 jogadores, não {players} (3, 5 e 6 jogadores jogam por enquanto com burraco simulate, burraco arena e em Python)",
+    "table_players": "esta mesa tem lugar para 2 ou 4 jogadores, não {players} (3, 5 e 6 jogadores jogam no terminal com burraco play, e com burraco simulate, burraco arena e em Python)",
     "no_morto_left": "não resta morto para a dupla, por isso não pode bater",
     "pozzetto_before_opening": "ir ao morto antes de o primeiro jogo chegar a {points} pontos não é permitido (§0.1)",
     "leaves_last_card": "restaria só {card}, e a jogada não poderia ser completada (§3.4: guarde uma carta para "
@@ -158,7 +158,7 @@ TEMPLATES: dict[str, str] = {
     "tui_side_us": "Nós ({side})",
     "tui_side_them": "Eles ({side})",
     "tui_cards": "{n} {n|carta|cartas}",
-    "tui_match": "Partida {a_side} {a} – {b_side} {b} ({goal})",
+    "tui_match": "Partida {totals} ({goal})",
     "tui_target": "até {n}",
     "tui_hand_of": "mão {i} de {n}",
     "tui_hand_no": "mão {i}",
@@ -218,7 +218,7 @@ TEMPLATES: dict[str, str] = {
     "tui_score_title": "Mão {i}: a contagem",
     "tui_match_won": "Partida encerrada: {side} vence",
     "tui_match_drawn": "Partida encerrada: empate",
-    "tui_match_summary": "Mãos jogadas: {hands} · {a_side} {a} – {b_side} {b}",
+    "tui_match_summary": "Mãos jogadas: {hands} · {totals}",
     "tui_saved_at": "Partida salva em {path}: continue com burraco play --resume",
     "tui_resumed": "Partida retomada de {path}",
     "tui_cheat_player": "O jogador trapaceiro vê as cartas escondidas: é uma ferramenta de medida, não um "
@@ -272,6 +272,22 @@ TEMPLATES: dict[str, str] = {
     "tui_rule_bonuses2": "Bônus de canastra: limpa {clean}, suja {dirty}",
     "tui_rule_poz_penalty": "Quem não pega o morto perde {n}",
     "tui_rule_lone": "A carta pega de um lixo de uma só carta não pode ser descartada no mesmo turno",
+    # ----- the coach (burraco.analysis at the terminal table) ------------------------------------------------
+    "tui_coach_key": "a o treinador: analisar esta mão",
+    "tui_coach_running": "O treinador examina as suas decisões da mão {h}: {i} de {n}",
+    "tui_coach_title": "O treinador · mão {h} · {n} decisões suas, {k} distribuições simuladas cada",
+    "tui_coach_none": "Nenhuma decisão custou mais de {t} pontos esperados: bem jogado",
+    "tui_coach_line": "Jogada {i}, {mark}: você escolheu {played}; melhor: {best} ({loss} pontos)",
+    "tui_coach_lost": "Pontos perdidos: compra {pile}, jogos {melds}, descartes {discards}, batida {closing}",
+    "tui_coach_close": "Enter: voltar aos pontos",
+    "tui_coach_seen": "O treinador, {mark}: melhor {best} ({loss} pontos)",
+    "coach_draw": "comprar do monte",
+    "coach_pick": "pegar o lixo",
+    "coach_redraw": "comprar de novo",
+    "coach_meld": "baixar {cards}",
+    "coach_add": "juntar {cards} ao jogo {k}",
+    "coach_swap": "trocar {cards} no jogo {k}",
+    "coach_discard": "descartar {cards}",
     # ----- the moves log (burraco.narrate) ----------------------------------------------------------------------
     "log_draw": "{who} compra do monte",
     "log_draw_you": "Você compra {card} do monte",
@@ -301,6 +317,7 @@ TEMPLATES: dict[str, str] = {
 }
 
 WORDS: dict[str, dict[str, str]] = {
+    "coach_mark": {"inaccuracy": "imprecisão", "mistake": "erro", "blunder": "erro grave"},
     "joker": {"JK": "Curingão"},  # the joker as a player names it (cards as symbols)
     "tui_sort": {"suit": "por naipe", "rank": "por valor"},
     "tui_pace": {"instant": "instantâneo", "fast": "rápido", "normal": "normal", "slow": "lento"},
