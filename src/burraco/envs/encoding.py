@@ -15,8 +15,10 @@ documented in ``docs/research.md`` and in :data:`ACTION_LAYOUT`:
 * ``swap <k> <card>`` (house rule): slot times the rank of the natural card.
 
 A side can never hold more than 36 melds (108 cards, at least 3 a meld), so the space covers every action of every
-supported rule set exactly: two packs, one wild per meld (the rules of every preset). :func:`check_rules` refuses
-the others.
+supported rule set exactly: two packs, one wild per meld (the rules of every preset). Three packs (5 and 6
+players, RULES.md §14.4) have a space of their own, with sets of up to three copies of a card and 54 slots: the
+rules' :class:`Layout` (:func:`layout_for`), which every function here takes (the default is the two-pack space of
+the constants). :func:`check_rules` refuses the rest (more packs, more wilds a meld).
 
 >>> from burraco import Game, preset
 >>> g = Game.new(preset("italian"), seed=13)
@@ -33,7 +35,9 @@ Observations
 :func:`encode_view` turns a seat's :class:`~burraco.View` into a ``float32`` vector of :data:`OBS_SIZE`; the
 layout is :data:`OBS_LAYOUT` (name, offset, size) and docs/research.md. Seats are relative to the observer in
 playing order (self, next, partner, previous; in a two-player game the opponent is "next"), sides are own then
-other. :func:`encode_game` gives the same vector straight from a :class:`~burraco.Game` for one seat, faster (no
+other. With 3, 5 and 6 players the rules' :class:`Layout` has a block per other seat and per side slot (the own
+side first, then the others in playing order), and says who plays with whom now (the pairs of 3 and 5 players
+form during the hand). :func:`encode_game` gives the same vector straight from a :class:`~burraco.Game` for one seat, faster (no
 ``View`` is built); it reads only what the seat's view holds, and the tests check that both agree on every state.
 """
 
