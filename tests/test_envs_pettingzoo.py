@@ -204,3 +204,32 @@ def test_team_rewards_follow_the_sides_of_the_phase(name: str) -> None:
             assert env.table.match.totals == pts  # what each player adds to his total
     if env.rules.solo_pair:
         assert paired > 0
+
+
+def test_three_player_match_through_the_switch_to_individual_play() -> None:
+    """italian-3p with ``individual_from`` low: a match episode goes on past the switch to individual play (every
+    player alone with his own 11-card pozzetto, §14.3); every observation is the agent's match view, the rewards
+    of each hand are zero-sum, and the match totals are per player."""
+    import random
+
+    env = pettingzoo_env(rules={"preset": "italian-3p", "individual_from": 60, "target": 5000}, episode="match",
+                         max_hands=4, reward_scale=1.0)
+    env.reset(seed=2)
+    rng = random.Random(2)
+    hand_sums: list[float] = []
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        assert np.array_equal(obs["observation"], encoding.encode_view(env.view(agent)))
+        legal = env.legal_actions()
+        pref = [a for a in legal if a.verb in ("meld", "add")] or legal
+        a = pref[rng.randrange(len(pref))] if rng.random() < 0.9 else legal[rng.randrange(len(legal))]
+        env.step(env.legal_indices()[legal.index(a)])
+        if any(env.rewards.values()):
+            hand_sums.append(sum(env.rewards.values()))
+    m = env.table.match
+    assert len(m.totals) == 3 and m.individual_since is not None and len(m.games) > m.individual_since
+    assert not m.games[-1].rules.solo_pair
+    assert hand_sums and all(abs(x) < 1e-6 for x in hand_sums)
