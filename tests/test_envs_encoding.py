@@ -457,3 +457,21 @@ def test_three_five_six_observations_hold_no_hidden_card(name: str) -> None:
 def test_rules_the_spaces_do_not_cover_are_refused_with_the_reason() -> None:
     with pytest.raises(enc.EncodingError, match="one wild per meld"):
         enc.layout_for(preset("italian-6p", max_wilds=2))
+
+
+def test_two_and_four_players_with_three_packs_get_a_layout_of_their_own() -> None:
+    """A three-pack override of a 2- or 4-player preset is laid out like the other counts (its own action space
+    and side slots); its actions round-trip and its observations agree."""
+    for r in (preset("italian", decks=3, jokers=6), preset("italian-2p", decks=3, jokers=6)):
+        lay = enc.layout_for(r)
+        assert not lay.default and lay.max_slots == 54 and lay.side_slots == 2 and lay.seats == r.players
+        g = Game.new(r, seed=8)
+        rng = random.Random(8)
+        while g.end is None:
+            legal = g.legal_actions()
+            melds = g.melds[g.side_of(g.current_seat)]
+            for a in legal:
+                assert enc.decode_action(enc.encode_action(a, melds, lay), a.seat, melds, lay) == a
+            for s in range(r.players):
+                assert np.array_equal(enc.encode_game(g, s), enc.encode_view(g.view(s)))
+            g.apply(_meldy(legal, rng))
