@@ -366,13 +366,14 @@ def test_three_five_six_every_action_round_trips_and_observations_agree(name: st
 
 def test_three_five_six_match_observations_agree_with_the_match_view() -> None:
     """Through a match (hands one after another; every player keeps a total with 3 and 5, every pair with 6):
-    encode_game with the match totals before the hand equals encode_view of the match's view, and the totals are
-    in the match_totals block (the own first)."""
+    encode_game with the match totals before the hand equals encode_view of the match's view and the Encoder's
+    vector (the C encoder where it was built), and the totals are in the match_totals block (the own first)."""
     for name in COUNTS:
         r = preset(name)
         lay = enc.layout_for(r)
         mt = lay.offsets["match_totals"]
         m = Match(r, seed=61)
+        e = enc.Encoder(r)
         rng = random.Random(5)
         n = 0
         for _hand in range(2):
@@ -383,6 +384,7 @@ def test_three_five_six_match_observations_agree_with_the_match_view() -> None:
                     for s in range(r.players):
                         o = enc.encode_game(g, s, totals)
                         assert np.array_equal(o, enc.encode_view(m.view(s))), (name, s, len(g.actions))
+                        assert np.array_equal(e.encode(g, s, totals), o)
                         own = totals[s] if lay.scorers == r.players else totals[g.side_of(s)]
                         assert o[mt] == own
                     n += 1
@@ -475,3 +477,23 @@ def test_two_and_four_players_with_three_packs_get_a_layout_of_their_own() -> No
             for s in range(r.players):
                 assert np.array_equal(enc.encode_game(g, s), enc.encode_view(g.view(s)))
             g.apply(_meldy(legal, rng))
+
+
+def test_counter_clockwise_five_players_encode_alike() -> None:
+    """Playing counter-clockwise (``direction=-1``) the relative places and the side slots follow the playing
+    order: encode_game, encode_view and the Encoder (the C encoder where it was built) agree on every state, and so
+    do they for the clockwise game played after it (the slot caches are per direction)."""
+    rules = [preset("italian-5p", direction=-1), preset("italian-5p")]
+    encoders = [enc.Encoder(r) for r in rules]
+    for r, e in zip(rules, encoders, strict=True):
+        g = Game.new(r, seed=21)
+        rng = random.Random(21)
+        paired = False
+        while g.end is None:
+            for s in range(r.players):
+                o = enc.encode_game(g, s)
+                assert np.array_equal(o, enc.encode_view(g.view(s)))
+                assert np.array_equal(e.encode(g, s), o)
+            paired = paired or g.solo >= 0
+            g.apply(_meldy(g.legal_actions(), rng))
+        assert paired

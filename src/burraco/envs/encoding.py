@@ -784,6 +784,7 @@ class Layout:
         self.scorers_are_seats = players in (3, 5)
         # the blocks by the names the encoder writes them under (the 2/4-player layout names some differently)
         at = dict(self.offsets)
+        at["OBS"] = self.obs_size
         if self.default:
             o = self.offsets
             at.update(
@@ -802,12 +803,55 @@ class Layout:
                 }
             )
         self._at = at
+        #: the offsets the C encoder takes with every call for the layouts other than the 2/4-player one
+        #: (``burraco._speedups.encode_layout``; -1 for a block the layout does not have)
+        self.c_offsets: tuple[int, ...] = (
+            *(at.get(k, -1) for k in _C_BLOCKS),
+            self.seats,
+            self.side_slots,
+            self.pozzetti,
+            self.max_slots,
+            _ROW_BYTES,
+        )
 
     def __repr__(self) -> str:
         return (
             f"Layout(players={self.players}, decks={self.decks}, obs_size={self.obs_size}, "
             f"num_actions={self.num_actions})"
         )
+
+
+#: the blocks of :attr:`Layout.c_offsets`, in the order burraco/_speedups.c reads them (then the relative places, the
+#: side slots, the pozzetto flags, the meld slots and the bytes of a meld row)
+_C_BLOCKS = (
+    "OBS",
+    "hand",
+    "known_1",
+    "pile",
+    "pile_top",
+    "unseen",
+    "table_0",
+    "melds_0",
+    "lone",
+    "top_to_use",
+    "hand_sizes",
+    "to_act",
+    "phase",
+    "flags",
+    "counters",
+    "pozzetti",
+    "poz_taken",
+    "poz_by",
+    "hidden_seats",
+    "poz_pending",
+    "seat_side",
+    "solo",
+    "match_totals",
+    "table_points",
+    "burraco",
+    "clean",
+    "rules",
+)
 
 
 def _generic_spec(n: int, k: int, poz: int, scorers: int, slots: int) -> tuple[tuple[str, int, str], ...]:
@@ -869,6 +913,10 @@ def layout_for(rules: Rules) -> Layout:
     if got is None:
         got = _LAYOUTS[(rules.players, rules.decks)] = Layout(rules.players, rules.decks)
     return got
+
+
+#: per (sides, seat, direction of play): the side in each slot and each seat's slot (a few dozen entries)
+_SLOTS: dict[tuple[tuple[tuple[int, ...], ...], int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
 
 def _side_order(side_seats: Sequence[Sequence[int]], seat_side: Sequence[int], rel: Sequence[int], me: int) -> list[int]:
@@ -1151,8 +1199,9 @@ class Encoder:
     melds are summarised once per change, for all seats (compared with the side's last melds: melds are immutable
     values, an attachment replaces one), and a seat's buffer rewrites only the slots whose meld changed. The
     result is a new array equal to ``encode_game(game, seat, match_totals)`` (the tests check it on every state of
-    random matches). With 3, 5 and 6 players (and three packs) every observation is :func:`encode_game`'s, in pure
-    Python: the incremental path and the C encoder are laid out for the 2- and 4-player layout."""
+    random matches). With 3, 5 and 6 players (and three packs) the C encoder takes the layout's offsets with every
+    call (``encode_layout``) and rewrites the whole vector but the rules block, from the side summaries kept here;
+    without the C code every observation is :func:`encode_game`'s."""
 
     __slots__ = (
         "rules", "layout", "_rel", "_side", "_others", "_values", "_deck", "_sides", "_state", "_fast", "_deck_b",
@@ -1171,14 +1220,15 @@ class Encoder:
         elif n == 2:
             self._rel = [(0, 1), (1, 0)]
             self._side = [0, 1]
-        else:  # unused: encode() goes to encode_game
-            self._rel = [tuple(range(n))] * n
+        else:  # 3, 5, 6 players: the relative places in playing order (the sides change in a hand with 3 and 5)
+            d = rules.direction
+            self._rel = [tuple(((s - me) * d) % n for s in range(n)) for me in range(n)]
             self._side = [0] * n
         # the other seats of each seat, with their place relative to it (1 next, 2 partner, 3 previous)
         self._others = [[(s, self._rel[me][s]) for s in range(n) if s != me] for me in range(n)]
         self._values = rules.card_values()
         self._deck = _deck_lanes(rules)
-        self._sides: list[_Side] = [_NO_SIDE, _NO_SIDE]
+        self._sides: list[_Side] = [_NO_SIDE] * max(2, self.layout.side_slots)
         self._state: list[list[Any] | None] = [None] * n
         # the C encoder (burraco._speedups) where it was built; None: the Python code below (the reference)
         self._fast = _fast
@@ -1193,6 +1243,75 @@ class Encoder:
         # one-hot lone and top-to-use entries (-1: none)
         return [buf, raw, _NO_SIDE, _NO_SIDE, -1, -1]
 
+    def _encode_layout(
+        self, g: Game, seat: int, match_totals: Sequence[int] | None
+    ) -> npt.NDArray[np.float32]:
+        """:meth:`encode` for the layouts other than the 2/4-player one: the side slots, the side summaries and the
+        match totals in the layout's order here, everything else in C (``encode_layout``)."""
+        fast = self._fast
+        if fast is None:
+            return encode_game(g, seat, match_totals)
+        lay = self.layout
+        st = self._state[seat]
+        if st is None:
+            raw = bytearray(lay.obs_size * 4)
+            st = self._state[seat] = [np.frombuffer(raw, dtype=np.float32), raw, None]
+        r = g.rules
+        if st[2] is not r:  # the rules block: a match's hands after 1000 are played individually (§14.3)
+            f = lay.offsets["rules"]
+            st[0][f : f + 10] = _rules_row(r)
+            st[0][f + 10] = r.solo_pair
+            st[2] = r
+        rel = self._rel[seat]
+        key = (g.side_seats, seat, r.direction)  # the sides are an immutable value, replaced when pairs form
+        got = _SLOTS.get(key)
+        if got is None:
+            order = _side_order(g.side_seats, g.side_of_seat, rel, seat)
+            slot_of = [0] * len(order)
+            for j, k in enumerate(order):
+                slot_of[k] = j
+            got = _SLOTS[key] = (tuple(order), tuple(slot_of[g.side_of_seat[x]] for x in range(g.n)))
+        order_t, seat_slot = got
+        melds = g.melds
+        sides = self._sides
+        cap = lay.max_slots
+        sums: list[_Side] = []
+        for k in order_t:
+            ms = melds[k]
+            if len(ms) > cap:
+                ms = ms[:cap]
+            sd = sides[k]
+            if sd[0] != ms:
+                sd = self._side_summary(k, ms)
+            sums.append(sd)
+        mt: tuple[int, ...] | None = None
+        if match_totals:
+            v = [0] * lay.scorers
+            if lay.scorers_are_seats:
+                for x in range(g.n):
+                    v[rel[x]] = match_totals[x]
+            else:
+                for j, k in enumerate(order_t):
+                    v[j] = match_totals[k]
+            mt = tuple(v)
+        solo = g.solo
+        fast.encode_layout(
+            st[1],
+            g,
+            seat,
+            rel,
+            seat_slot,
+            order_t,
+            tuple(sums),
+            lay.c_offsets,
+            self._deck_b,
+            self._pile_open,
+            mt,
+            rel[solo] if solo >= 0 else -1,
+        )
+        obs: npt.NDArray[np.float32] = st[0].copy()
+        return obs
+
     def _side_summary(self, side: int, ms: list[Meld]) -> _Side:
         """The summary of a side's melds (``ms``, at most :data:`MAX_SLOTS`), updated when they changed."""
         slots = [_meld_row(m, self._values) for m in ms]
@@ -1205,7 +1324,7 @@ class Encoder:
     ) -> npt.NDArray[np.float32]:
         """The observation of ``seat`` in ``g`` (a new array)."""
         if not self.layout.default:
-            return encode_game(g, seat, match_totals)
+            return self._encode_layout(g, seat, match_totals)
         st = self._state[seat]
         if st is None:
             st = self._state[seat] = self._new_state()
