@@ -12,8 +12,9 @@
  *   encode_layout(raw, game, seat, rel, seat_slot, order, sides, offsets, deck, pile_open, match_totals, solo)
  *                                 the same for the other layouts (3, 5, 6 players, three packs: encoding.Layout),
  *                                 whose offsets come with every call
- *   indices(legal, melds, meld_cache, add_cache, slow)
- *                                 the action indices of engine actions (encoding.legal_indices)
+ *   indices(legal, melds, meld_cache, add_cache, slow[, space])
+ *                                 the action indices of engine actions (encoding.legal_indices); space: another
+ *                                 layout's (add offset, add block, meld slots), the three-pack one
  *   mask(codes, size)             a bytearray of size zeros with 1 at every code
  *   configure_engine(names)       the Action type, the verbs and the set kind, from burraco._accel
  *   raw_melds(gen, hand, seat_name, melds, set_ranks, seq_keys)
@@ -762,13 +763,26 @@ static int append_index(PyObject *out, Py_ssize_t i) {
 }
 
 static PyObject *indices(PyObject *self, PyObject *args) {
-    PyObject *legal, *melds, *mc, *ac, *slow;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!O", &PyList_Type, &legal, &PyList_Type, &melds, &PyDict_Type, &mc,
-                          &PyDict_Type, &ac, &slow))
+    PyObject *legal, *melds, *mc, *ac, *slow, *space = NULL;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O|O!", &PyList_Type, &legal, &PyList_Type, &melds, &PyDict_Type, &mc,
+                          &PyDict_Type, &ac, &slow, &PyTuple_Type, &space))
         return NULL;
     if (!configured) {
         PyErr_SetString(PyExc_RuntimeError, "burraco._speedups is not configured");
         return NULL;
+    }
+    /* the configured (two-pack) action space, or another one's (add offset, add block, meld slots) */
+    Py_ssize_t add_offset = ADD_OFFSET, add_block = ADD_BLOCK, max_slots = MAX_SLOTS;
+    if (space != NULL) {
+        if (PyTuple_GET_SIZE(space) != 3) {
+            PyErr_SetString(PyExc_ValueError, "indices(): the action space is (add offset, add block, meld slots)");
+            return NULL;
+        }
+        add_offset = PyLong_AsSsize_t(PyTuple_GET_ITEM(space, 0));
+        add_block = PyLong_AsSsize_t(PyTuple_GET_ITEM(space, 1));
+        max_slots = PyLong_AsSsize_t(PyTuple_GET_ITEM(space, 2));
+        if (PyErr_Occurred())
+            return NULL;
     }
     Py_ssize_t na = PyList_GET_SIZE(legal), nm = PyList_GET_SIZE(melds);
     PyObject *out = PyList_New(0);
@@ -806,7 +820,7 @@ static PyObject *indices(PyObject *self, PyObject *args) {
             if (k == -1 && PyErr_Occurred())
                 goto fail;
             PyObject *got = NULL;
-            if (k >= 1 && k <= nm && k <= MAX_SLOTS) {
+            if (k >= 1 && k <= nm && k <= max_slots) {
                 PyObject *uid = PyObject_GetAttr(PyList_GET_ITEM(melds, k - 1), A_uid);
                 if (uid == NULL)
                     goto fail;
@@ -823,7 +837,7 @@ static PyObject *indices(PyObject *self, PyObject *args) {
                 long tpl = PyLong_AsLong(got);
                 if (tpl == -1 && PyErr_Occurred())
                     goto fail;
-                if (append_index(out, ADD_OFFSET + (k - 1) * ADD_BLOCK + tpl) < 0)
+                if (append_index(out, add_offset + (k - 1) * add_block + tpl) < 0)
                     goto fail;
             } else if (append_slow(out, slow, a, melds) < 0)
                 goto fail;

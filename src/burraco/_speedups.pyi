@@ -37,6 +37,7 @@ def indices(
     meld_cache: dict[tuple[int, ...], int],
     add_cache: dict[tuple[int, tuple[int, ...]], int],
     slow: Callable[[Any, Any], int],
+    space: tuple[int, int, int] = ...,
     /,
 ) -> list[int]: ...
 def mask(codes: list[int], size: int, /) -> bytearray: ...

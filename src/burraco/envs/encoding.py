@@ -446,11 +446,17 @@ def _index_slow(a: Action, melds: Sequence[Meld], layout: Layout | None = None) 
 
 def legal_indices(legal: Sequence[Action], melds: Sequence[Meld], layout: Layout | None = None) -> list[int]:
     """The indices of ``legal`` (in the same order): :func:`encode_action` of each, with the common verbs inline
-    and attachments cached by the meld's unique id (in C where ``burraco._speedups`` was built and the space is
-    the two-pack one the C code is configured with)."""
+    and attachments cached by the meld's unique id (in C where ``burraco._speedups`` was built)."""
     L = _DEFAULT if layout is None else layout
-    if _fast is not None and L.default_actions and type(legal) is list and type(melds) is list:
-        codes: list[int] = _fast.indices(legal, melds, _MELD_CACHE, _ADD_BY_UID, _index_slow)
+    if _fast is not None and type(legal) is list and type(melds) is list:
+        if L.default_actions:
+            codes: list[int] = _fast.indices(legal, melds, _MELD_CACHE, _ADD_BY_UID, _index_slow)
+        else:  # a space of its own (three packs): its caches, offsets, and the slow path bound to it
+
+            def slow(a: Action, ms: Sequence[Meld]) -> int:
+                return _index_slow(a, ms, L)
+
+            codes = _fast.indices(legal, melds, L.meld_cache, L.add_by_uid, slow, L.c_actions)
         return codes
     out: list[int] = []
     append = out.append
@@ -760,6 +766,8 @@ class Layout:
             self.add_by_uid: dict[tuple[int, tuple[int, ...]], int] = _ADD_BY_UID
         else:
             self.meld_cache, self.add_cache, self.add_by_uid = {}, {}, {}
+        #: the action space the C ``legal_indices`` takes for a layout of its own (add offset, add block, slots)
+        self.c_actions = (self.add_offset, self.add_block, self.max_slots)
         if self.default:
             #: relative seat places, side slots, pozzetto flags, match totals
             self.seats, self.side_slots, self.pozzetti, self.scorers = 4, 2, 3, 2
