@@ -36,9 +36,8 @@ the C speed-ups (``burraco._speedups``, built by any install where a C compiler 
 ``BURRACO_PURE=1`` for the pure-Python code alone.
 
 * **player counts** (``--counts``) -- the AEC loops (one repeat) and the encoding latency of ``italian-3p``, ``-5p``
-  and ``-6p`` beside ``italian``'s: their layouts are encoded in pure Python (the C encoder and the incremental
-  one are laid out for 2 and 4 players), and three packs (5, 6 players) have their own action space, indexed in
-  Python too.
+  and ``-6p`` beside ``italian``'s: their layouts have a C encoder of their own (``encode_layout``, the layout's
+  offsets with every call), and three packs (5, 6 players) their own action space.
 
 Usage: ``python benchmarks/envs.py [--json] [--seconds 10] [--repeat 3] [--sim-games 2000] [--clock wall|cpu]
 [--counts]``
