@@ -62,6 +62,11 @@ if TYPE_CHECKING:
     from ..view import View
 
 
+# the C code for the layouts of their own (encode_layout, indices with a space): None where the built module is
+# older than them (an editable install not rebuilt since): those layouts then run in pure Python
+_fast_n = _fast if _fast is not None and hasattr(_fast, "encode_layout") else None
+
+
 class EncodingError(ValueError):
     """An action or an index outside the fixed action space, or rules the space does not cover."""
 
@@ -448,16 +453,18 @@ def legal_indices(legal: Sequence[Action], melds: Sequence[Meld], layout: Layout
     """The indices of ``legal`` (in the same order): :func:`encode_action` of each, with the common verbs inline
     and attachments cached by the meld's unique id (in C where ``burraco._speedups`` was built)."""
     L = _DEFAULT if layout is None else layout
-    if _fast is not None and type(legal) is list and type(melds) is list:
-        if L.default_actions:
+    if type(legal) is list and type(melds) is list:
+        if L.default_actions and _fast is not None:
             codes: list[int] = _fast.indices(legal, melds, _MELD_CACHE, _ADD_BY_UID, _index_slow)
-        else:  # a space of its own (three packs): its caches, offsets, and the slow path bound to it
+            return codes
+        if not L.default_actions and _fast_n is not None:  # a space of its own (three packs): its caches and
+            # offsets, and the slow path bound to it
 
             def slow(a: Action, ms: Sequence[Meld]) -> int:
                 return _index_slow(a, ms, L)
 
-            codes = _fast.indices(legal, melds, L.meld_cache, L.add_by_uid, slow, L.c_actions)
-        return codes
+            codes = _fast_n.indices(legal, melds, L.meld_cache, L.add_by_uid, slow, L.c_actions)
+            return codes
     out: list[int] = []
     append = out.append
     mc = L.meld_cache
@@ -1256,7 +1263,7 @@ class Encoder:
     ) -> npt.NDArray[np.float32]:
         """:meth:`encode` for the layouts other than the 2/4-player one: the side slots, the side summaries and the
         match totals in the layout's order here, everything else in C (``encode_layout``)."""
-        fast = self._fast
+        fast = _fast_n if self._fast is not None else None
         if fast is None:
             return encode_game(g, seat, match_totals)
         lay = self.layout
