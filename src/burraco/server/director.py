@@ -17,6 +17,7 @@ token>`` (a physical table's score entry) and the JSON API under ``/api/tourname
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import csv
 import datetime as dt
 import json
@@ -32,7 +33,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from ..messages import LANGS, msg, render
+from ..messages import LANGS, Message, msg, render, text
 from ..rules import RulesError, preset
 from ..tournament import Event, TournamentError, printouts
 from ..tournament.event import RoundState, Table
@@ -55,12 +56,17 @@ Handler = Callable[[Request], Awaitable[Response]]
 
 
 class DeskError(Exception):
-    """A request the desk refuses: an error code, a message saying what and why, the HTTP status."""
+    """A request the desk refuses: an error code, a message saying what and why (a :class:`Message` shown in the
+    page's language, or English text for malformed API requests), the HTTP status."""
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, message: Message | str, status: int = 400) -> None:
+        m = text(message) if isinstance(message, str) else message
+        super().__init__(render(m))
         self.code = code
-        self.message = message
+        #: the refusal as a code with parameters
+        self.msg = m
+        #: the refusal in English
+        self.message = render(m)
         self.status = status
 
 
@@ -113,6 +119,29 @@ class Directors:
         memory every :data:`FOLLOW_EVERY` seconds, whether or not anyone is looking at their pages."""
         if self._follower is None or self._follower.done():
             self._follower = asyncio.create_task(self._follow())
+
+    async def resume(self) -> None:
+        """At the server's start: load the events whose running round has online tables and start following
+        them, so their hands flow in after a restart before anyone opens the event's page."""
+        for tid in await self.store.with_tables():
+            if self.hub.closing:
+                return
+            try:
+                d = await self.get(tid)
+            except Exception:  # one damaged event must not keep the others from being followed
+                log.exception("event %s: could not be loaded at start", tid)
+                continue
+            rs = d.event.current
+            if rs is None or not any(x.get("mode") == "online" for (r, _), x in d.tables.items() if r == rs.number):
+                del self.desks[tid]  # nothing to follow: loaded again on first use
+        self.follow()
+
+    async def stop(self) -> None:
+        """Stop following (the server is stopping)."""
+        if self._follower is not None:
+            self._follower.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._follower
 
     async def _follow(self) -> None:
         while not self.hub.closing:
@@ -215,7 +244,8 @@ class Directors:
         try:
             ev = Event.create(name, **kw)
         except (TournamentError, RulesError) as e:
-            raise DeskError("refused", str(e)) from e
+            why = e.msg if isinstance(e, TournamentError) else msg("te_rules", error=str(e))
+            raise DeskError("refused", why) from e
         tid = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         token = secrets.token_urlsafe(18)
         created = time.time()
@@ -242,7 +272,7 @@ class Directors:
         try:
             out = await self.hub.create_table(spec, owner_ip=owner_ip)
         except ClientError as e:
-            raise DeskError(e.code, f"table {t.number}: {e.message}") from e
+            raise DeskError(e.code, msg("te_online_create", table=t.number, error=e.message)) from e
         return {"mode": "online", "table_id": out["id"], "creator": out["creator"], "seats": out["tokens"],
                 "computers": computers}
 
@@ -436,8 +466,7 @@ class Directors:
                 for ln, tok in link["lines"].items():
                     if secrets.compare_digest(token_hash(tok), h):
                         return rs, t, ln
-        raise DeskError("bad_token", "this score-entry link is not valid (it belongs to a round no longer in play,"
-                        " or to no table of this event)", 403)
+        raise DeskError("bad_token", msg("te_line_link"), 403)
 
 
 def _applier(entry: dict[str, Any]) -> Callable[[Event], None]:
@@ -458,8 +487,21 @@ def _computers(rs: RoundState, table: int, line: str) -> dict[str, str]:
 # ----------------------------------------------------------------------------------------------------------------
 # HTTP
 # ----------------------------------------------------------------------------------------------------------------
-def _err(code: str, message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status)
+def request_lang(request: Request) -> str:
+    """The language a refusal is written in: ``?lang=``, else the first of ``Accept-Language`` that the
+    catalogues have, else English (the desk's pages send their own language)."""
+    q = request.query_params.get("lang", "")
+    if q in LANGS:
+        return q
+    for part in request.headers.get("accept-language", "").split(","):
+        tag = part.split(";")[0].strip().lower()[:2]
+        if tag in LANGS:
+            return tag
+    return "en"
+
+
+def _err(code: str, message: Message, lang: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": code, "message": render(message, lang)}, status_code=status)
 
 
 async def _body(request: Request) -> bytes:
@@ -495,7 +537,7 @@ def _token(request: Request) -> str:
 
 def _director(d: Desk, request: Request) -> None:
     if not secrets.compare_digest(token_hash(_token(request)), d.director_hash):
-        raise DeskError("bad_token", "this is not the director's link of this event", 403)
+        raise DeskError("bad_token", msg("te_director_link"), 403)
 
 
 def _int(body: dict[str, Any], key: str) -> int:
@@ -505,10 +547,9 @@ def _int(body: dict[str, Any], key: str) -> int:
     return v
 
 
-def routes(hub: Hub, limited: Callable[[Handler], Handler], ip_of: Callable[[Request], str]) -> list[Route]:
+def routes(dirs: Directors, limited: Callable[[Handler], Handler], ip_of: Callable[[Request], str]) -> list[Route]:
     """The desk's routes, for :func:`burraco.server.app.create_app` (``limited``: its per-address request
     limit; ``ip_of``: the address a request counts against)."""
-    dirs = Directors(hub)
 
     def guard(handler: Handler) -> Handler:
         async def wrapped(request: Request) -> Response:
@@ -516,11 +557,11 @@ def routes(hub: Hub, limited: Callable[[Handler], Handler], ip_of: Callable[[Req
             try:
                 return await handler(request)
             except DeskError as e:
-                return _err(e.code, e.message, e.status)
+                return _err(e.code, e.msg, request_lang(request), e.status)
             except TournamentError as e:
-                return _err("refused", str(e))
+                return _err("refused", e.msg, request_lang(request))
             except ClientError as e:
-                return _err(e.code, e.message)
+                return _err(e.code, text(e.message), request_lang(request))
 
         return limited(wrapped)
 
@@ -554,7 +595,7 @@ def routes(hub: Hub, limited: Callable[[Handler], Handler], ip_of: Callable[[Req
                     try:
                         printouts.import_participants(ev, text, at=now_iso(), by=d.by)
                     except csv.Error as e:
-                        raise TournamentError(f"the file is not a CSV: {e}") from e
+                        raise TournamentError(msg("te_not_csv", error=str(e))) from e
 
                 await dirs.commit(d, load)
                 return JSONResponse(dirs.desk_json(d))
@@ -586,7 +627,7 @@ def routes(hub: Hub, limited: Callable[[Handler], Handler], ip_of: Callable[[Req
             elif what == "timeout":
                 rs = ev.current
                 if rs is None:
-                    raise DeskError("refused", "no round is in play: the time-out is announced during a round")
+                    raise DeskError("refused", msg("te_timeout_no_round"))
                 await dirs.commit(d, lambda ev: ev.timeout(at=at, by=by))
                 await dirs.timeout_online(d, rs)
                 await dirs.sync(d)
@@ -720,24 +761,23 @@ async def _start(dirs: Directors, d: Desk, body: dict[str, Any], owner_ip: str) 
     wanted = numbers if online == "all" else list(online)
     bad = [x for x in wanted if x not in numbers]
     if bad:
-        raise DeskError("refused", f"round {rs.number} has tables 1–{len(numbers)}, not {bad[0]}")
+        raise DeskError("refused", msg("te_online_table", round=rs.number, tables=len(numbers), table=bad[0]))
     comp: dict[int, dict[str, str]] = {}
     for k, seats in computers.items():
         if not str(k).isdigit() or int(k) not in wanted or not isinstance(seats, dict):
-            raise DeskError("refused", f"computers are seated at online tables only, not at table {k}")
+            raise DeskError("refused", msg("te_computers_online", table=k))
         for s, level in seats.items():
             if s not in ("N", "E", "S", "W"):
-                raise DeskError("refused", f"a seat is N, E, S or W, not {s!r}")
+                raise DeskError("refused", msg("te_seat_not", seat=str(s)))
             seats[s] = check_level(level or DEFAULT_LEVEL)
         comp[int(k)] = dict(seats)
     if wanted:
         try:
             plain = preset(ev.setup.rules, hands_per_match=ev.setup.hands, target=None)
         except RulesError as e:
-            raise DeskError("refused", str(e)) from e
+            raise DeskError("refused", msg("te_rules", error=str(e))) from e
         if plain != ev.rules:
-            raise DeskError("refused", "online tables play the rules preset as shipped with the round's hands; this"
-                            " event's rule changes are played at physical tables only")
+            raise DeskError("refused", msg("te_online_rules"))
     links: dict[tuple[int, int], dict[str, Any]] = {}
     for t in rs.tables:
         if t.number in wanted:
@@ -762,17 +802,16 @@ async def _replace(dirs: Directors, d: Desk, body: dict[str, Any]) -> None:
     ev = d.event
     rs = ev.current
     if rs is None:
-        raise DeskError("refused", "no round is in play")
+        raise DeskError("refused", msg("te_no_round"))
     table = _int(body, "table")
     seat = body.get("seat")
     level = check_level(body.get("level") or DEFAULT_LEVEL)
     rs.table(table)
     link = d.tables.get((rs.number, table))
     if link is None or link.get("mode") != "online":
-        raise DeskError("refused", f"table {table} is a physical table: only a seat of an online table can be "
-                        "given to a computer player")
+        raise DeskError("refused", msg("te_replace_physical", table=table))
     if seat not in ("N", "E", "S", "W"):
-        raise DeskError("refused", "a seat is N, E, S or W")
+        raise DeskError("refused", msg("te_seat"))
     t = await dirs.hub.get(str(link["table_id"]), touch=False)
     if t is None:
         raise DeskError("not_found", f"the online table of table {table} is gone")

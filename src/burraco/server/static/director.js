@@ -28,7 +28,7 @@ function el(tag, attrs, ...kids) {
 }
 function say(text, cls) { const m = document.getElementById("msg"); m.textContent = text; m.className = cls || ""; }
 async function api(method, path, body, raw) {
-  const headers = {};
+  const headers = { "Accept-Language": lang }; // refusals come back in the page's language
   if (secret) headers.Authorization = "Bearer " + secret;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const r = await fetch(path, { method, headers, body: raw !== undefined ? raw : (body === undefined ? undefined : JSON.stringify(body)) });
