@@ -317,6 +317,9 @@ TEMPLATES: dict[str, str] = {
     "desk_counted": "counted",
     "desk_refused": "Refused: {reason}",
     "desk_done": "Done.",
+    "desk_lineups": "Line-ups for round {n}",
+    "desk_lineup_pair": "pair {n}",
+    "desk_lineup_set": "Set the line-up",
     "desk_all_entered": "Every hand of this table is counted.",
     # ----- hints ------------------------------------------------------------------------------------------------
     "hint_draw": "draw from the stock",

@@ -370,6 +370,9 @@ class Directors:
              "withdrawn": e.withdrawn, "first_round": e.first_round}
             for e in ev.entrants.values()
         ]
+        if ev.setup.kind == "teams":  # each team's pairs for the next round (its line-up)
+            for x in entrants:
+                x["lineup"] = [list(pr) for pr in ev.lineup_of(str(x["id"]))]
         rounds = []
         for rs in ev.rounds:
             tabs = []
@@ -890,6 +893,9 @@ _PAGE_MESSAGES = (
     msg("desk_counted"),
     msg("desk_refused", reason="{reason}"),
     msg("desk_done"),
+    msg("desk_lineups", n="{n}"),
+    msg("desk_lineup_pair", n="{n}"),
+    msg("desk_lineup_set"),
     msg("desk_all_entered"),
     msg("t_round", n="{n}"),
     msg("t_table", n="{n}"),

@@ -709,6 +709,11 @@ class Event:
                 tables.append(Table(len(tables) + 1, ns, ew, match=m))
         return tables
 
+    def lineup_of(self, team: str, k: int | None = None) -> list[tuple[int, int]]:
+        """A team's pairs in round ``k`` (default: the next round), people by their index in the team: the
+        line-up given for that round, else the registration order two by two."""
+        return self._lineup(len(self.rounds) + 1 if k is None else k, team)
+
     def _lineup(self, k: int, team: str) -> list[tuple[int, int]]:
         for e in reversed(self.log):
             if e["type"] == "lineup" and e["team"] == team and e["round"] == k:
