@@ -567,3 +567,33 @@ def test_refusals_in_the_readers_language(server: ThreadServer) -> None:
     # and the director's link of another event is refused in the reader's language too
     status, out = call(server.url, "GET", f"/api/tournaments/{d.id}/desk", token="x" * 20)
     assert status == 403 and out["message"] == "this is not the director's link of this event"
+
+
+def test_duplicate_event_online_tables_play_the_same_deals(server: ThreadServer) -> None:
+    """A duplicate event (RULES.md §12): every online table of a round is dealt the round's hands, those of
+    Event.deal_seed (as `burraco tournament simulate` deals them); a table of an ordinary event deals its own."""
+    from burraco.match import Match
+
+    def deals_of(d: DeskClient) -> list[list[Any]]:
+        desk = d.ok("start", {"online": "all", "computers": {"1": ALL_COMPUTERS, "2": ALL_COMPUTERS}})
+        ids = [t["table_id"] for t in desk["rounds"][0]["tables"]]
+        wait_for(lambda: all(call(server.url, "GET", f"/api/tables/{i}")[1]["status"] == "finished" for i in ids),
+                 "both online tables to finish their match")
+        out = []
+        for i in ids:
+            status, rec = call(server.url, "GET", f"/api/tables/{i}/games/0/record")
+            assert status == 200, rec
+            out.append([h["deal"] for h in rec["hands"]])
+        return out
+
+    dup = new_event(server.url, rounds=1, movements="mitchell", duplicate=True, seed=4242)
+    register_pairs(dup)
+    t1, t2 = deals_of(dup)
+    assert len(t1) == 3 and t1 == t2  # the same three deals at both tables
+    ev = Event.create("Torneo del giovedì", rounds=1, movements="mitchell", duplicate=True, seed=4242)
+    m = Match(ev.rules, seed=ev.deal_seed(1, 1))
+    assert t1 == [m.deal_for_hand(i).to_json(m.seats) for i in range(3)]
+    plain = new_event(server.url, rounds=1, movements="mitchell", seed=4242)
+    register_pairs(plain)
+    p1, p2 = deals_of(plain)
+    assert p1[0] != p2[0] and p1[0] != t1[0]  # fresh deals at every table

@@ -270,7 +270,9 @@ class Directors:
         spec = {"preset": ev.setup.rules, "hands": ev.setup.hands, "seats": seats, "listed": False,
                 "name": f"{ev.setup.name} · R{rs.number} T{t.number}"}
         try:
-            out = await self.hub.create_table(spec, owner_ip=owner_ip)
+            # a duplicate event: every online table of the round deals the round's hands (Event.deal_seed)
+            seed = ev.deal_seed(rs.number, t.number) if ev.setup.duplicate else None
+            out = await self.hub.create_table(spec, owner_ip=owner_ip, deal_seed=seed)
         except ClientError as e:
             raise DeskError(e.code, msg("te_online_create", table=t.number, error=e.message)) from e
         return {"mode": "online", "table_id": out["id"], "creator": out["creator"], "seats": out["tokens"],
