@@ -564,6 +564,13 @@ def test_refusals_in_the_readers_language(server: ThreadServer) -> None:
         urllib.request.urlopen(req, timeout=30)
     assert json.loads(e.value.read())["message"] == (
         "NS: i punti melds 103 non sono un multiplo di 5 (ogni carta vale 5, 10, 15, 20 o 30)")
+    # the desk's own refusals too (a correction form sent with its round left empty)
+    headers = {"Content-Type": "application/json", "Authorization": f"Bearer {d.token}", "Accept-Language": "de"}
+    req = urllib.request.Request(server.url + f"/api/tournaments/{d.id}/desk/correct", data=b"{}", method="POST",
+                                 headers=headers)
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(req, timeout=30)
+    assert json.loads(e.value.read())["message"] == "'round' muss eine ganze Zahl sein"
     # and the director's link of another event is refused in the reader's language too
     status, out = call(server.url, "GET", f"/api/tournaments/{d.id}/desk", token="x" * 20)
     assert status == 403 and out["message"] == "this is not the director's link of this event"

@@ -269,6 +269,13 @@ TEMPLATES: dict[str, str] = {
     "te_replace_physical": "Tisch {table} ist ein echter Tisch: nur ein Platz an einem Online-Tisch kann einem Computer gegeben werden"
     "Tisch {table} ist ein echter Tisch: nur ein Platz an einem Online-Tisch kann einem Computer gegeben werden",
     "te_online_create": "Tisch {table}: {error}",
+    "te_no_event": "kein Turnier '{event}'",
+    "te_director_name": "'director' ist der Name der Turnierleitung (höchstens 64 Zeichen)",
+    "te_event_name_text": "'name' ist der Name des Turniers",
+    "te_whole_field": "'{field}' muss eine ganze Zahl sein",
+    "te_minutes_whole": "'minutes' muss eine ganze Zahl von Minuten pro Runde sein",
+    "te_send_token": "sende das Token des geheimen Links: 'Authorization: Bearer <token>'",
+    "te_online_gone": "der Online-Tisch von Tisch {table} existiert nicht mehr",
     # ----- the tournament desk in the browser (burraco.server.director) ---------------------------------------
     "desk_title": "Turnierleitung",
     "desk_new": "Neues Turnier",

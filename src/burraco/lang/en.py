@@ -256,6 +256,13 @@ TEMPLATES: dict[str, str] = {
     "te_replace_physical": "table {table} is a physical table: only a seat of an online table can be given to a computer player"
     "table {table} is a physical table: only a seat of an online table can be given to a computer player",
     "te_online_create": "table {table}: {error}",
+    "te_no_event": "no event '{event}'",
+    "te_director_name": "'director' is the director's name (64 characters at most)",
+    "te_event_name_text": "'name' is the event's name",
+    "te_whole_field": "'{field}' must be a whole number",
+    "te_minutes_whole": "'minutes' must be a whole number of minutes per round",
+    "te_send_token": "send the secret link's token: 'Authorization: Bearer <token>'",
+    "te_online_gone": "the online table of table {table} is gone",
     # ----- the tournament desk in the browser (burraco.server.director) ---------------------------------------
     "desk_title": "Tournament director's desk",
     "desk_new": "New tournament",

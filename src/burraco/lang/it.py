@@ -256,6 +256,13 @@ TEMPLATES: dict[str, str] = {
     "te_replace_physical": "il tavolo {table} è un tavolo fisico: solo un posto di un tavolo online può essere dato a un computer"
     "il tavolo {table} è un tavolo fisico: solo un posto di un tavolo online può essere dato a un computer",
     "te_online_create": "tavolo {table}: {error}",
+    "te_no_event": "nessun torneo '{event}'",
+    "te_director_name": "'director' è il nome dell'arbitro (al più 64 caratteri)",
+    "te_event_name_text": "'name' è il nome del torneo",
+    "te_whole_field": "'{field}' deve essere un numero intero",
+    "te_minutes_whole": "'minutes' deve essere un numero intero di minuti per turno",
+    "te_send_token": "invia il token del link segreto: 'Authorization: Bearer <token>'",
+    "te_online_gone": "il tavolo online del tavolo {table} non esiste più",
     # ----- the tournament desk in the browser (burraco.server.director) ---------------------------------------
     "desk_title": "Tavolo del direttore di gara",
     "desk_new": "Nuovo torneo",

@@ -267,6 +267,13 @@ TEMPLATES: dict[str, str] = {
     "te_replace_physical": "tafel {table} is een echte tafel: alleen een plaats aan een online tafel kan aan een computer worden gegeven"
     "tafel {table} is een echte tafel: alleen een plaats aan een online tafel kan aan een computer worden gegeven",
     "te_online_create": "tafel {table}: {error}",
+    "te_no_event": "geen toernooi '{event}'",
+    "te_director_name": "'director' is de naam van de wedstrijdleider (hoogstens 64 tekens)",
+    "te_event_name_text": "'name' is de naam van het toernooi",
+    "te_whole_field": "'{field}' moet een geheel getal zijn",
+    "te_minutes_whole": "'minutes' moet een geheel aantal minuten per ronde zijn",
+    "te_send_token": "stuur het token van de geheime link: 'Authorization: Bearer <token>'",
+    "te_online_gone": "de online tafel van tafel {table} bestaat niet meer",
     # ----- the tournament desk in the browser (burraco.server.director) ---------------------------------------
     "desk_title": "Wedstrijdleiding",
     "desk_new": "Nieuw toernooi",

@@ -251,6 +251,13 @@ TEMPLATES: dict[str, str] = {
     "te_replace_physical": "a mesa {table} é uma mesa física: só um lugar de uma mesa online pode ser dado a um computador"
     "a mesa {table} é uma mesa física: só um lugar de uma mesa online pode ser dado a um computador",
     "te_online_create": "mesa {table}: {error}",
+    "te_no_event": "nenhum torneio '{event}'",
+    "te_director_name": "'director' é o nome do diretor (no máximo 64 caracteres)",
+    "te_event_name_text": "'name' é o nome do torneio",
+    "te_whole_field": "'{field}' deve ser um número inteiro",
+    "te_minutes_whole": "'minutes' deve ser um número inteiro de minutos por rodada",
+    "te_send_token": "envie o token do link secreto: 'Authorization: Bearer <token>'",
+    "te_online_gone": "a mesa online da mesa {table} não existe mais",
     # ----- the tournament desk in the browser (burraco.server.director) ---------------------------------------
     "desk_title": "Mesa do diretor do torneio",
     "desk_new": "Novo torneio",

@@ -167,10 +167,10 @@ class Directors:
         if d is not None:
             return d
         if not tid or len(tid) > 32 or not tid.isascii() or not tid.isalnum():
-            raise DeskError("not_found", f"no event {tid!r}", 404)
+            raise DeskError("not_found", msg("te_no_event", event=tid), 404)
         row = await self.store.load(tid)
         if row is None:
-            raise DeskError("not_found", f"no event {tid!r}", 404)
+            raise DeskError("not_found", msg("te_no_event", event=tid), 404)
         d = self.desks.get(tid)  # loaded meanwhile by another request
         if d is None:
             d = self.desks[tid] = self._rebuild(row)
@@ -226,17 +226,17 @@ class Directors:
         kw = dict(spec)
         director = kw.pop("director", "")
         if not isinstance(director, str) or len(director) > 64:
-            raise DeskError("bad_request", "'director' is the director's name (64 characters at most)")
+            raise DeskError("bad_request", msg("te_director_name"))
         name = kw.pop("name", "")
         if not isinstance(name, str):
-            raise DeskError("bad_request", "'name' is the event's name")
+            raise DeskError("bad_request", msg("te_event_name_text"))
         for k in ("hands", "rounds", "bye_vp", "bye_mp", "seed", "groups", "pairs_per_match"):
             if k in kw and (not isinstance(kw[k], int) or isinstance(kw[k], bool)):
-                raise DeskError("bad_request", f"'{k}' must be a whole number")
+                raise DeskError("bad_request", msg("te_whole_field", field=k))
         if kw.get("minutes") in ("", 0):
             kw["minutes"] = None
         if kw.get("minutes") is not None and (not isinstance(kw["minutes"], int) or isinstance(kw["minutes"], bool)):
-            raise DeskError("bad_request", "'minutes' must be a whole number of minutes per round")
+            raise DeskError("bad_request", msg("te_minutes_whole"))
         for k in ("date", "kind", "rules", "seeding", "ranking"):
             if k in kw and not isinstance(kw[k], str):
                 raise DeskError("bad_request", f"'{k}' must be a string")
@@ -536,7 +536,7 @@ def _token(request: Request) -> str:
     auth = request.headers.get("authorization", "")
     tok = auth[7:].strip() if auth.lower().startswith("bearer ") else ""
     if not tok or len(tok) > 200:
-        raise DeskError("bad_token", "send the secret link's token: 'Authorization: Bearer <token>'", 401)
+        raise DeskError("bad_token", msg("te_send_token"), 401)
     return tok
 
 
@@ -548,7 +548,7 @@ def _director(d: Desk, request: Request) -> None:
 def _int(body: dict[str, Any], key: str) -> int:
     v = body.get(key)
     if not isinstance(v, int) or isinstance(v, bool):
-        raise DeskError("bad_request", f"'{key}' must be a whole number")
+        raise DeskError("bad_request", msg("te_whole_field", field=key))
     return v
 
 
@@ -819,7 +819,7 @@ async def _replace(dirs: Directors, d: Desk, body: dict[str, Any]) -> None:
         raise DeskError("refused", msg("te_seat"))
     t = await dirs.hub.get(str(link["table_id"]), touch=False)
     if t is None:
-        raise DeskError("not_found", f"the online table of table {table} is gone")
+        raise DeskError("not_found", msg("te_online_gone", table=table))
     trial = Event(ev.setup, ev.log)
     trial.replace(table, str(seat), level, at=now_iso(), by=d.by)  # checked before the seat changes
     await t.seat_computer(str(seat), level)
