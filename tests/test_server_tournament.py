@@ -289,9 +289,10 @@ def test_round_online_and_physical_tables(server: ThreadServer) -> None:
     assert status == 400
 
 
-def test_timeout_reaches_every_online_table(tmp_path: Path) -> None:
-    db = sqlite_url(tmp_path / "timeout.sqlite3")
-    with thread_server(fast_config(db, bot_delay=0.05)) as srv:
+@pytest.mark.parametrize("db_kind", ["sqlite", "postgresql"])
+def test_timeout_reaches_every_online_table(db_kind: str, tmp_path: Path) -> None:
+    with (database(db_kind, tmp_path / "timeout.sqlite3") as db,
+          thread_server(fast_config(db, bot_delay=0.05)) as srv):
         d = new_event(srv.url, rounds=1, movements="mitchell")
         register_pairs(d)
         status, out = d.do("timeout")
@@ -312,8 +313,13 @@ def test_timeout_reaches_every_online_table(tmp_path: Path) -> None:
         d.ok("close")
 
 
-def test_restart_mid_round_resumes_clock_entries_and_tables(tmp_path: Path) -> None:
-    db = sqlite_url(tmp_path / "restart.sqlite3")
+@pytest.mark.parametrize("db_kind", ["sqlite", "postgresql"])
+def test_restart_mid_round_resumes_clock_entries_and_tables(db_kind: str, tmp_path: Path) -> None:
+    with database(db_kind, tmp_path / "restart.sqlite3") as db:
+        _restart_mid_round(db)
+
+
+def _restart_mid_round(db: str) -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     env = {"BURRACO_BOT_DELAY": "0.2", "BURRACO_COMPUTER_DELAY": "0.2"}
