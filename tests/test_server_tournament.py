@@ -18,8 +18,18 @@ from typing import Any
 
 import pytest
 
+from burraco.server.store import Store
+from burraco.server.tournament_store import TournamentStore
 from burraco.tournament import Event
-from server_support import ThreadServer, fast_config, free_port, server_process, sqlite_url, thread_server
+from server_support import (
+    ThreadServer,
+    database,
+    fast_config,
+    free_port,
+    server_process,
+    sqlite_url,
+    thread_server,
+)
 
 PAIRS = [("Anna", "Bruno"), ("Carla", "Dario"), ("Elena", "Franco"), ("Gino", "Ida")]
 EASY = "heuristic:easy"
@@ -113,10 +123,12 @@ def wait_for(pred: Any, what: str, timeout: float = 90.0) -> Any:
         time.sleep(0.2)
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    db = tmp_path_factory.mktemp("db") / "tournament.sqlite3"
-    with thread_server(fast_config(sqlite_url(db))) as s:
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    """One server for the module's tests, on SQLite and again on PostgreSQL (skipped, saying so, where no
+    PostgreSQL server answers: server_support.PG_HOST)."""
+    with (database(request.param, tmp_path_factory.mktemp("db") / "tournament.sqlite3") as url,
+          thread_server(fast_config(url)) as s):
         yield s
 
 
@@ -277,9 +289,10 @@ def test_round_online_and_physical_tables(server: ThreadServer) -> None:
     assert status == 400
 
 
-def test_timeout_reaches_every_online_table(tmp_path: Path) -> None:
-    db = sqlite_url(tmp_path / "timeout.sqlite3")
-    with thread_server(fast_config(db, bot_delay=0.05)) as srv:
+@pytest.mark.parametrize("db_kind", ["sqlite", "postgresql"])
+def test_timeout_reaches_every_online_table(db_kind: str, tmp_path: Path) -> None:
+    with (database(db_kind, tmp_path / "timeout.sqlite3") as db,
+          thread_server(fast_config(db, bot_delay=0.05)) as srv):
         d = new_event(srv.url, rounds=1, movements="mitchell")
         register_pairs(d)
         status, out = d.do("timeout")
@@ -300,8 +313,13 @@ def test_timeout_reaches_every_online_table(tmp_path: Path) -> None:
         d.ok("close")
 
 
-def test_restart_mid_round_resumes_clock_entries_and_tables(tmp_path: Path) -> None:
-    db = sqlite_url(tmp_path / "restart.sqlite3")
+@pytest.mark.parametrize("db_kind", ["sqlite", "postgresql"])
+def test_restart_mid_round_resumes_clock_entries_and_tables(db_kind: str, tmp_path: Path) -> None:
+    with database(db_kind, tmp_path / "restart.sqlite3") as db:
+        _restart_mid_round(db)
+
+
+def _restart_mid_round(db: str) -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     env = {"BURRACO_BOT_DELAY": "0.2", "BURRACO_COMPUTER_DELAY": "0.2"}
@@ -468,3 +486,127 @@ def test_timeout_at_tables_not_playing_a_hand(server: ThreadServer) -> None:
     assert all(t["finished"] and t["counted"] == 0 for t in pub["rounds"][0]["tables"])
     closed = d.ok("close")
     assert {r["vp"] for r in closed["results"]} == {10}  # 0 – 0: the VP table's draw
+
+
+@pytest.mark.parametrize("db", ["sqlite", "postgresql"])
+def test_after_a_restart_online_hands_flow_in_from_the_start(db: str, tmp_path: Path) -> None:
+    """The server is killed just after a round starts at online tables; restarted, it follows them from its start:
+    their hands reach the event's stored log though nobody opens the event (nor the tables) again."""
+    import asyncio
+
+    async def stored_hands(url: str, tid: str) -> int:
+        store = Store(url)
+        try:
+            row = await TournamentStore(store).load(tid)
+        finally:
+            await store.close()
+        assert row is not None
+        return sum(1 for e in row.entries if e["type"] == "hand")
+
+    with database(db, tmp_path / "resume.sqlite3") as url:
+        port = free_port()
+        env = {"BURRACO_BOT_DELAY": "0.02", "BURRACO_COMPUTER_DELAY": "0.02"}
+        proc = server_process(url, port, env)
+        try:
+            d = new_event(f"http://127.0.0.1:{port}", rounds=1, movements="mitchell")
+            register_pairs(d)
+            d.ok("start", {"online": "all", "computers": {"1": ALL_COMPUTERS, "2": ALL_COMPUTERS}})
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(timeout=10)
+            if proc.stderr is not None:
+                proc.stderr.close()
+        before = asyncio.run(stored_hands(url, d.id))
+        assert before < 6
+        proc = server_process(url, port, env)
+        try:
+            wait_for(lambda: asyncio.run(stored_hands(url, d.id)) == 6, "the six hands in the stored log",
+                     timeout=120)
+        finally:
+            proc.kill()
+            proc.wait(timeout=10)
+            if proc.stderr is not None:
+                proc.stderr.close()
+
+
+def test_refusals_in_the_readers_language(server: ThreadServer) -> None:
+    """The event's refusals are message codes of the catalogues: the desk answers in the page's language
+    (``Accept-Language``, as the desk's pages send it, or ``?lang=``), English otherwise."""
+    d = new_event(server.url)
+    register_pairs(d)
+    dup = {"name": "Anna – Bruno", "people": ["Anna", "Bruno"]}
+
+    def refused(path: str, body: Any, lang: str | None = None) -> str:
+        headers = {"Content-Type": "application/json", "Authorization": f"Bearer {d.token}"}
+        if lang:
+            headers["Accept-Language"] = lang
+        req = urllib.request.Request(server.url + path, data=json.dumps(body).encode(), method="POST",
+                                     headers=headers)
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(req, timeout=30)
+        out = json.loads(e.value.read())
+        assert out["error"] == "refused", out
+        return str(out["message"])
+
+    reg = f"/api/tournaments/{d.id}/desk/register"
+    assert refused(reg, dup) == "'Anna – Bruno' is already registered"
+    assert refused(reg, dup, "it-IT,it;q=0.9") == "'Anna – Bruno' è già iscritto"
+    assert refused(reg, dup, "de") == "'Anna – Bruno' ist bereits angemeldet"
+    assert refused(reg + "?lang=nl", dup, "de") == "'Anna – Bruno' is al ingeschreven"
+    assert refused(reg, dup, "pt-BR") == "'Anna – Bruno' já está inscrito"
+    assert refused(reg, dup, "fr") == "'Anna – Bruno' is already registered"  # no catalogue: English
+    # a refusal of the score sheet (burraco.tournament.scoring) travels the same way, with its parameters
+    d.ok("start", {})
+    link = d.desk()["rounds"][0]["tables"][0]["links"]["NS"]
+    tok = link.split("#t=")[1]
+    req = urllib.request.Request(
+        server.url + f"/api/tournaments/{d.id}/line/enter",
+        data=json.dumps({"hand": 1, "ns": {**NS_WIN, "melds": 103}, "ew": EW_LOSE}).encode(), method="POST",
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {tok}", "Accept-Language": "it"})
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(req, timeout=30)
+    assert json.loads(e.value.read())["message"] == (
+        "NS: i punti melds 103 non sono un multiplo di 5 (ogni carta vale 5, 10, 15, 20 o 30)")
+    # the desk's own refusals too (a correction form sent with its round left empty)
+    headers = {"Content-Type": "application/json", "Authorization": f"Bearer {d.token}", "Accept-Language": "de"}
+    req = urllib.request.Request(server.url + f"/api/tournaments/{d.id}/desk/correct", data=b"{}", method="POST",
+                                 headers=headers)
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(req, timeout=30)
+    assert json.loads(e.value.read())["message"] == "'round' muss eine ganze Zahl sein"
+    # and the director's link of another event is refused in the reader's language too
+    status, out = call(server.url, "GET", f"/api/tournaments/{d.id}/desk", token="x" * 20)
+    assert status == 403 and out["message"] == "this is not the director's link of this event"
+
+
+def test_duplicate_event_online_tables_play_the_same_deals(server: ThreadServer) -> None:
+    """A duplicate event (RULES.md §12): every online table of a round is dealt the round's hands, those of
+    Event.deal_seed (as `burraco tournament simulate` deals them); a table of an ordinary event deals its own."""
+    from burraco.match import Match
+
+    def deals_of(d: DeskClient) -> list[list[Any]]:
+        desk = d.ok("start", {"online": "all", "computers": {"1": ALL_COMPUTERS, "2": ALL_COMPUTERS}})
+        ids = [t["table_id"] for t in desk["rounds"][0]["tables"]]
+        wait_for(lambda: all(call(server.url, "GET", f"/api/tables/{i}")[1]["status"] == "finished" for i in ids),
+                 "both online tables to finish their match")
+        out = []
+        for i in ids:
+            status, rec = call(server.url, "GET", f"/api/tables/{i}/games/0/record")
+            assert status == 200, rec
+            out.append([h["deal"] for h in rec["hands"]])
+        return out
+
+    dup = new_event(server.url, rounds=1, movements="mitchell", duplicate=True, seed=4242)
+    register_pairs(dup)
+    t1, t2 = deals_of(dup)
+    assert len(t1) == 3 and t1 == t2  # the same three deals at both tables
+    ev = Event.create("Torneo del giovedì", rounds=1, movements="mitchell", duplicate=True, seed=4242)
+    m = Match(ev.rules, seed=ev.deal_seed(1, 1))
+    assert t1 == [m.deal_for_hand(i).to_json(m.seats) for i in range(3)]
+    plain = new_event(server.url, rounds=1, movements="mitchell", seed=4242)
+    register_pairs(plain)
+    p1, p2 = deals_of(plain)
+    assert p1[0] != p2[0] and p1[0] != t1[0]  # fresh deals at every table

@@ -146,3 +146,51 @@ def test_director_runs_a_round_online_and_at_the_club(server: ThreadServer, brow
     assert "Standings after round 1" in text
     for a, b in PAIRS:
         assert a in text and b in text
+
+
+def _post(base: str, path: str, body: Any, token: str | None = None) -> Any:
+    import json
+    import urllib.request
+
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST", headers=headers)
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return json.loads(r.read())
+
+
+def test_team_line_ups_on_the_desk_page(server: ThreadServer, browser: Any) -> None:
+    """A team event: before each round the desk page offers each team's line-up (two players per pair); a line-up
+    that uses a player twice is refused in the page's language, a good one is what the round then plays."""
+    made = _post(server.url, "/api/tournaments", {"name": "Coppa", "kind": "teams", "rounds": 1,
+                                                   "movements": "round_robin", "director": "Maria"})
+    tid, token = made["id"], made["token"]
+    for k in range(2):
+        _post(server.url, f"/api/tournaments/{tid}/desk/register",
+              {"name": f"Squadra {k + 1}", "people": [f"T{k}P{i}" for i in range(4)]}, token)
+    desk = new_page(browser)
+    desk.goto(server.url + f"/tournament/{tid}/desk?lang=it#d={token}")
+    desk.wait_for_selector("[data-testid=lineup-1]")
+    assert "Formazioni per il turno 1" in desk.content()
+    # registration order two by two until a line-up is given
+    assert desk.locator("[data-testid=lineup-1-0-1]").input_value() == "1"
+    # T0P0 twice: refused, with the rule, in Italian
+    desk.select_option("[data-testid=lineup-1-0-1]", "0")
+    desk.click("[data-testid=lineup-set-1]")
+    desk.wait_for_selector("[data-testid=msg].error")
+    assert "al più una volta" in desk.locator("[data-testid=msg]").text_content()
+    # T0P0 with T0P2, T0P1 with T0P3
+    desk.select_option("[data-testid=lineup-1-0-1]", "2")
+    desk.select_option("[data-testid=lineup-1-1-0]", "1")
+    desk.select_option("[data-testid=lineup-1-1-1]", "3")
+    desk.click("[data-testid=lineup-set-1]")
+    desk.wait_for_selector("[data-testid=msg].ok")
+    desk.wait_for_function("document.querySelector('[data-testid=lineup-1-0-1]').value === '2'")
+    assert desk.locator("[data-testid=lineup-1-1-0]").input_value() == "1"
+    # the round plays that line-up: T0P0 and T0P2 sit together
+    desk.click("[data-testid=start-round]")
+    desk.wait_for_selector("[data-testid=table-1]")
+    assert "T0P0, T0P2" in desk.locator("[data-testid=table-1]").text_content() \
+        or "T0P0, T0P2" in desk.locator("[data-testid=table-2]").text_content()
+    assert desk.locator("[data-testid=lineup-1]").count() == 0  # no line-ups while the round is in play

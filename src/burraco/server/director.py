@@ -17,6 +17,7 @@ token>`` (a physical table's score entry) and the JSON API under ``/api/tourname
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import csv
 import datetime as dt
 import json
@@ -32,7 +33,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from ..messages import LANGS, msg, render
+from ..messages import LANGS, Message, msg, render, text
 from ..rules import RulesError, preset
 from ..tournament import Event, TournamentError, printouts
 from ..tournament.event import RoundState, Table
@@ -55,12 +56,17 @@ Handler = Callable[[Request], Awaitable[Response]]
 
 
 class DeskError(Exception):
-    """A request the desk refuses: an error code, a message saying what and why, the HTTP status."""
+    """A request the desk refuses: an error code, a message saying what and why (a :class:`Message` shown in the
+    page's language, or English text for malformed API requests), the HTTP status."""
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, message: Message | str, status: int = 400) -> None:
+        m = text(message) if isinstance(message, str) else message
+        super().__init__(render(m))
         self.code = code
-        self.message = message
+        #: the refusal as a code with parameters
+        self.msg = m
+        #: the refusal in English
+        self.message = render(m)
         self.status = status
 
 
@@ -114,6 +120,29 @@ class Directors:
         if self._follower is None or self._follower.done():
             self._follower = asyncio.create_task(self._follow())
 
+    async def resume(self) -> None:
+        """At the server's start: load the events whose running round has online tables and start following
+        them, so their hands flow in after a restart before anyone opens the event's page."""
+        for tid in await self.store.with_tables():
+            if self.hub.closing:
+                return
+            try:
+                d = await self.get(tid)
+            except Exception:  # one damaged event must not keep the others from being followed
+                log.exception("event %s: could not be loaded at start", tid)
+                continue
+            rs = d.event.current
+            if rs is None or not any(x.get("mode") == "online" for (r, _), x in d.tables.items() if r == rs.number):
+                del self.desks[tid]  # nothing to follow: loaded again on first use
+        self.follow()
+
+    async def stop(self) -> None:
+        """Stop following (the server is stopping)."""
+        if self._follower is not None:
+            self._follower.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._follower
+
     async def _follow(self) -> None:
         while not self.hub.closing:
             await asyncio.sleep(FOLLOW_EVERY)
@@ -138,10 +167,10 @@ class Directors:
         if d is not None:
             return d
         if not tid or len(tid) > 32 or not tid.isascii() or not tid.isalnum():
-            raise DeskError("not_found", f"no event {tid!r}", 404)
+            raise DeskError("not_found", msg("te_no_event", event=tid), 404)
         row = await self.store.load(tid)
         if row is None:
-            raise DeskError("not_found", f"no event {tid!r}", 404)
+            raise DeskError("not_found", msg("te_no_event", event=tid), 404)
         d = self.desks.get(tid)  # loaded meanwhile by another request
         if d is None:
             d = self.desks[tid] = self._rebuild(row)
@@ -197,17 +226,17 @@ class Directors:
         kw = dict(spec)
         director = kw.pop("director", "")
         if not isinstance(director, str) or len(director) > 64:
-            raise DeskError("bad_request", "'director' is the director's name (64 characters at most)")
+            raise DeskError("bad_request", msg("te_director_name"))
         name = kw.pop("name", "")
         if not isinstance(name, str):
-            raise DeskError("bad_request", "'name' is the event's name")
+            raise DeskError("bad_request", msg("te_event_name_text"))
         for k in ("hands", "rounds", "bye_vp", "bye_mp", "seed", "groups", "pairs_per_match"):
             if k in kw and (not isinstance(kw[k], int) or isinstance(kw[k], bool)):
-                raise DeskError("bad_request", f"'{k}' must be a whole number")
+                raise DeskError("bad_request", msg("te_whole_field", field=k))
         if kw.get("minutes") in ("", 0):
             kw["minutes"] = None
         if kw.get("minutes") is not None and (not isinstance(kw["minutes"], int) or isinstance(kw["minutes"], bool)):
-            raise DeskError("bad_request", "'minutes' must be a whole number of minutes per round")
+            raise DeskError("bad_request", msg("te_minutes_whole"))
         for k in ("date", "kind", "rules", "seeding", "ranking"):
             if k in kw and not isinstance(kw[k], str):
                 raise DeskError("bad_request", f"'{k}' must be a string")
@@ -215,7 +244,8 @@ class Directors:
         try:
             ev = Event.create(name, **kw)
         except (TournamentError, RulesError) as e:
-            raise DeskError("refused", str(e)) from e
+            why = e.msg if isinstance(e, TournamentError) else msg("te_rules", error=str(e))
+            raise DeskError("refused", why) from e
         tid = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         token = secrets.token_urlsafe(18)
         created = time.time()
@@ -240,9 +270,11 @@ class Directors:
         spec = {"preset": ev.setup.rules, "hands": ev.setup.hands, "seats": seats, "listed": False,
                 "name": f"{ev.setup.name} · R{rs.number} T{t.number}"}
         try:
-            out = await self.hub.create_table(spec, owner_ip=owner_ip)
+            # a duplicate event: every online table of the round deals the round's hands (Event.deal_seed)
+            seed = ev.deal_seed(rs.number, t.number) if ev.setup.duplicate else None
+            out = await self.hub.create_table(spec, owner_ip=owner_ip, deal_seed=seed)
         except ClientError as e:
-            raise DeskError(e.code, f"table {t.number}: {e.message}") from e
+            raise DeskError(e.code, msg("te_online_create", table=t.number, error=e.message)) from e
         return {"mode": "online", "table_id": out["id"], "creator": out["creator"], "seats": out["tokens"],
                 "computers": computers}
 
@@ -340,6 +372,9 @@ class Directors:
              "withdrawn": e.withdrawn, "first_round": e.first_round}
             for e in ev.entrants.values()
         ]
+        if ev.setup.kind == "teams":  # each team's pairs for the next round (its line-up)
+            for x in entrants:
+                x["lineup"] = [list(pr) for pr in ev.lineup_of(str(x["id"]))]
         rounds = []
         for rs in ev.rounds:
             tabs = []
@@ -436,8 +471,7 @@ class Directors:
                 for ln, tok in link["lines"].items():
                     if secrets.compare_digest(token_hash(tok), h):
                         return rs, t, ln
-        raise DeskError("bad_token", "this score-entry link is not valid (it belongs to a round no longer in play,"
-                        " or to no table of this event)", 403)
+        raise DeskError("bad_token", msg("te_line_link"), 403)
 
 
 def _applier(entry: dict[str, Any]) -> Callable[[Event], None]:
@@ -458,8 +492,21 @@ def _computers(rs: RoundState, table: int, line: str) -> dict[str, str]:
 # ----------------------------------------------------------------------------------------------------------------
 # HTTP
 # ----------------------------------------------------------------------------------------------------------------
-def _err(code: str, message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status)
+def request_lang(request: Request) -> str:
+    """The language a refusal is written in: ``?lang=``, else the first of ``Accept-Language`` that the
+    catalogues have, else English (the desk's pages send their own language)."""
+    q = request.query_params.get("lang", "")
+    if q in LANGS:
+        return q
+    for part in request.headers.get("accept-language", "").split(","):
+        tag = part.split(";")[0].strip().lower()[:2]
+        if tag in LANGS:
+            return tag
+    return "en"
+
+
+def _err(code: str, message: Message, lang: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": code, "message": render(message, lang)}, status_code=status)
 
 
 async def _body(request: Request) -> bytes:
@@ -489,26 +536,25 @@ def _token(request: Request) -> str:
     auth = request.headers.get("authorization", "")
     tok = auth[7:].strip() if auth.lower().startswith("bearer ") else ""
     if not tok or len(tok) > 200:
-        raise DeskError("bad_token", "send the secret link's token: 'Authorization: Bearer <token>'", 401)
+        raise DeskError("bad_token", msg("te_send_token"), 401)
     return tok
 
 
 def _director(d: Desk, request: Request) -> None:
     if not secrets.compare_digest(token_hash(_token(request)), d.director_hash):
-        raise DeskError("bad_token", "this is not the director's link of this event", 403)
+        raise DeskError("bad_token", msg("te_director_link"), 403)
 
 
 def _int(body: dict[str, Any], key: str) -> int:
     v = body.get(key)
     if not isinstance(v, int) or isinstance(v, bool):
-        raise DeskError("bad_request", f"'{key}' must be a whole number")
+        raise DeskError("bad_request", msg("te_whole_field", field=key))
     return v
 
 
-def routes(hub: Hub, limited: Callable[[Handler], Handler], ip_of: Callable[[Request], str]) -> list[Route]:
+def routes(dirs: Directors, limited: Callable[[Handler], Handler], ip_of: Callable[[Request], str]) -> list[Route]:
     """The desk's routes, for :func:`burraco.server.app.create_app` (``limited``: its per-address request
     limit; ``ip_of``: the address a request counts against)."""
-    dirs = Directors(hub)
 
     def guard(handler: Handler) -> Handler:
         async def wrapped(request: Request) -> Response:
@@ -516,11 +562,11 @@ def routes(hub: Hub, limited: Callable[[Handler], Handler], ip_of: Callable[[Req
             try:
                 return await handler(request)
             except DeskError as e:
-                return _err(e.code, e.message, e.status)
+                return _err(e.code, e.msg, request_lang(request), e.status)
             except TournamentError as e:
-                return _err("refused", str(e))
+                return _err("refused", e.msg, request_lang(request))
             except ClientError as e:
-                return _err(e.code, e.message)
+                return _err(e.code, text(e.message), request_lang(request))
 
         return limited(wrapped)
 
@@ -554,7 +600,7 @@ def routes(hub: Hub, limited: Callable[[Handler], Handler], ip_of: Callable[[Req
                     try:
                         printouts.import_participants(ev, text, at=now_iso(), by=d.by)
                     except csv.Error as e:
-                        raise TournamentError(f"the file is not a CSV: {e}") from e
+                        raise TournamentError(msg("te_not_csv", error=str(e))) from e
 
                 await dirs.commit(d, load)
                 return JSONResponse(dirs.desk_json(d))
@@ -586,7 +632,7 @@ def routes(hub: Hub, limited: Callable[[Handler], Handler], ip_of: Callable[[Req
             elif what == "timeout":
                 rs = ev.current
                 if rs is None:
-                    raise DeskError("refused", "no round is in play: the time-out is announced during a round")
+                    raise DeskError("refused", msg("te_timeout_no_round"))
                 await dirs.commit(d, lambda ev: ev.timeout(at=at, by=by))
                 await dirs.timeout_online(d, rs)
                 await dirs.sync(d)
@@ -720,24 +766,23 @@ async def _start(dirs: Directors, d: Desk, body: dict[str, Any], owner_ip: str) 
     wanted = numbers if online == "all" else list(online)
     bad = [x for x in wanted if x not in numbers]
     if bad:
-        raise DeskError("refused", f"round {rs.number} has tables 1–{len(numbers)}, not {bad[0]}")
+        raise DeskError("refused", msg("te_online_table", round=rs.number, tables=len(numbers), table=bad[0]))
     comp: dict[int, dict[str, str]] = {}
     for k, seats in computers.items():
         if not str(k).isdigit() or int(k) not in wanted or not isinstance(seats, dict):
-            raise DeskError("refused", f"computers are seated at online tables only, not at table {k}")
+            raise DeskError("refused", msg("te_computers_online", table=k))
         for s, level in seats.items():
             if s not in ("N", "E", "S", "W"):
-                raise DeskError("refused", f"a seat is N, E, S or W, not {s!r}")
+                raise DeskError("refused", msg("te_seat_not", seat=str(s)))
             seats[s] = check_level(level or DEFAULT_LEVEL)
         comp[int(k)] = dict(seats)
     if wanted:
         try:
             plain = preset(ev.setup.rules, hands_per_match=ev.setup.hands, target=None)
         except RulesError as e:
-            raise DeskError("refused", str(e)) from e
+            raise DeskError("refused", msg("te_rules", error=str(e))) from e
         if plain != ev.rules:
-            raise DeskError("refused", "online tables play the rules preset as shipped with the round's hands; this"
-                            " event's rule changes are played at physical tables only")
+            raise DeskError("refused", msg("te_online_rules"))
     links: dict[tuple[int, int], dict[str, Any]] = {}
     for t in rs.tables:
         if t.number in wanted:
@@ -762,20 +807,19 @@ async def _replace(dirs: Directors, d: Desk, body: dict[str, Any]) -> None:
     ev = d.event
     rs = ev.current
     if rs is None:
-        raise DeskError("refused", "no round is in play")
+        raise DeskError("refused", msg("te_no_round"))
     table = _int(body, "table")
     seat = body.get("seat")
     level = check_level(body.get("level") or DEFAULT_LEVEL)
     rs.table(table)
     link = d.tables.get((rs.number, table))
     if link is None or link.get("mode") != "online":
-        raise DeskError("refused", f"table {table} is a physical table: only a seat of an online table can be "
-                        "given to a computer player")
+        raise DeskError("refused", msg("te_replace_physical", table=table))
     if seat not in ("N", "E", "S", "W"):
-        raise DeskError("refused", "a seat is N, E, S or W")
+        raise DeskError("refused", msg("te_seat"))
     t = await dirs.hub.get(str(link["table_id"]), touch=False)
     if t is None:
-        raise DeskError("not_found", f"the online table of table {table} is gone")
+        raise DeskError("not_found", msg("te_online_gone", table=table))
     trial = Event(ev.setup, ev.log)
     trial.replace(table, str(seat), level, at=now_iso(), by=d.by)  # checked before the seat changes
     await t.seat_computer(str(seat), level)
@@ -851,6 +895,9 @@ _PAGE_MESSAGES = (
     msg("desk_counted"),
     msg("desk_refused", reason="{reason}"),
     msg("desk_done"),
+    msg("desk_lineups", n="{n}"),
+    msg("desk_lineup_pair", n="{n}"),
+    msg("desk_lineup_set"),
     msg("desk_all_entered"),
     msg("t_round", n="{n}"),
     msg("t_table", n="{n}"),

@@ -102,6 +102,12 @@ class TournamentStore:
                 .values(data=data)
             )
 
+    async def with_tables(self) -> list[str]:
+        """The ids of the events that have started a round (those that may have online tables to follow)."""
+        async with self.store.engine.connect() as conn:
+            rows = (await conn.execute(sa.select(ttables_t.c.tournament_id).distinct())).all()
+        return sorted(r.tournament_id for r in rows)
+
     async def load(self, tid: str) -> TournamentRow | None:
         """An event with its entries and tables, or None."""
         async with self.store.engine.connect() as conn:

@@ -27,6 +27,7 @@ import typer
 from rich.console import Console
 from rich.table import Table as RichTable
 
+from ..messages import render
 from ..parallel import ParallelError
 from .event import Event, TournamentError
 from .scoring import LineScore, ScoreError
@@ -415,7 +416,7 @@ def print_cmd(
         else:
             raise _fail(f"{out}: write a .html or a .pdf file")
     except TournamentError as e:
-        raise _fail(str(e)) from None
+        raise _fail(render(e.msg, lang)) from None  # in the printout's language
     console.print(f"wrote {out}")
 
 

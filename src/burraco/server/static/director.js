@@ -28,7 +28,7 @@ function el(tag, attrs, ...kids) {
 }
 function say(text, cls) { const m = document.getElementById("msg"); m.textContent = text; m.className = cls || ""; }
 async function api(method, path, body, raw) {
-  const headers = {};
+  const headers = { "Accept-Language": lang }; // refusals come back in the page's language
   if (secret) headers.Authorization = "Bearer " + secret;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const r = await fetch(path, { method, headers, body: raw !== undefined ? raw : (body === undefined ? undefined : JSON.stringify(body)) });
@@ -190,6 +190,23 @@ function deskStatic(root) {
     printLinks());
 }
 
+// a team event, between rounds: each team's pairs for the next round (two players per pair, by their index)
+function lineupForm(ev, cur) {
+  if (ev.setup.kind !== "teams" || (cur && !cur.closed) || ev.rounds.length >= ev.setup.rounds) return null;
+  const path = `/api/tournaments/${tid}/desk/lineup`;
+  const rows = ev.entrants.filter((e) => !e.withdrawn).map((e) => {
+    const selects = (e.lineup || []).map((pair, i) => pair.map((who, j) => el("select", { testid: `lineup-${e.id}-${i}-${j}` },
+      e.players.map((name, k) => { const o = el("option", { value: k }, name); if (k === who) o.selected = true; return o; }))));
+    return el("div", { class: "lineup", testid: `lineup-${e.id}` }, el("b", {}, e.name), " ",
+      selects.map((pair, i) => el("span", {}, t("desk_lineup_pair", { n: i + 1 }), ": ", pair[0], " + ", pair[1], " ")),
+      el("button", { testid: `lineup-set-${e.id}`, onclick: async () => {
+        const pairs = selects.map((pair) => pair.map((x) => parseInt(x.value, 10)));
+        if (await act(path, { team: e.id, pairs })) refresh();
+      } }, t("desk_lineup_set")));
+  });
+  return el("section", {}, el("h2", {}, t("desk_lineups", { n: ev.rounds.length + 1 })), rows);
+}
+
 let state = null;
 function deskLive(ev) {
   const path = (a) => `/api/tournaments/${tid}/desk/${a}`;
@@ -220,6 +237,7 @@ function deskLive(ev) {
         el("td", {}, e.withdrawn ? t("desk_withdrawn") : el("button", { testid: `withdraw-${e.id}`, onclick: async () => {
           if (await act(path("withdraw"), { entrant: e.id })) refresh();
         } }, t("desk_withdraw"))))))),
+    lineupForm(ev, cur),
     cur ? el("section", {}, el("h2", {}, t("t_round", { n: cur.round })), tables, cur.byes.length ? el("p", {}, t("t_bye"), ": ", cur.byes.map((b) => entrantName(ev, b)).join(", ")) : null) : null,
     el("section", {}, el("h2", {}, t("t_standings", { n: ev.rounds.filter((r) => r.closed).length })), standingsTable(ev)),
   ];
