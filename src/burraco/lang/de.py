@@ -269,6 +269,7 @@ TEMPLATES: dict[str, str] = {
     "te_replace_physical": "Tisch {table} ist ein echter Tisch: nur ein Platz an einem Online-Tisch kann einem Computer gegeben werden"
     "Tisch {table} ist ein echter Tisch: nur ein Platz an einem Online-Tisch kann einem Computer gegeben werden",
     "te_online_create": "Tisch {table}: {error}",
+    "te_sealed": "dieser Tisch spielt die Duplikat-Verteilungen der Runde: seine Spiele sind zu sehen, wenn die Runde abgeschlossen ist",
     "te_no_event": "kein Turnier '{event}'",
     "te_director_name": "'director' ist der Name der Turnierleitung (höchstens 64 Zeichen)",
     "te_event_name_text": "'name' ist der Name des Turniers",

@@ -256,6 +256,7 @@ TEMPLATES: dict[str, str] = {
     "te_replace_physical": "table {table} is a physical table: only a seat of an online table can be given to a computer player"
     "table {table} is a physical table: only a seat of an online table can be given to a computer player",
     "te_online_create": "table {table}: {error}",
+    "te_sealed": "this table plays the round's duplicate deals: its games are shown when the round is closed",
     "te_no_event": "no event '{event}'",
     "te_director_name": "'director' is the director's name (64 characters at most)",
     "te_event_name_text": "'name' is the event's name",

@@ -256,6 +256,7 @@ TEMPLATES: dict[str, str] = {
     "te_replace_physical": "il tavolo {table} è un tavolo fisico: solo un posto di un tavolo online può essere dato a un computer"
     "il tavolo {table} è un tavolo fisico: solo un posto di un tavolo online può essere dato a un computer",
     "te_online_create": "tavolo {table}: {error}",
+    "te_sealed": "questo tavolo gioca le smazzate duplicate del turno: le sue partite si vedono quando il turno è chiuso",
     "te_no_event": "nessun torneo '{event}'",
     "te_director_name": "'director' è il nome dell'arbitro (al più 64 caratteri)",
     "te_event_name_text": "'name' è il nome del torneo",

@@ -267,6 +267,7 @@ TEMPLATES: dict[str, str] = {
     "te_replace_physical": "tafel {table} is een echte tafel: alleen een plaats aan een online tafel kan aan een computer worden gegeven"
     "tafel {table} is een echte tafel: alleen een plaats aan een online tafel kan aan een computer worden gegeven",
     "te_online_create": "tafel {table}: {error}",
+    "te_sealed": "deze tafel speelt de dubbele verdelingen van de ronde: de spellen zijn te zien als de ronde gesloten is",
     "te_no_event": "geen toernooi '{event}'",
     "te_director_name": "'director' is de naam van de wedstrijdleider (hoogstens 64 tekens)",
     "te_event_name_text": "'name' is de naam van het toernooi",

@@ -251,6 +251,7 @@ TEMPLATES: dict[str, str] = {
     "te_replace_physical": "a mesa {table} é uma mesa física: só um lugar de uma mesa online pode ser dado a um computador"
     "a mesa {table} é uma mesa física: só um lugar de uma mesa online pode ser dado a um computador",
     "te_online_create": "mesa {table}: {error}",
+    "te_sealed": "esta mesa joga as mãos duplicadas da rodada: as suas partidas aparecem quando a rodada for encerrada",
     "te_no_event": "nenhum torneio '{event}'",
     "te_director_name": "'director' é o nome do diretor (no máximo 64 caracteres)",
     "te_event_name_text": "'name' é o nome do torneio",

@@ -136,6 +136,19 @@ class Directors:
                 del self.desks[tid]  # nothing to follow: loaded again on first use
         self.follow()
 
+    def sealed(self, table_id: str) -> bool:
+        """Whether a table's records (its games, records, replays) are closed for now: an online table of a
+        duplicate event's running round. Every table of the round plays the same deals, so a finished table's
+        record would tell a slower table's players the cards; it opens when the round closes."""
+        for d in self.desks.values():
+            rs = d.event.current
+            if rs is None or not d.event.setup.duplicate:
+                continue
+            for (r, _), x in d.tables.items():
+                if r == rs.number and x.get("table_id") == table_id:
+                    return True
+        return False
+
     async def stop(self) -> None:
         """Stop following (the server is stopping)."""
         if self._follower is not None:
