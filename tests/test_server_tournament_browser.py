@@ -92,6 +92,10 @@ def test_director_runs_a_round_online_and_at_the_club(server: ThreadServer, brow
     desk.click("[data-testid=start-round]")
     desk.wait_for_selector("[data-testid=table-2] >> text=at the club")
     assert "online" in desk.locator("[data-testid=table-1] h3").text_content()
+    # no second round while this one is in play, and no standings "after round 0"
+    start = desk.locator("[data-testid=start-round]")
+    assert start.is_disabled() and start.text_content() == "Round 1 in play"
+    assert "Standings (no round closed yet)" in desk.locator("body").text_content()
     ns_link = desk.locator("[data-testid=link-2-NS]").get_attribute("href")
     ew_link = desk.locator("[data-testid=link-2-EW]").get_attribute("href")
     tid = desk.url.split("/tournament/")[1].split("/")[0]

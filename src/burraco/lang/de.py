@@ -306,6 +306,8 @@ TEMPLATES: dict[str, str] = {
     "desk_online_tables": "Online gespielte Tische (Nummern, durch Kommas getrennt, oder all)",
     "desk_computers": "Computer auf allen Plätzen der Online-Tische",
     "desk_start": "Runde {n} starten",
+    "desk_in_play": "Runde {n} läuft",
+    "desk_standings_none": "Rangliste (noch keine Runde abgeschlossen)",
     "desk_timeout": "Time-out ansagen",
     "desk_close": "Runde abschließen",
     "desk_finish": "Diesen Tisch beenden (Time-out)",

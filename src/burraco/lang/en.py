@@ -293,6 +293,8 @@ TEMPLATES: dict[str, str] = {
     "desk_online_tables": "Tables played online (numbers, comma-separated, or all)",
     "desk_computers": "Computer players in every seat of the online tables",
     "desk_start": "Start round {n}",
+    "desk_in_play": "Round {n} in play",
+    "desk_standings_none": "Standings (no round closed yet)",
     "desk_timeout": "Announce the time-out",
     "desk_close": "Close the round",
     "desk_finish": "End this table (time-out)",

@@ -293,6 +293,8 @@ TEMPLATES: dict[str, str] = {
     "desk_online_tables": "Tavoli giocati online (numeri separati da virgole, o all)",
     "desk_computers": "Computer in tutti i posti dei tavoli online",
     "desk_start": "Inizia il turno {n}",
+    "desk_in_play": "Turno {n} in corso",
+    "desk_standings_none": "Classifica (nessun turno ancora chiuso)",
     "desk_timeout": "Annuncia il time-out",
     "desk_close": "Chiudi il turno",
     "desk_finish": "Chiudi questo tavolo (time-out)",

@@ -304,6 +304,8 @@ TEMPLATES: dict[str, str] = {
     "desk_online_tables": "Online gespeelde tafels (nummers gescheiden door komma's, of all)",
     "desk_computers": "Computer op alle plaatsen van de online tafels",
     "desk_start": "Ronde {n} starten",
+    "desk_in_play": "Ronde {n} bezig",
+    "desk_standings_none": "Stand (nog geen ronde gesloten)",
     "desk_timeout": "Time-out aankondigen",
     "desk_close": "Ronde afsluiten",
     "desk_finish": "Deze tafel beëindigen (time-out)",

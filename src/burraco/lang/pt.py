@@ -288,6 +288,8 @@ TEMPLATES: dict[str, str] = {
     "desk_online_tables": "Mesas jogadas online (números separados por vírgulas, ou all)",
     "desk_computers": "Computador em todos os lugares das mesas online",
     "desk_start": "Iniciar a rodada {n}",
+    "desk_in_play": "Rodada {n} em andamento",
+    "desk_standings_none": "Classificação (nenhuma rodada encerrada ainda)",
     "desk_timeout": "Anunciar o time-out",
     "desk_close": "Encerrar a rodada",
     "desk_finish": "Encerrar esta mesa (time-out)",
