@@ -21,9 +21,10 @@ import pytest
 
 from burraco.server import ServerConfig
 from burraco.server.app import IpLimits
+from burraco.server.hub import Hub
 from burraco.server.ratelimit import BucketMap, ip_key
 from burraco.server.store import Store
-from burraco.server.tables import Hub, Table, TableGone
+from burraco.server.tables import Table, TableGone
 from server_support import create, fast_config, http, run, sqlite_url, thread_server
 
 HUMAN = {"kind": "human"}

@@ -21,10 +21,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..game import Game
 from ..rules import PRESETS, rules_from_json
 from .config import ServerConfig
+from .events import TableGone, encode
+from .hub import Hub
 from .protocol import CLIENT_TYPES, LEVELS, PROTOCOL_MINOR, PROTOCOL_VERSION, ClientError
 from .ratelimit import Bucket, BucketMap, ip_key
 from .store import Store
-from .tables import Hub, Table, TableGone, encode
+from .tables import Table
 
 log = logging.getLogger("burraco.server")
 STATIC = Path(__file__).parent / "static"
