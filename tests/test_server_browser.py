@@ -36,7 +36,9 @@ def browser() -> Iterator[Any]:
 
 
 def new_page(browser: Any, width: int = 1100) -> Any:
-    ctx = browser.new_context(viewport={"width": width, "height": 900}, locale="en-US")
+    # bypass_csp: the tests' own wait_for_function predicates are evaluated as strings, which the page's
+    # Content-Security-Policy forbids (test_the_page_runs_under_its_content_security_policy runs without it)
+    ctx = browser.new_context(viewport={"width": width, "height": 900}, locale="en-US", bypass_csp=True)
     page = ctx.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     return page
@@ -208,7 +210,7 @@ def hinted_action(page: Any) -> str:
 def test_on_a_phone_tap_to_select_drag_with_a_finger_refusals_in_italian(server: ThreadServer, browser: Any) -> None:
     t = create(server.url, preset="italian", hands=1, seats=[{"kind": "human"}] + [
         {"kind": "computer", "level": "heuristic:easy"}] * 3)
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True,
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, bypass_csp=True,
                               locale="it-IT")
     page = ctx.new_page()
     page.set_default_timeout(TIMEOUT_MS)
@@ -273,3 +275,22 @@ def test_the_creator_calls_time_out_from_the_table(server: ThreadServer, browser
     button.click()  # a second one in the same hand: the engine refuses it, in plain words
     page.wait_for_function("document.querySelector('[data-testid=msg]').textContent.toLowerCase().includes('time-out')")
     page.context.close()
+
+
+def test_the_page_runs_under_its_content_security_policy(server: ThreadServer, browser: Any) -> None:
+    """No bypass here: the lobby and a table load and play under the server's CSP, and nothing is refused."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    refused: list[str] = []
+    page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
+    page.goto(server.url + "/")
+    page.locator("[data-testid=create]").wait_for()
+    t = create(server.url, preset="italian", hands=1, seats=[{"kind": "human"}] + [
+        {"kind": "computer", "level": "heuristic:easy"}] * 3)
+    page.goto(server.url + t["links"]["N"])
+    page.locator("[data-testid=hand] .card").first.wait_for()
+    page.locator("[data-testid=hint]").click()
+    page.locator("[data-testid=hint-text]", has_text=" — ").wait_for()
+    assert refused == []
+    ctx.close()

@@ -321,7 +321,7 @@ def test_take_leave_and_fill_seats(server: ThreadServer) -> None:
     run(go())
 
 
-def test_a_seat_left_mid_game_is_played_by_the_computer_until_taken(server: ThreadServer) -> None:
+def test_a_seat_left_mid_game_is_played_by_the_computer_and_kept_for_its_player(server: ThreadServer) -> None:
     t = create(server.url, preset="italian-2p", hands=1, seats=[HUMAN, HUMAN])
 
     async def go() -> None:
@@ -330,20 +330,20 @@ def test_a_seat_left_mid_game_is_played_by_the_computer_until_taken(server: Thre
         await n.until(lambda m: m["type"] == "state" and my_turn(m))
         await n.send({"type": "leave"})
         await n.until("left")
-        # North's seat is open now: the take-over computer plays it, South sees North's moves come
+        # North's seat is kept for him ("left"): the take-over computer plays it, South sees North's moves come
         ev = await s.until(lambda m: m["type"] == "event" and m["kind"] == "action" and m["data"]["seat"] == "N")
         assert ev["data"]["action"] in ("N draw", "N pick")
-        assert s.state is not None and s.state["table"]["seats"][0]["kind"] == "open"
-        # the old link no longer works; a spectator takes the open seat and plays it from then on
-        bad = await Client.open(server.ws_url)
-        await bad.send({"type": "hello", "v": 1, "table": t["id"], "token": t["tokens"]["N"]})
-        assert (await bad.until("error"))["code"] == "bad_token"
+        assert s.state is not None and s.state["table"]["seats"][0]["kind"] == "left"
+        # nobody may take it (not even South's second tab)
         newcomer = await joined(server, t["id"])
         await newcomer.send({"type": "take", "seat": "N", "name": "Nico"})
-        assert (await newcomer.until("seated"))["seat"] == "N"
-        st = await s.until(lambda m: m["type"] == "state" and m["table"]["seats"][0]["name"] == "Nico")
-        assert st["table"]["seats"][0]["kind"] == "human"
-        for c in (n, s, bad, newcomer):
+        assert (await newcomer.until("error"))["code"] == "seat_reserved"
+        # North's link brings him back to his seat
+        back = await joined(server, t["id"], t["tokens"]["N"])
+        assert back.state is not None and back.state["you"] == "N" and back.state["view"]["seat"] == "N"
+        st = await s.until(lambda m: m["type"] == "state" and m["table"]["seats"][0]["kind"] == "human")
+        assert st["table"]["seats"][0]["name"] == "Player N"
+        for c in (n, s, back, newcomer):
             await c.close()
 
     run(go())

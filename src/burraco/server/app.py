@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -24,7 +25,8 @@ from .config import ServerConfig
 from .events import TableGone, encode
 from .hub import Hub
 from .protocol import CLIENT_TYPES, LEVELS, PROTOCOL_MINOR, PROTOCOL_VERSION, ClientError
-from .ratelimit import Bucket, BucketMap, ip_key
+from .ratelimit import Bucket, BucketMap, admit, ip_key
+from .security import SecurityHeaders, origin_allowed
 from .store import Store
 from .tables import Table
 
@@ -233,6 +235,10 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
     async def ws_endpoint(ws: WebSocket) -> None:
         ip = _ip(ws.client)
+        if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), cfg.origins):
+            # another site's page may not play from its visitors' browsers: refused before the handshake (403)
+            await ws.close(code=1008)
+            return
         await ws.accept()
         conn = Connection(ws, ip, cfg)
         writer = asyncio.create_task(conn.writer())
@@ -271,20 +277,28 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
     async def on_message(conn: Connection, text: str) -> dict[str, Any] | None:
         """Answer one client message: a direct reply, an error, or None (the effect is broadcast)."""
-        # every message counts against the limits, an oversized one too
-        if not conn.bucket.take() or not limits.bucket(conn.ip).take():
-            return ClientError("rate_limited", "too many messages: slow down").to_json()
-        if len(text.encode("utf-8", "replace")) > cfg.max_message:
-            return ClientError("too_large", f"messages are limited to {cfg.max_message} bytes").to_json()
-        try:
-            msg = json.loads(text)
-        except json.JSONDecodeError:
-            return ClientError("bad_json", "the message is not JSON").to_json()
-        except RecursionError:
-            return ClientError("bad_json", "the message is nested too deeply").to_json()
+        # every message counts against the limits, an oversized one too; a refused one still gets its ``ref`` back
+        # when it can be read (a message of at most max_message bytes: parsing it costs little)
+        allowed = admit(conn.bucket, limits.bucket(conn.ip))
+        oversized = len(text.encode("utf-8", "replace")) > cfg.max_message
+        msg: Any = None
+        unreadable = ""
+        if not oversized:
+            try:
+                msg = json.loads(text)
+            except json.JSONDecodeError:
+                unreadable = "the message is not JSON"
+            except RecursionError:
+                unreadable = "the message is nested too deeply"
         ref = msg.get("ref") if isinstance(msg, dict) else None
         if ref is not None and not isinstance(ref, str | int):
             ref = None
+        if not allowed:
+            return ClientError("rate_limited", "too many messages: slow down").to_json(ref)
+        if oversized:
+            return ClientError("too_large", f"messages are limited to {cfg.max_message} bytes").to_json()
+        if unreadable:
+            return ClientError("bad_json", unreadable).to_json()
         try:
             if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
                 raise ClientError("bad_message", "a message is a JSON object with a string 'type'")
@@ -322,7 +336,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             if t is None:
                 raise ClientError("no_table", f"no table {msg.get('table')!r}")
             try:
-                await t.attach(conn, msg.get("token"), msg.get("name"), msg.get("last"))
+                await t.attach(conn, msg.get("token"), msg.get("name"), msg.get("last"), msg.get("held"))
                 return None
             except TableGone:  # it left memory while we waited for it: ask the hub again (a fresh copy)
                 continue
@@ -343,7 +357,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
     app.state.hub = hub
     return app
 

@@ -30,7 +30,7 @@ from ..rules import Rules, rules_from_json, rules_to_json
 from .bots import bot_delay, schedule_bot
 from .events import GAME_EVENTS, Sink, TableGone, encode, public_event
 from .protocol import DEFAULT_LEVEL, MAX_CHAT, PROTOCOL_MINOR, PROTOCOL_VERSION, ClientError
-from .seats import Seat, check_level, clean_name, computer_name
+from .seats import Seat, check_level, check_token, clean_name, computer_name, one_seat, seat_of_token
 from .store import EventRow, token_hash
 from .views import hand_end_json, public_view_json, scoreboard_json, seat_view_json
 
@@ -108,13 +108,14 @@ class Table:
         s = self.seats[seat]
         if s.kind == "computer":
             return s.level
-        if s.kind == "open" or s.away:
+        if s.kind in ("open", "left") or s.away:
             return str(self.config.get("takeover", DEFAULT_LEVEL))
         return None
 
     def computer_only(self) -> bool:
-        """No human seat: computer players (and open seats the computer plays) only."""
-        return all(s.kind != "human" for s in self.seats)
+        """No human seat: computer players (and open seats the computer plays) only. A seat its player left
+        during the game is still his (he may come back): the table is not one of computers only."""
+        return all(s.kind not in ("human", "left") for s in self.seats)
 
     def ready_to_start(self) -> bool:
         return all(s.kind == "computer" or (s.kind == "human" and s.claimed) for s in self.seats)
@@ -471,12 +472,16 @@ class Table:
         await self._emit([("action", {"seat": me, "action": str(a)})])
 
     # ----- requests from connections ------------------------------------------------------------------------------
-    async def attach(self, conn: Sink, token: Any, name: Any, last: Any) -> None:
+    async def attach(self, conn: Sink, token: Any, name: Any, last: Any, held: Any = None) -> None:
         """A connection joins: with a seat token as that seat, else as a spectator. It gets ``welcome``, then the
-        events after ``last`` (when given and not too far behind), then its ``state``; then the live broadcasts."""
+        events after ``last`` (when given and not too far behind), then its ``state``; then the live broadcasts.
+
+        The token of a seat its player left (kind ``left``, or ``open`` and not taken since) brings him back to
+        it. ``held`` lists the other seat tokens the browser keeps for this table: one of another seat held now
+        refuses the join (``one_seat``: one person, one seat)."""
         seat = None
-        if token is not None and (not isinstance(token, str) or not token or len(token) > 200):
-            raise ClientError("bad_token", "the seat token must be a short string")
+        if token is not None:
+            check_token(token)
         if last is not None and (not isinstance(last, int) or isinstance(last, bool) or last < 0):
             raise ClientError("bad_message", "'last' must be the number of the last event you have seen")
         async with self.lock:
@@ -484,20 +489,20 @@ class Table:
                 raise TableGone(self.id)
             if token is not None:
                 # resolved under the lock: a seat left and taken meanwhile no longer answers to the old token
-                h = token_hash(token)
-                for s in self.seats:
-                    if s.token_hash and secrets.compare_digest(s.token_hash, h):
-                        seat = s
-                        break
+                seat = seat_of_token(self.seats, token)
                 if seat is None:
                     raise ClientError(
-                        "bad_token", "this seat link is not valid at this table (it may have been left)"
+                        "bad_token", "this seat link is not valid at this table (its seat was given to someone else)"
                     )
+                one_seat(self.seats, self.seat_names, seat, held, None)
             if seat is not None and (
-                not seat.claimed or (name is not None and clean_name(name, seat.name) != seat.name)
+                seat.kind != "human" or not seat.claimed
+                or (name is not None and clean_name(name, seat.name) != seat.name)
             ):
                 # first: if the store fails, the connection is not attached and nothing changed
-                changes = {"claimed": True, "name": clean_name(name, seat.name)}
+                changes: dict[str, Any] = {"kind": "human", "claimed": True, "name": clean_name(name, seat.name)}
+                if seat.kind == "open":  # he comes back before anyone took it: his name again
+                    changes["name"] = clean_name(name, f"Player {self.seat_names[seat.index]}")
                 await self._emit([("seat", self.seat_event(seat, changes))], seat=(seat, changes))
             conn.seat = None if seat is None else seat.index
             conn.table = self
@@ -611,6 +616,8 @@ class Table:
                 return await self._take(conn, msg)
             if t == "leave":
                 return await self._leave(conn)
+            if t == "give":
+                return await self._give(msg)
             if t == "fill":
                 self._need_seat(conn)
                 level = check_level(msg.get("level"))
@@ -641,9 +648,16 @@ class Table:
             raise ClientError("bad_token", "this is not the creator token of this table")
 
     async def _leave(self, conn: Sink) -> dict[str, Any]:
+        """Give up one's seat. During a game it stays his (kind ``left``): the take-over computer plays it, his
+        token brings him back, only the creator may give it to someone else. Otherwise it is open again (his
+        token brings him back until someone takes it)."""
         seat = self._need_seat(conn)
-        changes = {"kind": "open", "claimed": False, "token_hash": "", "away": False,
-                   "name": f"Seat {self.seat_names[seat.index]}"}
+        changes: dict[str, Any]
+        if self.status == "playing":
+            changes = {"kind": "left", "away": False}
+        else:
+            changes = {"kind": "open", "claimed": False, "away": False,
+                       "name": f"Seat {self.seat_names[seat.index]}"}
         # every connection on this seat (another tab, the same link opened twice) becomes a spectator: none of
         # them may see or play the hand of whoever takes the seat next. Done once the store has the change.
         others = [c for c in self.conns if c is not conn and c.seat == seat.index]
@@ -661,12 +675,15 @@ class Table:
         return {"type": "left"}
 
     async def _take(self, conn: Sink, msg: dict[str, Any]) -> dict[str, Any]:
-        if conn.seat is not None:
-            raise ClientError("not_now", "you already hold a seat at this table")
+        one_seat(self.seats, self.seat_names, None, msg.get("held"), conn.seat)
         name = msg.get("seat")
         if name not in self.seat_names:
             raise ClientError("bad_message", f"'seat' must be one of {' '.join(self.seat_names)}")
         s = self.seats[self.seat_names.index(name)]
+        if s.kind == "left":
+            raise ClientError(
+                "seat_reserved", f"seat {name} was left during the game: it is kept for its player (the computer"
+                " plays it meanwhile); only the table's creator may give it to someone else")
         if s.kind != "open":
             raise ClientError("seat_taken", f"seat {name} is not open")
         token = secrets.token_urlsafe(18)
@@ -681,6 +698,30 @@ class Table:
         await self.advance()
         self.broadcast_presence()
         return {"type": "seated", "seat": name, "token": token}
+
+    async def _give(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """The creator gives a seat that is open or was left to someone else: a new seat token (answered by
+        ``given`` with it and the invite link); the old token stops working. The seat waits for its new player
+        (the take-over computer plays it after the grace period) and takes his name when he opens the link."""
+        self._need_creator(msg.get("token"))
+        name = msg.get("seat")
+        if name not in self.seat_names:
+            raise ClientError("bad_message", f"'seat' must be one of {' '.join(self.seat_names)}")
+        s = self.seats[self.seat_names.index(name)]
+        if s.kind not in ("open", "left"):
+            raise ClientError("seat_taken", f"seat {name} is held by a player or a computer: it cannot be given")
+        token = secrets.token_urlsafe(18)
+        changes = {"kind": "human", "claimed": False, "token_hash": token_hash(token), "away": False,
+                   "name": clean_name(msg.get("name"), f"Player {name}")}
+
+        def committed() -> None:
+            s.connected = 0
+            s.disconnected_since = time.monotonic()
+
+        await self._emit([("seat", self.seat_event(s, changes))], seat=(s, changes), on_commit=committed)
+        await self.advance()
+        self.broadcast_presence()
+        return {"type": "given", "seat": name, "token": token, "link": f"/t/{self.id}#t={token}"}
 
     async def _hint(self, conn: Sink, msg: dict[str, Any]) -> dict[str, Any]:
         """The engine's hint for the asking seat. Computed off the table's lock, from the seat's view (an
