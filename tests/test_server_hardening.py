@@ -38,6 +38,7 @@ class FakeConn:
     def __init__(self) -> None:
         self.seat: int | None = None
         self.table: Table | None = None
+        self.lang = "en"
         self.got: list[dict[str, Any]] = []
 
     def send(self, msg: dict[str, Any] | str) -> None:

@@ -523,11 +523,46 @@ def test_rematch_and_next_hand(tmp_path: Path) -> None:
         run(go())
 
 
+def test_the_moves_log_is_told_to_each_connection_in_its_language_from_its_seat(server: ThreadServer) -> None:
+    t = create(server.url, preset="italian-2p", hands=1, seats=[HUMAN, HUMAN])
+
+    async def go() -> None:
+        n = await joined(server, t["id"], t["tokens"]["N"], name="Anna", lang="it")
+        s = await joined(server, t["id"], t["tokens"]["S"], name="Bruno")
+        spect = await joined(server, t["id"], lang="de")
+        st = await n.until(lambda m: m["type"] == "state" and my_turn(m))
+        full = [m for m in n.got if m["type"] == "log"]
+        assert full and full[-1]["full"] is True and full[-1]["lines"] == []
+        await n.send({"type": "act", "action": "N draw", "n": st["n"]})
+        live = lambda m: m["type"] == "log" and not m.get("full")  # noqa: E731
+        mine = await n.until(live)
+        drawn = (await n.until(lambda m: m["type"] == "state" and m["view"]["drawn"]))["view"]["drawn"]
+        symbol = "" if drawn == "JK" else (
+            ("10" if drawn[0] == "T" else drawn[0]) + {"h": "♥", "d": "♦", "c": "♣", "s": "♠"}[drawn[1]])
+        assert mine["seat"] == "N" and mine["lines"][0].startswith("Peschi ") and mine["lines"][0].endswith(
+            " dal tallone") and (drawn == "JK" or symbol in mine["lines"][0])
+        assert (await s.until(live))["lines"] == ["Anna draws from the stock"]
+        assert (await spect.until(live))["lines"] == ["Anna zieht vom Stapel"]
+        # a refusal in the connection's language, cards as symbols
+        await n.send({"type": "act", "action": f"N meld {drawn}", "n": n.last_n, "ref": 1})
+        e = await n.until("error")
+        assert e["ref"] == 1 and e["msg"] and "text" in e and e["text"] != e["message"]
+        # switching the language sends the whole log again in the new one
+        await spect.send({"type": "lang", "lang": "en"})
+        again = await spect.until(lambda m: m["type"] == "log" and m.get("full"))
+        assert again["full"] is True and again["lines"] == ["Anna draws from the stock"]
+        for c in (n, s, spect):
+            await c.close()
+
+    run(go())
+
+
 def test_protocol_doc_names_every_message() -> None:
     doc = (Path(__file__).resolve().parents[1] / "docs" / "protocol.md").read_text(encoding="utf-8")
     from burraco.server.protocol import CLIENT_TYPES
 
-    for t in sorted(CLIENT_TYPES) + ["welcome", "state", "event", "presence", "error", "seated", "left", "pong"]:
+    for t in sorted(CLIENT_TYPES) + ["welcome", "state", "event", "presence", "error", "seated", "left", "pong",
+                                     "given", "log"]:
         assert f"`{t}`" in doc, t
     assert f"version {PROTOCOL_VERSION}" in doc
     for block in doc.split("```json")[1:]:  # every JSON example parses

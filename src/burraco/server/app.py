@@ -24,6 +24,7 @@ from ..rules import PRESETS, rules_from_json
 from .config import ServerConfig
 from .events import TableGone, encode
 from .hub import Hub
+from .narration import check_lang
 from .protocol import CLIENT_TYPES, LEVELS, PROTOCOL_MINOR, PROTOCOL_VERSION, ClientError
 from .ratelimit import Bucket, BucketMap, admit, ip_key
 from .security import SecurityHeaders, origin_allowed
@@ -45,6 +46,7 @@ class Connection:
         self.ip = ip
         self.seat: int | None = None
         self.table: Table | None = None
+        self.lang = "en"
         self.bucket = Bucket(config.conn_rate, config.conn_burst)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
@@ -259,7 +261,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                     continue
                 reply = await on_message(conn, text)
                 if reply is not None:
-                    conn.send(reply)
+                    conn.send(with_text(reply, conn.lang))
         except WebSocketDisconnect:
             pass
         except RuntimeError:  # the socket went away while we were sending
@@ -330,6 +332,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             raise ClientError("version", f"this server speaks protocol version {PROTOCOL_VERSION}, not {v!r}")
         if conn.table is not None:
             raise ClientError("not_now", "this connection has already joined a table (use sync to catch up)")
+        conn.lang = check_lang(msg.get("lang"))
         tid = msg.get("table")
         for _ in range(3):
             t = await hub.get(tid) if isinstance(tid, str) else None
@@ -360,6 +363,17 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
     app.state.hub = hub
     return app
+
+
+def with_text(reply: dict[str, Any], lang: str) -> dict[str, Any]:
+    """(1.2) A refusal or a hint that carries ``msg`` also carries ``text``: it rendered in the connection's
+    language, cards as symbols (``burraco.messages.render`` with ``player=True``)."""
+    m = reply.get("msg")
+    if isinstance(m, dict):
+        from ..messages import message_from_json, render
+
+        reply["text"] = render(message_from_json(m), lang, player=True)
+    return reply
 
 
 def replay_steps(record: dict[str, Any]) -> dict[str, Any]:

@@ -28,6 +28,7 @@ class Sink(Protocol):
 
     seat: int | None
     table: Table | None
+    lang: str  # the language its moves log and refusals are rendered in
 
     def send(self, msg: dict[str, Any] | str) -> None: ...
 

@@ -10,7 +10,7 @@ PROTOCOL_MINOR = 2
 #: message types a client may send
 CLIENT_TYPES = frozenset(
     {"hello", "act", "sync", "chat", "hint", "next", "rematch", "take", "leave", "fill", "back", "ping",
-     "timeout", "give"}
+     "timeout", "give", "lang"}
 )
 
 #: the computer players a table may seat (``arena.parse_player`` specs)

@@ -25,10 +25,12 @@ from ..bots.hint import hint as engine_hint
 from ..deal import Deal, deal_from_seed
 from ..game import Game, seat_names
 from ..match import Match
-from ..messages import message_to_json
+from ..messages import LANGS, message_to_json
 from ..rules import Rules, rules_from_json, rules_to_json
+from ..view import View
 from .bots import bot_delay, schedule_bot
 from .events import GAME_EVENTS, Sink, TableGone, encode, public_event
+from .narration import hand_lines, lines, viewpoint
 from .protocol import DEFAULT_LEVEL, MAX_CHAT, PROTOCOL_MINOR, PROTOCOL_VERSION, ClientError
 from .seats import Seat, check_level, check_token, clean_name, computer_name, one_seat, seat_of_token
 from .store import EventRow, token_hash
@@ -182,16 +184,55 @@ class Table:
         if on_commit is not None:
             on_commit()
         rows = [EventRow(n, k, d, now) for n, k, d in numbered]
+        told: list[tuple[EventRow, dict[int | None, View]]] = []
         for ev in rows:
+            before = self._views_before(ev)
             self._apply_event(ev, rebuilding=False)
+            if before:
+                told.append((ev, before))
         if status is not None:
             self.status = status
         self._note_turn()
         players = len(self.seats)
         for ev in rows:
             self.broadcast({"type": "event", **public_event(ev, players)})
+        for ev, before in told:
+            self._send_log(ev, before)
         self.broadcast_state()
         self.wake.set()
+
+    # ----- the moves log (server-side narration, in each connection's language) ---------------------------------
+    def _views_before(self, ev: EventRow) -> dict[int | None, View]:
+        """For an action about to be applied: the views of the seats the connections here see it from."""
+        g = self.game
+        if ev.kind != "action" or g is None or not self.conns:
+            return {}
+        return {seat: g.view(viewpoint(seat)[0]) for seat in {c.seat for c in self.conns}}
+
+    def _send_log(self, ev: EventRow, before: dict[int | None, View]) -> None:
+        """Each connection's ``log`` lines for the action just applied (rendered once per seat and language)."""
+        g = self.game
+        if g is None or not g.actions:
+            return
+        action = g.actions[-1]
+        names = [s.name for s in self.seats]
+        texts: dict[tuple[int | None, str], str] = {}
+        for c in list(self.conns):
+            if c.seat not in before:
+                continue
+            key = (c.seat, c.lang)
+            text = texts.get(key)
+            if text is None:
+                at, viewer = viewpoint(c.seat)
+                out = lines(before[c.seat], action, g.view(at), names, viewer, c.lang)
+                text = texts[key] = encode({"type": "log", "n": ev.n, "seat": ev.data.get("seat"), "lines": out})
+            c.send(text)
+
+    def send_full_log(self, conn: Sink) -> None:
+        """The current hand's whole moves log, for a connection that (re)joined or changed its language."""
+        g = self.game
+        out = hand_lines(g, conn.seat, [s.name for s in self.seats], conn.lang) if g is not None else []
+        conn.send({"type": "log", "n": self.n, "full": True, "lines": out})
 
     def _note_turn(self) -> None:
         g = self.game
@@ -527,6 +568,7 @@ class Table:
         for ev in missed or []:
             conn.send({"type": "event", **public_event(ev, len(self.seats))})
         conn.send(self.state_json(conn.seat))
+        self.send_full_log(conn)
 
     async def attach_again(self, conn: Sink, last: Any) -> None:
         """``sync``: the events after ``last`` (or a full resync) and the state, on a connection already here."""
@@ -618,6 +660,13 @@ class Table:
                 return await self._leave(conn)
             if t == "give":
                 return await self._give(msg)
+            if t == "lang":
+                lang = msg.get("lang")
+                if not isinstance(lang, str) or lang not in LANGS:
+                    raise ClientError("bad_message", f"'lang' must be one of {', '.join(LANGS)}")
+                conn.lang = lang
+                self.send_full_log(conn)
+                return None
             if t == "fill":
                 self._need_seat(conn)
                 level = check_level(msg.get("level"))
