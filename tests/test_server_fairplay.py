@@ -153,7 +153,7 @@ def test_rate_limited_replies_carry_ref(tmp_path: Path) -> None:
 
 
 def test_every_answer_carries_the_security_headers(server: ThreadServer) -> None:
-    for path in ("/", "/static/app.js", "/api/presets", "/api/tables/nothere", "/messages/en.json"):
+    for path in ("/", "/static/core.js", "/api/presets", "/api/tables/nothere", "/messages/en.json"):
         try:
             r = urllib.request.urlopen(server.url + path, timeout=10)
             headers = r.headers

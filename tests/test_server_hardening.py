@@ -490,7 +490,7 @@ def test_the_creator_calls_time_out_where_the_rules_have_it(tmp_path: Path) -> N
 # ----- 12. engine refusals and hints in the player's language ------------------------------------------------------
 def render_like_a_client(m: dict[str, Any], cat: dict[str, Any], en: dict[str, Any]) -> str:
     """The template rules of docs/protocol.md ("Engine messages in every language"), as a client implements them
-    from the served catalogue alone (static/app.js does the same in JavaScript)."""
+    from the served catalogue alone (static/core.js does the same in JavaScript)."""
     import re
 
     tpl = cat["templates"].get(m["code"]) or en["templates"][m["code"]]

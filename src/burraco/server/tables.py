@@ -34,7 +34,7 @@ from .narration import hand_lines, lines, viewpoint
 from .protocol import DEFAULT_LEVEL, MAX_CHAT, PROTOCOL_MINOR, PROTOCOL_VERSION, ClientError
 from .seats import Seat, check_level, check_token, clean_name, computer_name, one_seat, seat_of_token
 from .store import EventRow, token_hash
-from .views import hand_end_json, public_view_json, scoreboard_json, seat_view_json
+from .views import hand_end_json, points_json, public_view_json, scoreboard_json, seat_view_json
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -343,6 +343,8 @@ class Table:
             "clock": self.clock_json(),
             "next_hand_in": next_in,
             "ready": [self.seat_names[s.index] for s in self.seats if s.ready],
+            "points": points_json(g) if g is not None else None,
+            "dealer": self.seat_names[m.hand_dealer(len(m.games) - 1)] if m is not None and m.games else None,
         }
 
     def state_json(self, seat: int | None, shared: dict[str, Any] | None = None) -> dict[str, Any]:
