@@ -141,6 +141,8 @@ export class Socket {
     this.online = false;
     this.connect();
     window.addEventListener("online", () => { if (!this.online) this.connect(); });
+    // the network went away: say so at once (a socket may take long to notice), and reconnect when it is back
+    window.addEventListener("offline", () => { if (this.ws) this.ws.close(); this.setOnline(false); });
   }
   connect() {
     if (this.ws && this.ws.readyState <= 1) return;

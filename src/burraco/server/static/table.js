@@ -4,7 +4,7 @@
 // it (a drawer on a phone). Click/tap to select, drag to a meld, to the table (a new meld) or to the pile; keys
 // d p m x, digits and arrows. Everything is drawn from the server's `state`: the server decides, the page asks.
 import {
-  $, el, t, word, levelName, onLang, cardEl, backEl, cardName, sortCards, sideOf, seatsOf, reducedMotion, Socket,
+  $, el, t, word, levelName, onLang, cardEl, backEl, cardName, cardFace, sortCards, sideOf, seatsOf, reducedMotion, Socket,
 } from "./core.js";
 
 let sock = null, state = null, tableId = null, token = null, lastN = 0, presence = null;
@@ -131,12 +131,21 @@ function onKey(e) {
     render();
     const f = document.querySelector(`#hand .card[data-key="${focusKey}"]`);
     if (f) f.focus();
-  } else if ((k === " " || k === "Enter") && e.target.closest && e.target.closest("#hand .card")) {
-    toggle(e.target.closest(".card").dataset.key);
+  } else if (k === " " || k === "Enter") {
+    const card = e.target.closest && e.target.closest("#hand .card[data-key]");
+    if (card) toggle(card.dataset.key);
+    else if (focusKey && keys.includes(focusKey) && !(e.target.closest && e.target.closest("button, a"))) toggle(focusKey);
+    else return;
   } else return;
   e.preventDefault();
 }
-function toggle(key) { selected.has(key) ? selected.delete(key) : selected.add(key); focusKey = key; render(); }
+function toggle(key) {
+  selected.has(key) ? selected.delete(key) : selected.add(key);
+  focusKey = key;
+  render();
+  const f = document.querySelector(`#hand .card[data-key="${key}"]`);
+  if (f) f.focus();
+}
 
 // drag and drop: the dragged card, with the selected ones when it is one of them
 function cardsFor(key) {
@@ -398,7 +407,6 @@ function drawCenter() {
   if (v && v.pile_open && pile.length > 3)
     kids.push(el("button", { class: "fan-toggle", "data-testid": "fan-pile", "aria-pressed": String(pileFanned), onclick: () => { pileFanned = !pileFanned; drawCenter(); }, text: t("web_show_pile") }));
   $("pile").replaceChildren(...kids);
-  $("pile").setAttribute("aria-label", v ? t("web_pile_n", { n: v.pile_size }) : t("web_pile"));
 }
 function drawHand() {
   const v = state.view;
@@ -415,7 +423,8 @@ function drawHand() {
     if (hintLeft[c]) { hintLeft[c]--; cls += " hinted"; }
     if (fresh[c]) { fresh[c]--; cls += " new"; }
     return cardEl(c, {
-      class: cls.trim(), "data-key": key, role: "button", tabindex: key === focusKey || (!focusKey && seen[c] === 1 && c === hand[0]) ? "0" : "-1",
+      // a button's name holds its visible text (7♥), then the card in words
+      class: cls.trim(), "data-key": key, role: "button", "aria-label": `${cardFace(c)}, ${cardName(c)}`, tabindex: key === focusKey || (!focusKey && seen[c] === 1 && c === hand[0]) ? "0" : "-1",
       "aria-pressed": String(selected.has(key)), draggable: "true",
       ondragstart: (e) => { e.dataTransfer.setData("text/plain", key); },
       onpointerdown: (e) => cardPointerDown(e, key),
