@@ -215,7 +215,7 @@ class Table:
         if g is None or not g.actions:
             return
         action = g.actions[-1]
-        names = [s.name for s in self.seats]
+        names = self.narration_names()
         texts: dict[tuple[int | None, str], str] = {}
         for c in list(self.conns):
             if c.seat not in before:
@@ -228,10 +228,15 @@ class Table:
                 text = texts[key] = encode({"type": "log", "n": ev.n, "seat": ev.data.get("seat"), "lines": out})
             c.send(text)
 
+    def narration_names(self) -> list[str]:
+        """The names the moves log gives the seats: a human's name, a computer player's seat letter (several
+        "Computer (medium)" would be told apart by nobody)."""
+        return [s.name if s.kind == "human" else self.seat_names[s.index] for s in self.seats]
+
     def send_full_log(self, conn: Sink) -> None:
         """The current hand's whole moves log, for a connection that (re)joined or changed its language."""
         g = self.game
-        out = hand_lines(g, conn.seat, [s.name for s in self.seats], conn.lang) if g is not None else []
+        out = hand_lines(g, conn.seat, self.narration_names(), conn.lang) if g is not None else []
         conn.send({"type": "log", "n": self.n, "full": True, "lines": out})
 
     def _note_turn(self) -> None:
