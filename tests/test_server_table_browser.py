@@ -21,7 +21,7 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 if not CHROMIUM.exists():
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
 
-from test_server_browser import event_n, play_one_move, wait_turn_or_end  # noqa: E402
+from test_server_browser import event_n, hint_action, play_one_move, wait_turn_or_end  # noqa: E402
 
 TIMEOUT_MS = 20000
 STATIC = Path(__file__).resolve().parents[1] / "src" / "burraco" / "server" / "static"
@@ -94,16 +94,17 @@ def test_the_table_fits_the_screen_with_the_hand_in_view(server: ThreadServer, b
     page.context.close()
 
 
-def test_a_whole_hand_by_clicks_at_1280x800_without_scrolling(server: ThreadServer, browser: Any) -> None:
+@pytest.mark.parametrize("drag", [False, True], ids=["clicks", "drag-and-drop"])
+def test_a_whole_hand_at_1280x800_without_scrolling(server: ThreadServer, browser: Any, drag: bool) -> None:
     t = solo(server)
     page = page_at(browser, 1280, 800)
     page.goto(server.url + t["links"]["N"])
-    moves = 0
+    moves: list[str] = []
     while wait_turn_or_end(page) == "turn":
         assert_fits(page)
-        play_one_move(page)
-        moves += 1
-        assert moves < 400
+        moves.append(play_one_move(page, drag=drag))
+        assert len(moves) < 400
+    assert any(a.split()[1] == "discard" for a in moves)
     end = page.locator("[data-testid=hand-end]")
     assert end.is_visible()
     box = end.bounding_box()
@@ -116,12 +117,7 @@ def test_a_whole_hand_by_clicks_at_1280x800_without_scrolling(server: ThreadServ
 def keyboard_move(page: Any) -> str:
     """Ask for a hint, then play it with the keyboard only: d, p, arrows and space to select, m, digits, x."""
     before = event_n(page)
-    page.click("[data-testid=hint]")
-    page.locator("[data-testid=hint-text]", has_text=" — ").wait_for()
-    text = page.locator("[data-testid=hint-text]").text_content() or ""
-    m = re.search(r": ([NESW] [a-z]+(?: \d+)?(?: [^ —]+)*) —", text)
-    assert m, text
-    action = m.group(1)
+    action = hint_action(page)
     _, verb, *args = action.split()
     page.locator("[data-testid=hint]").blur()
     if verb in ("draw", "pick"):
@@ -138,7 +134,10 @@ def keyboard_move(page: Any) -> str:
             for _ in range(abs(want - here)):
                 page.keyboard.press("ArrowRight" if want > here else "ArrowLeft")
             page.keyboard.press("Space")
-        page.keyboard.press({"meld": "m", "discard": "x"}.get(verb, args[0] if verb == "add" else "m"))
+        if verb == "add" and int(args[0]) > 9:  # the digits reach melds 1-9; a tenth meld is clicked
+            page.locator(f"[data-testid=our-melds] [data-meld='{args[0]}']").click()
+        else:
+            page.keyboard.press({"meld": "m", "discard": "x"}.get(verb, args[0] if verb == "add" else "m"))
     page.wait_for_function(f"Number(document.body.dataset.n) > {before}")
     return action
 

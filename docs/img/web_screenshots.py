@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import socket
 import statistics
 import tempfile
@@ -44,11 +43,9 @@ def _my_move(page: Any) -> None:
     """One move from the hint, by clicks."""
     before = int(page.evaluate("document.body.dataset.n || '0'"))
     page.click("[data-testid=hint]")
-    page.locator("[data-testid=hint-text]", has_text=" — ").wait_for()
-    text = page.locator("[data-testid=hint-text]").text_content() or ""
-    m = re.search(r": ([NESW] [a-z]+(?: \d+)?(?: [^ —]+)*) —", text)
-    assert m, text
-    _, verb, *args = m.group(1).split()
+    box = page.locator("[data-testid=hint-text][data-action]")
+    box.wait_for()
+    _, verb, *args = (box.get_attribute("data-action") or "").split()
     if verb in ("draw", "pick"):
         page.click(f"[data-testid={verb}]")
     else:
@@ -101,7 +98,7 @@ def shoot(out: Path, lang: str, chromium: str) -> dict[str, Any]:
                     break
                 _my_move(page)
             page.click("[data-testid=hint]")
-            page.locator("[data-testid=hint-text]", has_text=" — ").wait_for()
+            page.locator("[data-testid=hint-text][data-action]").wait_for()
             page.wait_for_timeout(300)
             page.screenshot(path=str(out / "web-table-1280x800.png"))
             times = sorted(page.evaluate("window.__burracoRender || []"))

@@ -257,7 +257,8 @@ function onMessage(m) {
     case "presence": presence = m; drawSeats(); break;
     case "hint": {
       const parts = m.action.split(" ");
-      hint = { text: `${t("web_hint_for")}: ${m.action} — ${m.text || m.reason}`, cards: parts.slice(parts[1] === "add" ? 3 : 2) };
+      // in words, cards as symbols; the action itself (RECORDS.md §4) in data-action, for scripts
+      hint = { text: `${t("web_hint_for")}: ${m.text || m.reason}`, action: m.action, cards: parts.slice(parts[1] === "add" ? 3 : 2) };
       render();
       break;
     }
@@ -466,6 +467,8 @@ function drawButtons() {
   for (const b of ["bBack", "bReturn", "bFill", "bLeave"]) $(b).disabled = !online;
   $("msg").textContent = notice || (myTurn() ? t("web_your_turn") + (selected.size && v.phase === "play" ? " · " + t("web_add_here") : "") : "");
   $("hintText").textContent = myTurn() && hint ? hint.text : "";
+  if (myTurn() && hint) $("hintText").dataset.action = hint.action;
+  else delete $("hintText").dataset.action;
 }
 function drawLog() {
   $("log").replaceChildren(...log.slice(-60).map((x) => el("div", { class: x.sep ? "sep" : "", text: x.text })));
