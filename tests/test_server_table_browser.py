@@ -332,3 +332,41 @@ def test_the_javascript_and_css_sent_weigh_under_150_kb() -> None:
     assert sum(p.stat().st_size for p in sent) < 150_000
     html = (STATIC / "index.html").read_text(encoding="utf-8")
     assert "<script>" not in html and "style=" not in html  # nothing inline: the CSP allows none
+
+
+def test_an_invited_player_chooses_his_name_and_the_creator_gives_a_left_seat(server: ThreadServer,
+                                                                              browser: Any) -> None:
+    creator = page_at(browser, 1280, 800)
+    creator.goto(server.url + "/")
+    creator.fill("[data-testid=my-name]", "Anna")
+    creator.select_option("#preset", "italian-2p")
+    creator.select_option("[data-testid=seat-S]", "human")
+    creator.click("[data-testid=create]")
+    creator.wait_for_url(re.compile(r"/t/\w+$"))
+    invite = creator.locator("[data-testid=invite-S]").input_value()
+    # the invited player, in a browser of his own, is asked his name before the seat takes it
+    guest = page_at(browser, 390, 844, touch=True)
+    guest.goto(invite)
+    guest.locator("[data-testid=name-dialog]").wait_for()
+    guest.fill("[data-testid=name-input]", "Bruno")
+    guest.click("[data-testid=name-ok]")
+    creator.locator("#pos-top [data-seat=S]", has_text="Bruno").wait_for()
+    guest.locator("[data-testid=hand] .card").first.wait_for()
+    # Bruno leaves during the game; the creator gives his seat to someone else, who opens the new link
+    guest.locator("[data-testid=more]").tap()
+    guest.locator("[data-testid=leave]").tap()
+    guest.locator("[data-testid=leave-yes]").tap()
+    creator.locator("[data-testid=give-S]").click()
+    given = creator.locator("[data-testid=given-S]")
+    given.wait_for()
+    other = page_at(browser, 1280, 800)
+    other.goto(given.input_value())
+    other.locator("[data-testid=name-dialog]").wait_for()
+    other.fill("[data-testid=name-input]", "Carla")
+    other.click("[data-testid=name-ok]")
+    creator.locator("#pos-top [data-seat=S]", has_text="Carla").wait_for()
+    other.locator("[data-testid=hand] .card").first.wait_for()
+    # Bruno's page no longer offers him the seat: it is Carla's now
+    guest.locator("[data-testid=return]").wait_for(state="hidden")
+    for p in (creator, guest, other):
+        p.context.close()
