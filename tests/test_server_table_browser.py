@@ -91,6 +91,13 @@ def test_the_table_fits_the_screen_with_the_hand_in_view(server: ThreadServer, b
     assert page.locator("#pos-left [data-seat=E]").is_visible() and page.locator("#pos-right [data-seat=W]").is_visible()
     assert "11 cards" in page.locator("#pos-top").text_content()
     assert page.locator("[data-testid=our-melds]").text_content().startswith("Us (NS)")
+    # a side's melds expand (compact by default) and the table still fits
+    before = page.locator("[data-testid=our-melds]").bounding_box()
+    page.locator("[data-testid=expand-us]").click()
+    page.locator("[data-testid=expand-us][aria-expanded=true]").wait_for()
+    after = page.locator("[data-testid=our-melds]").bounding_box()
+    assert before is not None and after is not None and after["height"] >= before["height"]
+    assert_fits(page)
     page.context.close()
 
 

@@ -384,6 +384,7 @@ TEMPLATES: dict[str, str] = {
     "web_you": "du",
     "web_your_name": "Dein Name",
     "web_your_turn": "Du bist dran",
+    "web_expand": "alles zeigen",
     "web_us": "Wir",
     "web_them": "Sie",
     "web_dealer": "Geber",

@@ -370,6 +370,7 @@ TEMPLATES: dict[str, str] = {
     "web_you": "you",
     "web_your_name": "Your name",
     "web_your_turn": "Your turn",
+    "web_expand": "show all",
     "web_us": "Us",
     "web_them": "Them",
     "web_dealer": "dealer",

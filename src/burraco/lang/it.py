@@ -374,6 +374,7 @@ TEMPLATES: dict[str, str] = {
     "web_you": "tu",
     "web_your_name": "Il tuo nome",
     "web_your_turn": "Tocca a te",
+    "web_expand": "mostra tutto",
     "web_us": "Noi",
     "web_them": "Loro",
     "web_dealer": "mazziere",

@@ -380,6 +380,7 @@ TEMPLATES: dict[str, str] = {
     "web_you": "jij",
     "web_your_name": "Je naam",
     "web_your_turn": "Jij bent aan zet",
+    "web_expand": "alles tonen",
     "web_us": "Wij",
     "web_them": "Zij",
     "web_dealer": "gever",

@@ -368,6 +368,7 @@ TEMPLATES: dict[str, str] = {
     "web_you": "você",
     "web_your_name": "Seu nome",
     "web_your_turn": "Sua vez",
+    "web_expand": "mostrar tudo",
     "web_us": "Nós",
     "web_them": "Eles",
     "web_dealer": "carteador",

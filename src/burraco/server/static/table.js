@@ -10,7 +10,7 @@ import {
 let sock = null, state = null, tableId = null, token = null, lastN = 0, presence = null;
 let selected = new Set(), sortBy = localStorage.getItem("sort") || "suit", focusKey = null;
 let log = [], chat = [], notice = "", hint = null, lastActs = {}, newCards = new Set(), prevHand = null;
-let pileFanned = false, clockBase = null, online = false;
+let pileFanned = false, clockBase = null, online = false, expanded = null;  // expanded: a side's melds given more room
 
 const heldKey = () => "held:" + tableId;
 function held() { try { return JSON.parse(localStorage.getItem(heldKey()) || "[]"); } catch (e) { return []; } }
@@ -390,7 +390,12 @@ function drawMelds() {
         text: " · " + (p.bonuses ? t("web_points_bonus", { n: p.melds, b: p.bonuses }) : t("web_points", { n: p.melds })) }) : null,
       v && v.pozzetto_taken[side] ? el("span", { class: "ptaken", text: " · " + t("web_pozzetto_took") }) : null);
     const melds = v ? v.melds[side] : [];
+    const key = mine ? "us" : "them";
+    head.append(el("button", { class: "expand", "data-testid": "expand-" + key, "aria-expanded": String(expanded === key),
+      "aria-label": t("web_expand"), title: t("web_expand"), text: expanded === key ? "▾" : "▴",
+      onclick: (e) => { e.stopPropagation(); expanded = expanded === key ? null : key; drawMelds(); } }));
     box.replaceChildren(head, el("div", { class: "mlist" }, ...melds.map((m, i) => meldBox(m, i, side, mine))));
+    $("felt").classList.toggle("expand-" + key, expanded === key);
   }
 }
 function drawCenter() {
