@@ -105,6 +105,8 @@ def test_the_table_fits_the_screen_with_the_hand_in_view(server: ThreadServer, b
 def test_a_whole_hand_at_1280x800_without_scrolling(server: ThreadServer, browser: Any, drag: bool) -> None:
     t = solo(server)
     page = page_at(browser, 1280, 800)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server.url + t["links"]["N"])
     moves: list[str] = []
     while wait_turn_or_end(page) == "turn":
@@ -112,6 +114,7 @@ def test_a_whole_hand_at_1280x800_without_scrolling(server: ThreadServer, browse
         moves.append(play_one_move(page, drag=drag))
         assert len(moves) < 400
     assert any(a.split()[1] == "discard" for a in moves)
+    assert errors == []  # the page never failed (the computers' moves fly to the pile and the melds)
     end = page.locator("[data-testid=hand-end]")
     assert end.is_visible()
     box = end.bounding_box()
@@ -377,3 +380,21 @@ def test_an_invited_player_chooses_his_name_and_the_creator_gives_a_left_seat(se
     guest.locator("[data-testid=return]").wait_for(state="hidden")
     for p in (creator, guest, other):
         p.context.close()
+
+
+def test_moves_fly_across_the_table_unless_the_system_asks_for_reduced_motion(server: ThreadServer,
+                                                                             browser: Any) -> None:
+    seen = {}
+    for motion in ("no-preference", "reduce"):
+        t = create(server.url, preset="italian", hands=1, seats=[EASY] * 4)  # a fresh hand for each
+        ctx = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True, reduced_motion=motion)
+        page = ctx.new_page()
+        page.goto(server.url + f"/t/{t['id']}")
+        page.locator("[data-testid=stock] .card").first.wait_for()
+        page.evaluate("window.__fly = 0; new MutationObserver(() => { window.__fly = Math.max(window.__fly,"
+                      " document.querySelectorAll('.fly').length); }).observe(document.body, {childList: true})")
+        page.wait_for_function(f"Number(document.body.dataset.n) > {event_n(page) + 8}")
+        page.wait_for_timeout(500)
+        seen[motion] = page.evaluate("window.__fly")
+        ctx.close()
+    assert seen["no-preference"] > 0 and seen["reduce"] == 0, seen

@@ -278,9 +278,29 @@ const ERRORS = {
   no_table: "web_err_no_table", one_seat: "web_err_one_seat", seat_reserved: "web_err_seat_reserved",
 };
 function errText(m) { return ERRORS[m.code] ? t(ERRORS[m.code]) : m.message; }
+// another seat's move, shown as its card(s) flying from the seat to where they go (none with reduced motion)
+function animateMove(action) {
+  if (reducedMotion() || !state || document.hidden) return;
+  const [seat, verb, ...args] = action.split(" ");
+  if (!seat || seat === state.you) return;
+  const from = document.querySelector(`#felt [data-seat="${seat}"]`);
+  const side = sideOf(seat, state.table.players) === sides().us ? "ourMelds" : "theirMelds";
+  const to = verb === "discard" ? $("pile") : verb === "meld" || verb === "add" ? $(side) : verb === "draw" ? from : null;
+  const start = verb === "draw" ? $("stockBox") : from;
+  if (!start || !to) return;
+  const cards = verb === "discard" ? args.slice(0, 1) : verb === "meld" ? args : verb === "add" ? args.slice(1) : [null];
+  const a = start.getBoundingClientRect(), b = to.getBoundingClientRect();
+  const ghost = el("div", { class: "fly", "aria-hidden": "true" }, ...cards.slice(0, 5).map((c) => c ? cardEl(c) : backEl()));
+  ghost.style.left = `${a.left + a.width / 2}px`;
+  ghost.style.top = `${a.top + a.height / 2}px`;
+  document.body.append(ghost);
+  const dx = b.left + b.width / 2 - (a.left + a.width / 2), dy = b.top + b.height / 2 - (a.top + a.height / 2);
+  ghost.animate([{ transform: "translate(-50%, -50%)", opacity: 1 }, { transform: `translate(calc(${dx}px - 50%), calc(${dy}px - 50%))`, opacity: 0.2 }],
+    { duration: 450, easing: "ease-in-out" }).onfinish = () => ghost.remove();
+}
 function onEvent(m) {
   const d = m.data;
-  if (m.kind === "action") { notice = ""; }
+  if (m.kind === "action") { notice = ""; if (d.seat) animateMove(d.action); }
   else if (m.kind === "chat") chat.push(`${d.name}: ${d.text}`);
   else if (m.kind === "hand") { log.push({ text: `— ${t("web_hand_n")} ${d.hand_no + 1} —`, sep: true }); lastActs = {}; }
   else if (m.kind === "away") log.push({ text: `${seatName(d.seat_letter)}: ${d.away ? t("web_away") : t("web_back")}` });
