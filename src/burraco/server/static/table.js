@@ -300,7 +300,7 @@ function animateMove(action) {
 }
 function onEvent(m) {
   const d = m.data;
-  if (m.kind === "action") { notice = ""; if (d.seat) animateMove(d.action); }
+  if (m.kind === "action") { notice = ""; if (d.seat) requestAnimationFrame(() => animateMove(d.action)); }
   else if (m.kind === "chat") chat.push(`${d.name}: ${d.text}`);
   else if (m.kind === "hand") { log.push({ text: `— ${t("web_hand_n")} ${d.hand_no + 1} —`, sep: true }); lastActs = {}; }
   else if (m.kind === "away") log.push({ text: `${seatName(d.seat_letter)}: ${d.away ? t("web_away") : t("web_back")}` });
@@ -365,7 +365,7 @@ function seatBox(letter, where) {
   const kids = [
     el("span", { class: "sname" }, el("b", { text: letter }), " ", seatName(letter)),
     x.kind === "human" ? el("span", { class: "dot " + (on ? "on" : "off"), role: "img", "aria-label": on ? t("web_connected") : t("web_offline"), text: "●" }) : null,
-    s.dealer === letter ? el("span", { class: "dealer", title: t("web_dealer"), "aria-label": t("web_dealer"), text: "D" }) : null,
+    s.dealer === letter ? el("span", { class: "dealer", title: t("web_dealer"), "aria-label": t("web_dealer"), text: t("web_dealer").charAt(0).toUpperCase() }) : null,
     v ? el("span", { class: "count", text: t("web_cards_n", { n: v.hand_sizes[letter] }) }) : null,
     x.away ? el("i", { text: t("web_away") }) : null,
     x.kind === "left" ? el("i", { text: t("web_left_seat") }) : null,
