@@ -209,8 +209,8 @@ def test_leave_asks_first_keeps_the_seat_and_a_second_tab_cannot_take_it(server:
     # North comes back to his seat and his hand
     north.click("[data-testid=return]")
     north.locator("[data-testid=hand] .card").first.wait_for()
-    south.locator("[data-seat=N]", has_text="Player N").wait_for()
-    assert "left the table" not in (south.locator("[data-seat=N]").text_content() or "")
+    south.locator("#pos-top [data-seat=N] .dot.on").wait_for()
+    assert "left the table" not in (south.locator("#pos-top [data-seat=N]").text_content() or "")
     for p in (north, south):
         p.context.close()
 

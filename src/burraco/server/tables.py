@@ -229,9 +229,11 @@ class Table:
             c.send(text)
 
     def narration_names(self) -> list[str]:
-        """The names the moves log gives the seats: a human's name, a computer player's seat letter (several
-        "Computer (medium)" would be told apart by nobody)."""
-        return [s.name if s.kind == "human" else self.seat_names[s.index] for s in self.seats]
+        """The names the moves log gives the seats: a human's name, else the seat letter (several "Computer
+        (medium)" would be told apart by nobody, and the default "Player N" is English)."""
+        letters = self.seat_names
+        return [s.name if s.kind == "human" and s.name != f"Player {letters[s.index]}" else letters[s.index]
+                for s in self.seats]
 
     def send_full_log(self, conn: Sink) -> None:
         """The current hand's whole moves log, for a connection that (re)joined or changed its language."""

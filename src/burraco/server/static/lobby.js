@@ -78,11 +78,12 @@ function drawTables() {
     const open = x.seats.filter((s) => s.kind === "open");
     const goal = x.hands_per_match ? `${t("web_hands")}: ${x.hands_per_match}` : t("web_goal_to", { n: x.target });
     return el("article", { class: "trow", "data-table": x.id },
-      el("h3", { text: x.name }),
+      el("h3", { text: x.name === `${x.preset} table` ? word("preset", x.preset) : x.name }),  // the default name is English
       el("p", { class: "rules", text: [word("preset", x.preset), goal, x.clock ? t("web_clock_rule", { n: x.clock }) : null,
         t(STATUS[x.status] || "web_playing"), t("web_seats_free", { n: open.length })].filter(Boolean).join(" · ") }),
       el("ul", { class: "seatlist" }, ...x.seats.map((s) => el("li", { class: "seat-pill " + s.kind + (s.connected ? " on" : "") },
-        `${s.seat}: `, s.kind === "open" ? t("web_open") : s.kind === "computer" ? levelName(s.level || "heuristic:medium") : s.name,
+        `${s.seat}: `, s.kind === "open" ? t("web_open") : s.kind === "computer" ? levelName(s.level || "heuristic:medium")
+          : s.name === `Player ${s.seat}` ? t("web_human") : s.name,
         s.kind === "open" ? el("a", { href: `/t/${x.id}?take=${s.seat}`, class: "take", "data-testid": `take-${x.id}-${s.seat}`, text: " " + t("web_take") }) : null))),
       el("a", { href: `/t/${x.id}`, class: "watch", text: t("web_spectate") }));
   }));

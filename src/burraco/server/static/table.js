@@ -205,7 +205,9 @@ function endTouchDrag(e, drop) {
 function seatName(letter) {
   const s = state && state.table.seats.find((x) => x.seat === letter);
   if (!s) return letter;
-  return s.kind === "computer" ? levelName(s.level || "heuristic:medium") : s.kind === "open" ? t("web_open") : s.name;
+  if (s.kind === "computer") return levelName(s.level || "heuristic:medium");
+  if (s.kind === "open") return t("web_open");
+  return s.name === `Player ${letter}` ? t("web_human") : s.name;  // the server's default name is English
 }
 function onMessage(m) {
   const t0 = performance.now();
