@@ -165,6 +165,8 @@ def test_two_humans_a_spectator_and_a_reload(server: ThreadServer, browser: Any)
     spect.wait_for_function(f"Number(document.body.dataset.n) >= {event_n(north)}")
     assert spect.locator("[data-testid=hand] .card").count() == 0
     assert spect.locator("[data-testid=draw]").is_hidden()
+    assert spect.locator("[data-testid=our-melds] h2").text_content().startswith("N")  # no "us" for a spectator
+    assert north.locator("[data-testid=our-melds] h2").text_content().startswith("Us (N)")
     assert "N" in spect.locator("[data-testid=log]").text_content()
     # chat reaches the other player and the spectator
     north.fill("[data-testid=chat-input]", "ciao!")

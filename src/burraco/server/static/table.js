@@ -323,7 +323,9 @@ function sides() {
   const all = tb.players === 2 ? ["N", "S"] : ["NS", "EW"];
   return { us: mine, them: all.find((x) => x !== mine) };
 }
-function sideWord(side) { return side === sides().us ? t("web_us") : t("web_them"); }
+// a side as the player calls it: "us (NS)" / "them (EW)"; a spectator has no side: the side's letters
+function sideWord(side) { return !state.you ? side : side === sides().us ? t("web_us") : t("web_them"); }
+function sideLabel(side) { return state.you ? `${sideWord(side)} (${side})` : side; }
 
 export function render() {
   const s = state;
@@ -355,7 +357,7 @@ function drawTotals() {
   const sb = state.scoreboard, tb = state.table, { us, them } = sides();
   if (!sb) { $("totals").textContent = tb.hands_per_match ? `${t("web_hands")}: ${tb.hands_per_match}` : t("web_goal_to", { n: tb.target }); return; }
   const goal = tb.hands_per_match ? t("web_goal_hand_of", { i: (state.hand_no ?? 0) + 1, n: tb.hands_per_match }) : t("web_goal_to", { n: tb.target });
-  $("totals").textContent = t("web_totals_line", { us: t("web_us"), a: sb.totals[us], b: sb.totals[them], them: t("web_them"), goal });
+  $("totals").textContent = t("web_totals_line", { us: sideWord(us), a: sb.totals[us], b: sb.totals[them], them: sideWord(them), goal });
 }
 function seatBox(letter, where) {
   const s = state, v = s.view, tb = s.table;
@@ -408,7 +410,7 @@ function drawMelds() {
   for (const [box, side, mine, id] of [[$("ourMelds"), us, true, "usLabel"], [$("theirMelds"), them, false, "themLabel"]]) {
     const p = state.points && state.points[side];
     const head = el("h2", { class: "sidelabel", id },
-      `${sideWord(side)} (${side})`, p ? el("span", { class: "spoints", "data-testid": "points-" + (mine ? "us" : "them"),
+      sideLabel(side), p ? el("span", { class: "spoints", "data-testid": "points-" + (mine ? "us" : "them"),
         text: " · " + (p.bonuses ? t("web_points_bonus", { n: p.melds, b: p.bonuses }) : t("web_points", { n: p.melds })) }) : null,
       v && v.pozzetto_taken[side] ? el("span", { class: "ptaken", text: " · " + t("web_pozzetto_took") }) : null);
     const melds = v ? v.melds[side] : [];
@@ -509,7 +511,7 @@ function drawHandEnd() {
   const order = [us, them];
   const rows = ["melds", "bonuses", "closing", "hand", "pozzetto", "total"];
   const table = el("table", { class: "breakdown" },
-    el("tr", {}, el("th", {}), ...order.map((x) => el("th", { scope: "col", text: `${sideWord(x)} (${x})` }))),
+    el("tr", {}, el("th", {}), ...order.map((x) => el("th", { scope: "col", text: sideLabel(x) }))),
     ...rows.map((r) => el("tr", { class: r === "total" ? "total" : "" }, el("th", { scope: "row", text: word("tui_score_row", r) }),
       ...order.map((x) => el("td", { text: String(he.scores[x][r]) })))),
     el("tr", { class: "total" }, el("th", { scope: "row", text: word("tui_score_row", "match") }), ...order.map((x) => el("td", { text: String(he.totals[x]) }))));
@@ -519,7 +521,7 @@ function drawHandEnd() {
     (he.closed_by ? " · " + t("web_closed_by_who", { who: seatName(he.closed_by) }) : "") }), table, left];
   const sb = s.scoreboard;
   if (s.table.status === "finished" && sb && sb.winner) {
-    kids.push(el("p", { class: "winner", "data-testid": "winner", text: t("web_wins", { side: `${sideWord(sb.winner)} (${sb.winner})` }) +
+    kids.push(el("p", { class: "winner", "data-testid": "winner", text: t("web_wins", { side: sideLabel(sb.winner) }) +
       (sb.vp ? ` · VP ${order.map((x) => sb.vp[x]).join("–")}` : "") }));
     kids.push(el("p", {}, el("a", { href: `/t/${tableId}/replay/${s.game_no}`, "data-testid": "replay-link", text: t("web_watch_replay") })));
     if (s.you) kids.push(el("button", { "data-testid": "rematch", onclick: () => send({ type: "rematch" }), text: t("web_rematch") }));
