@@ -21,9 +21,10 @@ import pytest
 
 from burraco.server import ServerConfig
 from burraco.server.app import IpLimits
+from burraco.server.hub import Hub
 from burraco.server.ratelimit import BucketMap, ip_key
 from burraco.server.store import Store
-from burraco.server.tables import Hub, Table, TableGone
+from burraco.server.tables import Table, TableGone
 from server_support import create, fast_config, http, run, sqlite_url, thread_server
 
 HUMAN = {"kind": "human"}
@@ -37,6 +38,7 @@ class FakeConn:
     def __init__(self) -> None:
         self.seat: int | None = None
         self.table: Table | None = None
+        self.lang = "en"
         self.got: list[dict[str, Any]] = []
 
     def send(self, msg: dict[str, Any] | str) -> None:
@@ -488,7 +490,7 @@ def test_the_creator_calls_time_out_where_the_rules_have_it(tmp_path: Path) -> N
 # ----- 12. engine refusals and hints in the player's language ------------------------------------------------------
 def render_like_a_client(m: dict[str, Any], cat: dict[str, Any], en: dict[str, Any]) -> str:
     """The template rules of docs/protocol.md ("Engine messages in every language"), as a client implements them
-    from the served catalogue alone (static/app.js does the same in JavaScript)."""
+    from the served catalogue alone (static/core.js does the same in JavaScript)."""
     import re
 
     tpl = cat["templates"].get(m["code"]) or en["templates"][m["code"]]

@@ -24,6 +24,9 @@ from burraco.rules import PRESETS, rules_from_json
 from server_support import Client, create, fast_config, hint_player, http, run, sqlite_url, thread_server
 
 CARD = re.compile(r"^(?:[A2-9TJQK][hdcs]|JK)$")
+#: a card as the moves log and refusals name it to a player (7♥, 10♠; the joker by its word)
+SYMBOL = re.compile(r"(?<![\w])(10|[A2-9JQK])([♥♦♣♠])")
+SUIT_OF = {"♥": "h", "♦": "d", "♣": "c", "♠": "s"}
 
 
 def card_tokens(x: Any) -> Counter[str]:
@@ -33,6 +36,8 @@ def card_tokens(x: Any) -> Counter[str]:
         for tok in re.split(r"[\s,.:;()]+", x):
             if CARD.match(tok):
                 out[tok] += 1
+        for rank, suit in SYMBOL.findall(x):
+            out[("T" if rank == "10" else rank) + SUIT_OF[suit]] += 1
     elif isinstance(x, dict):
         for k, v in x.items():
             out += card_tokens(k) + card_tokens(v)
@@ -93,7 +98,24 @@ def oracle(record: dict[str, Any], events: list[dict[str, Any]]) -> dict[int, di
     return out
 
 
-def check_message(m: dict[str, Any], seat: int | None, vis: dict[int, dict[int | None, Counter[str]]]) -> None:
+def seen_so_far(vis: dict[int, dict[int | None, Counter[str]]]) -> dict[int, dict[int | None, set[str]]]:
+    """Per event number: every card each recipient could see at some moment up to it (what the moves log may
+    name: a discard picked up since was seen on the pile). A new hand starts afresh."""
+    out: dict[int, dict[int | None, set[str]]] = {}
+    acc: dict[int | None, set[str]] = {}
+    for n in sorted(vis):
+        if not any(vis[n].values()):
+            acc = {}
+        for r, c in vis[n].items():
+            acc.setdefault(r, set()).update(c)
+        out[n] = {r: set(x) for r, x in acc.items()}
+    return out
+
+
+def check_message(
+    m: dict[str, Any], seat: int | None, vis: dict[int, dict[int | None, Counter[str]]],
+    seen: dict[int, dict[int | None, set[str]]] | None = None,
+) -> None:
     t = m["type"]
     where = f"{t} n={m.get('n')} to {'spectator' if seat is None else seat}"
     if t == "state":
@@ -122,7 +144,12 @@ def check_message(m: dict[str, Any], seat: int | None, vis: dict[int, dict[int |
     elif t == "hint":
         allowed = vis[m["n"]][seat]
         reason = re.sub(r"\bset of \S+", "", m["reason"])  # "a set of 6s" names a rank, not the 6 of spades
-        assert set(card_tokens([m["action"], reason])) <= set(allowed), (where, m)
+        text = re.sub(r"\bset of \S+", "", m.get("text", ""))
+        assert set(card_tokens([m["action"], reason, text])) <= set(allowed), (where, m)
+    elif t == "log":  # the moves log: what this recipient saw happen in this hand, nothing more
+        assert seen is not None
+        allowed_set = seen[m["n"]].get(seat, set()) if m["n"] in seen else set()
+        assert set(card_tokens(m["lines"])) <= allowed_set, (where, m)
     else:
         assert not card_tokens(m), where
 
@@ -160,13 +187,15 @@ def test_no_message_holds_a_card_its_recipient_may_not_see(preset: str, tmp_path
         status, record = http("GET", server.url + f"/api/tables/{t['id']}/games/0/record")
         assert status == 200
     vis = oracle(record, events)
+    seen = seen_so_far(vis)
     assert sum(1 for e in events if e["kind"] == "action") == sum(len(h["actions"]) for h in record["hands"])
     checked = 0
     for seat, c in [*enumerate(clients), (None, spec)]:
         for m in c.got:
-            check_message(m, seat, vis)
+            check_message(m, seat, vis, seen)
             checked += 1
     assert checked > 100
+    assert sum(len(m["lines"]) for m in spec.got if m["type"] == "log") >= len(events) // 4  # the log was checked
     # the oracle does catch a leak: North's hand shown to East, or to a spectator, is refused
     north_hand = next(m for m in clients[0].got if m["type"] == "state" and m["view"] and m["view"]["hand"])
     with pytest.raises(AssertionError):

@@ -1,4 +1,4 @@
-"""The browser's renderer of engine messages (``renderMsg`` in static/app.js) gives exactly the text of
+"""The browser's renderer of engine messages (``renderMsg`` in static/core.js) gives exactly the text of
 ``burraco.messages.render`` in every language, for refusals and hint reasons met in real games of every preset.
 Runs the client's own JavaScript under Node.js (skipped where there is no ``node``)."""
 
@@ -19,14 +19,14 @@ from burraco.cards import CARD_STR
 from burraco.messages import LANGS, Message, catalogue, message_to_json, render
 from burraco.rules import PRESETS
 
-APP_JS = Path(__file__).resolve().parents[1] / "src" / "burraco" / "server" / "static" / "app.js"
+APP_JS = Path(__file__).resolve().parents[1] / "src" / "burraco" / "server" / "static" / "core.js"
 NODE = shutil.which("node")
 
 RUNNER = r"""
 const fs = require("fs");
 const src = fs.readFileSync(process.argv[process.argv.length - 1], "utf8");
-const start = src.indexOf("const catalogues = {};"), end = src.indexOf("let refusal = null;");
-if (start < 0 || end < 0) throw new Error("renderMsg not found in app.js");
+const start = src.indexOf("const catalogues = {};"), end = src.indexOf("// end of renderMsg");
+if (start < 0 || end < 0) throw new Error("renderMsg not found in core.js");
 const input = JSON.parse(fs.readFileSync(0, "utf8"));
 const catalogues = input.catalogues;
 eval(src.slice(start, end).replace("const catalogues = {};", ""));

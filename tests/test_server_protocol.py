@@ -321,7 +321,7 @@ def test_take_leave_and_fill_seats(server: ThreadServer) -> None:
     run(go())
 
 
-def test_a_seat_left_mid_game_is_played_by_the_computer_until_taken(server: ThreadServer) -> None:
+def test_a_seat_left_mid_game_is_played_by_the_computer_and_kept_for_its_player(server: ThreadServer) -> None:
     t = create(server.url, preset="italian-2p", hands=1, seats=[HUMAN, HUMAN])
 
     async def go() -> None:
@@ -330,20 +330,20 @@ def test_a_seat_left_mid_game_is_played_by_the_computer_until_taken(server: Thre
         await n.until(lambda m: m["type"] == "state" and my_turn(m))
         await n.send({"type": "leave"})
         await n.until("left")
-        # North's seat is open now: the take-over computer plays it, South sees North's moves come
+        # North's seat is kept for him ("left"): the take-over computer plays it, South sees North's moves come
         ev = await s.until(lambda m: m["type"] == "event" and m["kind"] == "action" and m["data"]["seat"] == "N")
         assert ev["data"]["action"] in ("N draw", "N pick")
-        assert s.state is not None and s.state["table"]["seats"][0]["kind"] == "open"
-        # the old link no longer works; a spectator takes the open seat and plays it from then on
-        bad = await Client.open(server.ws_url)
-        await bad.send({"type": "hello", "v": 1, "table": t["id"], "token": t["tokens"]["N"]})
-        assert (await bad.until("error"))["code"] == "bad_token"
+        assert s.state is not None and s.state["table"]["seats"][0]["kind"] == "left"
+        # nobody may take it (not even South's second tab)
         newcomer = await joined(server, t["id"])
         await newcomer.send({"type": "take", "seat": "N", "name": "Nico"})
-        assert (await newcomer.until("seated"))["seat"] == "N"
-        st = await s.until(lambda m: m["type"] == "state" and m["table"]["seats"][0]["name"] == "Nico")
-        assert st["table"]["seats"][0]["kind"] == "human"
-        for c in (n, s, bad, newcomer):
+        assert (await newcomer.until("error"))["code"] == "seat_reserved"
+        # North's link brings him back to his seat
+        back = await joined(server, t["id"], t["tokens"]["N"])
+        assert back.state is not None and back.state["you"] == "N" and back.state["view"]["seat"] == "N"
+        st = await s.until(lambda m: m["type"] == "state" and m["table"]["seats"][0]["kind"] == "human")
+        assert st["table"]["seats"][0]["name"] == "Player N"
+        for c in (n, s, back, newcomer):
             await c.close()
 
     run(go())
@@ -523,11 +523,46 @@ def test_rematch_and_next_hand(tmp_path: Path) -> None:
         run(go())
 
 
+def test_the_moves_log_is_told_to_each_connection_in_its_language_from_its_seat(server: ThreadServer) -> None:
+    t = create(server.url, preset="italian-2p", hands=1, seats=[HUMAN, HUMAN])
+
+    async def go() -> None:
+        n = await joined(server, t["id"], t["tokens"]["N"], name="Anna", lang="it")
+        s = await joined(server, t["id"], t["tokens"]["S"], name="Bruno")
+        spect = await joined(server, t["id"], lang="de")
+        st = await n.until(lambda m: m["type"] == "state" and my_turn(m))
+        full = [m for m in n.got if m["type"] == "log"]
+        assert full and full[-1]["full"] is True and full[-1]["lines"] == []
+        await n.send({"type": "act", "action": "N draw", "n": st["n"]})
+        live = lambda m: m["type"] == "log" and not m.get("full")  # noqa: E731
+        mine = await n.until(live)
+        drawn = (await n.until(lambda m: m["type"] == "state" and m["view"]["drawn"]))["view"]["drawn"]
+        symbol = "" if drawn == "JK" else (
+            ("10" if drawn[0] == "T" else drawn[0]) + {"h": "♥", "d": "♦", "c": "♣", "s": "♠"}[drawn[1]])
+        assert mine["seat"] == "N" and mine["lines"][0].startswith("Peschi ") and mine["lines"][0].endswith(
+            " dal tallone") and (drawn == "JK" or symbol in mine["lines"][0])
+        assert (await s.until(live))["lines"] == ["Anna draws from the stock"]
+        assert (await spect.until(live))["lines"] == ["Anna zieht vom Stapel"]
+        # a refusal in the connection's language, cards as symbols
+        await n.send({"type": "act", "action": f"N meld {drawn}", "n": n.last_n, "ref": 1})
+        e = await n.until("error")
+        assert e["ref"] == 1 and e["msg"] and "text" in e and e["text"] != e["message"]
+        # switching the language sends the whole log again in the new one
+        await spect.send({"type": "lang", "lang": "en"})
+        again = await spect.until(lambda m: m["type"] == "log" and m.get("full"))
+        assert again["full"] is True and again["lines"] == ["Anna draws from the stock"]
+        for c in (n, s, spect):
+            await c.close()
+
+    run(go())
+
+
 def test_protocol_doc_names_every_message() -> None:
     doc = (Path(__file__).resolve().parents[1] / "docs" / "protocol.md").read_text(encoding="utf-8")
     from burraco.server.protocol import CLIENT_TYPES
 
-    for t in sorted(CLIENT_TYPES) + ["welcome", "state", "event", "presence", "error", "seated", "left", "pong"]:
+    for t in sorted(CLIENT_TYPES) + ["welcome", "state", "event", "presence", "error", "seated", "left", "pong",
+                                     "given", "log"]:
         assert f"`{t}`" in doc, t
     assert f"version {PROTOCOL_VERSION}" in doc
     for block in doc.split("```json")[1:]:  # every JSON example parses

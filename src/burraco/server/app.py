@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -24,10 +25,14 @@ from ..rules import PRESETS, rules_from_json
 from .config import ServerConfig
 from .director import Directors
 from .director import routes as director_routes
+from .events import TableGone, encode
+from .hub import Hub
+from .narration import check_lang
 from .protocol import CLIENT_TYPES, LEVELS, PROTOCOL_MINOR, PROTOCOL_VERSION, ClientError
-from .ratelimit import Bucket, BucketMap, ip_key
+from .ratelimit import Bucket, BucketMap, admit, ip_key
+from .security import SecurityHeaders, origin_allowed
 from .store import Store
-from .tables import Hub, Table, TableGone, encode
+from .tables import Table
 
 log = logging.getLogger("burraco.server")
 STATIC = Path(__file__).parent / "static"
@@ -44,6 +49,7 @@ class Connection:
         self.ip = ip
         self.seat: int | None = None
         self.table: Table | None = None
+        self.lang = "en"
         self.bucket = Bucket(config.conn_rate, config.conn_burst)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
@@ -249,6 +255,10 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
     async def ws_endpoint(ws: WebSocket) -> None:
         ip = _ip(ws.client)
+        if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), cfg.origins):
+            # another site's page may not play from its visitors' browsers: refused before the handshake (403)
+            await ws.close(code=1008)
+            return
         await ws.accept()
         conn = Connection(ws, ip, cfg)
         writer = asyncio.create_task(conn.writer())
@@ -269,7 +279,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                     continue
                 reply = await on_message(conn, text)
                 if reply is not None:
-                    conn.send(reply)
+                    conn.send(with_text(reply, conn.lang))
         except WebSocketDisconnect:
             pass
         except RuntimeError:  # the socket went away while we were sending
@@ -287,20 +297,28 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
     async def on_message(conn: Connection, text: str) -> dict[str, Any] | None:
         """Answer one client message: a direct reply, an error, or None (the effect is broadcast)."""
-        # every message counts against the limits, an oversized one too
-        if not conn.bucket.take() or not limits.bucket(conn.ip).take():
-            return ClientError("rate_limited", "too many messages: slow down").to_json()
-        if len(text.encode("utf-8", "replace")) > cfg.max_message:
-            return ClientError("too_large", f"messages are limited to {cfg.max_message} bytes").to_json()
-        try:
-            msg = json.loads(text)
-        except json.JSONDecodeError:
-            return ClientError("bad_json", "the message is not JSON").to_json()
-        except RecursionError:
-            return ClientError("bad_json", "the message is nested too deeply").to_json()
+        # every message counts against the limits, an oversized one too; a refused one still gets its ``ref`` back
+        # when it can be read (a message of at most max_message bytes: parsing it costs little)
+        allowed = admit(conn.bucket, limits.bucket(conn.ip))
+        oversized = len(text.encode("utf-8", "replace")) > cfg.max_message
+        msg: Any = None
+        unreadable = ""
+        if not oversized:
+            try:
+                msg = json.loads(text)
+            except json.JSONDecodeError:
+                unreadable = "the message is not JSON"
+            except RecursionError:
+                unreadable = "the message is nested too deeply"
         ref = msg.get("ref") if isinstance(msg, dict) else None
         if ref is not None and not isinstance(ref, str | int):
             ref = None
+        if not allowed:
+            return ClientError("rate_limited", "too many messages: slow down").to_json(ref)
+        if oversized:
+            return ClientError("too_large", f"messages are limited to {cfg.max_message} bytes").to_json()
+        if unreadable:
+            return ClientError("bad_json", unreadable).to_json()
         try:
             if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
                 raise ClientError("bad_message", "a message is a JSON object with a string 'type'")
@@ -332,13 +350,14 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             raise ClientError("version", f"this server speaks protocol version {PROTOCOL_VERSION}, not {v!r}")
         if conn.table is not None:
             raise ClientError("not_now", "this connection has already joined a table (use sync to catch up)")
+        conn.lang = check_lang(msg.get("lang"))
         tid = msg.get("table")
         for _ in range(3):
             t = await hub.get(tid) if isinstance(tid, str) else None
             if t is None:
                 raise ClientError("no_table", f"no table {msg.get('table')!r}")
             try:
-                await t.attach(conn, msg.get("token"), msg.get("name"), msg.get("last"))
+                await t.attach(conn, msg.get("token"), msg.get("name"), msg.get("last"), msg.get("held"))
                 return None
             except TableGone:  # it left memory while we waited for it: ask the hub again (a fresh copy)
                 continue
@@ -360,9 +379,20 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     routes += director_routes(desks, limited, lambda r: _ip(r.client))  # the tournament desk (docs/tournaments.md)
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
     app.state.hub = hub
     return app
+
+
+def with_text(reply: dict[str, Any], lang: str) -> dict[str, Any]:
+    """(1.2) A refusal or a hint that carries ``msg`` also carries ``text``: it rendered in the connection's
+    language, cards as symbols (``burraco.messages.render`` with ``player=True``)."""
+    m = reply.get("msg")
+    if isinstance(m, dict):
+        from ..messages import message_from_json, render
+
+        reply["text"] = render(message_from_json(m), lang, player=True)
+    return reply
 
 
 def replay_steps(record: dict[str, Any]) -> dict[str, Any]:

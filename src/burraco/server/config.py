@@ -19,6 +19,10 @@ def default_db_url() -> str:
     return f"sqlite+aiosqlite:///{folder / 'burraco.sqlite3'}"
 
 
+def _env_origins() -> tuple[str, ...]:
+    return tuple(x.strip() for x in os.environ.get("BURRACO_ORIGINS", "").split(",") if x.strip())
+
+
 def _env_float(name: str, default: float) -> float:
     v = os.environ.get(name)
     return float(v) if v else default
@@ -67,3 +71,6 @@ class ServerConfig:
     #: a finished table nobody has watched for this many seconds leaves memory (the store keeps it; it is
     #: rebuilt when someone asks for it again)
     unload_after: float = field(default_factory=lambda: _env_float("BURRACO_UNLOAD_AFTER", 600.0))
+    #: origins besides the server's own whose pages may open the websocket (``BURRACO_ORIGINS``, comma-separated,
+    #: e.g. ``https://burraco.example``): a page of any other site is refused at the handshake
+    origins: tuple[str, ...] = field(default_factory=_env_origins)

@@ -4,7 +4,7 @@ table's secret link per line, countersigned by the other line), or both at once 
 
 The event itself is :class:`burraco.tournament.Event`, stored as its setup and its entry log
 (:mod:`.tournament_store`): every change is one or more entries, checked by the event, committed to the store, and
-only then answered. Online tables are ordinary tables of the :class:`~burraco.server.tables.Hub` (created with the
+only then answered. Online tables are ordinary tables of the :class:`~burraco.server.hub.Hub` (created with the
 event's preset and hands, the participants' names in their seats); their finished hands flow into the event as
 the online table's score sheets whenever the event is read, and the director's time-out is their ``timeout``
 action (RULES.md §9.4).
@@ -38,9 +38,11 @@ from ..rules import RulesError, preset
 from ..tournament import Event, TournamentError, printouts
 from ..tournament.event import RoundState, Table
 from ..tournament.simulate import line_score
+from .events import TableGone
+from .hub import Hub
 from .protocol import DEFAULT_LEVEL, ClientError
+from .seats import check_level
 from .store import token_hash
-from .tables import Hub, TableGone, check_level
 from .tournament_store import TournamentRow, TournamentStore
 
 log = logging.getLogger("burraco.server")
@@ -95,6 +97,7 @@ class _DirectorSink:
 
     seat: int | None = None
     table: Any = None
+    lang: str = "en"
 
     def send(self, msg: dict[str, Any] | str) -> None:
         pass

@@ -85,3 +85,15 @@ class BucketMap:
         if len(self._map) >= self.cap:  # still full: make room for a while (a scan per new key would be slow)
             while len(self._map) > self.cap * 9 // 10:
                 self._map.popitem(last=False)
+
+
+def admit(conn: Bucket, ip: Bucket) -> bool:
+    """Whether a connection's message passes the limits: its own bucket first (a connection past its limit is
+    refused, and spends nothing of its address's), then its address's ceiling, shared by every connection from
+    there. When that ceiling is spent, a connection that has kept to its fair share (its own bucket at least half
+    full) still passes: one abusive connection cannot spend the limit of the others on the same address."""
+    if not conn.take():
+        return False
+    if ip.take():
+        return True
+    return conn.tokens >= conn.burst / 2

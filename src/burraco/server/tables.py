@@ -11,82 +11,35 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import gc
-import json
 import logging
 import random
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from ..actions import ActionError
-from ..arena import parse_player
 from ..bots.base import Player
 from ..bots.hint import hint as engine_hint
 from ..deal import Deal, deal_from_seed
 from ..game import Game, seat_names
 from ..match import Match
-from ..messages import message_to_json, msg, render
+from ..messages import LANGS, message_to_json
 from ..rules import Rules, rules_from_json, rules_to_json
-from .config import ServerConfig
-from .protocol import DEFAULT_LEVEL, LEVELS, MAX_CHAT, MAX_NAME, PROTOCOL_MINOR, PROTOCOL_VERSION, ClientError
-from .store import EventRow, SeatRow, Store, TableRow, token_hash
-from .views import hand_end_json, public_view_json, scoreboard_json, seat_view_json
+from ..view import View
+from .bots import bot_delay, schedule_bot
+from .events import GAME_EVENTS, Sink, TableGone, encode, public_event
+from .narration import hand_lines, lines, viewpoint
+from .protocol import DEFAULT_LEVEL, MAX_CHAT, PROTOCOL_MINOR, PROTOCOL_VERSION, ClientError
+from .seats import Seat, check_level, check_token, clean_name, computer_name, one_seat, seat_of_token
+from .store import EventRow, token_hash
+from .views import hand_end_json, points_json, public_view_json, scoreboard_json, seat_view_json
+
+if TYPE_CHECKING:
+    from .hub import Hub
 
 log = logging.getLogger("burraco.server")
-
-#: statuses of a table that no longer plays: it stays readable (games, records) and leaves memory when idle
-CLOSED_STATUSES = ("finished", "abandoned")
-
-
-class TableGone(Exception):
-    """The table object was unloaded from memory (a newer copy is loaded from the store on the next request)."""
-
-#: events that change a game (an action sent against an older event number than the last of these is stale)
-GAME_EVENTS = frozenset({"game", "hand", "action", "hand_end", "game_end"})
-
-
-class Sink(Protocol):
-    """A connection as the tables see it: where to send, and which seat it holds."""
-
-    seat: int | None
-    table: Table | None
-
-    def send(self, msg: dict[str, Any] | str) -> None: ...
-
-
-@dataclass
-class Seat:
-    index: int
-    kind: str  # human | computer | open
-    level: str
-    name: str
-    claimed: bool
-    token_hash: str
-    away: bool = False  # a computer plays this human's turns until he is back
-    connected: int = 0
-    disconnected_since: float = 0.0
-    ready: bool = False  # asked for the next hand
-
-    def row(self) -> SeatRow:
-        return SeatRow(self.index, self.kind, self.level, self.name, self.claimed, self.token_hash)
-
-
-def clean_name(name: Any, default: str) -> str:
-    if not isinstance(name, str):
-        return default
-    name = " ".join(name.split())[:MAX_NAME]
-    return name or default
-
-
-def check_level(level: Any) -> str:
-    if level is None:
-        return DEFAULT_LEVEL
-    if level not in LEVELS:
-        raise ClientError("bad_request", f"unknown computer level {level!r} (levels are {', '.join(LEVELS)})")
-    return str(level)
 
 
 @dataclass
@@ -157,13 +110,14 @@ class Table:
         s = self.seats[seat]
         if s.kind == "computer":
             return s.level
-        if s.kind == "open" or s.away:
+        if s.kind in ("open", "left") or s.away:
             return str(self.config.get("takeover", DEFAULT_LEVEL))
         return None
 
     def computer_only(self) -> bool:
-        """No human seat: computer players (and open seats the computer plays) only."""
-        return all(s.kind != "human" for s in self.seats)
+        """No human seat: computer players (and open seats the computer plays) only. A seat its player left
+        during the game is still his (he may come back): the table is not one of computers only."""
+        return all(s.kind not in ("human", "left") for s in self.seats)
 
     def ready_to_start(self) -> bool:
         return all(s.kind == "computer" or (s.kind == "human" and s.claimed) for s in self.seats)
@@ -230,16 +184,62 @@ class Table:
         if on_commit is not None:
             on_commit()
         rows = [EventRow(n, k, d, now) for n, k, d in numbered]
+        told: list[tuple[EventRow, dict[int | None, View]]] = []
         for ev in rows:
+            before = self._views_before(ev)
             self._apply_event(ev, rebuilding=False)
+            if before:
+                told.append((ev, before))
         if status is not None:
             self.status = status
         self._note_turn()
         players = len(self.seats)
         for ev in rows:
             self.broadcast({"type": "event", **public_event(ev, players)})
+        for ev, before in told:
+            self._send_log(ev, before)
         self.broadcast_state()
         self.wake.set()
+
+    # ----- the moves log (server-side narration, in each connection's language) ---------------------------------
+    def _views_before(self, ev: EventRow) -> dict[int | None, View]:
+        """For an action about to be applied: the views of the seats the connections here see it from."""
+        g = self.game
+        if ev.kind != "action" or g is None or not self.conns:
+            return {}
+        return {seat: g.view(viewpoint(seat)[0]) for seat in {c.seat for c in self.conns}}
+
+    def _send_log(self, ev: EventRow, before: dict[int | None, View]) -> None:
+        """Each connection's ``log`` lines for the action just applied (rendered once per seat and language)."""
+        g = self.game
+        if g is None or not g.actions:
+            return
+        action = g.actions[-1]
+        names = self.narration_names()
+        texts: dict[tuple[int | None, str], str] = {}
+        for c in list(self.conns):
+            if c.seat not in before:
+                continue
+            key = (c.seat, c.lang)
+            text = texts.get(key)
+            if text is None:
+                at, viewer = viewpoint(c.seat)
+                out = lines(before[c.seat], action, g.view(at), names, viewer, c.lang)
+                text = texts[key] = encode({"type": "log", "n": ev.n, "seat": ev.data.get("seat"), "lines": out})
+            c.send(text)
+
+    def narration_names(self) -> list[str]:
+        """The names the moves log gives the seats: a human's name, else the seat letter (several "Computer
+        (medium)" would be told apart by nobody, and the default "Player N" is English)."""
+        letters = self.seat_names
+        return [s.name if s.kind == "human" and s.name != f"Player {letters[s.index]}" else letters[s.index]
+                for s in self.seats]
+
+    def send_full_log(self, conn: Sink) -> None:
+        """The current hand's whole moves log, for a connection that (re)joined or changed its language."""
+        g = self.game
+        out = hand_lines(g, conn.seat, self.narration_names(), conn.lang) if g is not None else []
+        conn.send({"type": "log", "n": self.n, "full": True, "lines": out})
 
     def _note_turn(self) -> None:
         g = self.game
@@ -350,6 +350,8 @@ class Table:
             "clock": self.clock_json(),
             "next_hand_in": next_in,
             "ready": [self.seat_names[s.index] for s in self.seats if s.ready],
+            "points": points_json(g) if g is not None else None,
+            "dealer": self.seat_names[m.hand_dealer(len(m.games) - 1)] if m is not None and m.games else None,
         }
 
     def state_json(self, seat: int | None, shared: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -382,15 +384,7 @@ class Table:
     # ----- the flow of the game -----------------------------------------------------------------------------------
     def _between(self) -> float:
         humans = any(s.kind == "human" and s.connected > 0 for s in self.seats)
-        return self.hub.config.between_hands if humans else self._bot_delay()
-
-    def _bot_delay(self) -> float:
-        """Seconds a computer player waits before moving: at a table of computers only, at least
-        ``computer_table_delay`` (such tables are paced, never run flat out)."""
-        cfg = self.hub.config
-        if self.computer_only():
-            return max(cfg.bot_delay, cfg.computer_table_delay)
-        return cfg.bot_delay
+        return self.hub.config.between_hands if humans else bot_delay(self)
 
     async def advance(self) -> None:
         """Do whatever is due: start the game, write a hand's end, deal the next hand, let a computer move, take
@@ -398,7 +392,7 @@ class Table:
         for _ in range(8):
             if not await self._advance_once():
                 break
-        self._schedule_bot()
+        schedule_bot(self)
 
     async def _advance_once(self) -> bool:
         if self.status == "waiting":
@@ -494,53 +488,6 @@ class Table:
                        "dealer": m.hand_dealer(hand_no), "deal": deal.to_json(m.seats)})]
         )
 
-    def _schedule_bot(self) -> None:
-        if self.hub.closing or (self.bot_task is not None and not self.bot_task.done()):
-            return
-        g = self.game
-        if not self.hand_running() or g is None:
-            return
-        seat = g.current_seat
-        level = self.controller(seat)
-        if level is None:
-            return
-        self.bot_task = asyncio.create_task(self._bot_move(seat, level, self.last_game_n))
-
-    async def _bot_move(self, seat: int, level: str, expect: int) -> None:
-        try:
-            delay = self._bot_delay()
-            if delay > 0:
-                await asyncio.sleep(delay)
-            async with self.lock:
-                g = self.game
-                m = self.match
-                if self.last_game_n != expect or g is None or m is None or g.current_seat != seat:
-                    return
-                view = m.view(seat)
-                legal = g.legal_actions()
-                player = self._player(seat, level)
-            action = await asyncio.to_thread(player.choose, view, legal)
-            async with self.lock:
-                if self.last_game_n != expect or self.controller(seat) is None:
-                    return
-                await self._act(seat, str(action), expect)
-                await self.advance()
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # a bug in a player must not stop the table: log it, the watchdog retries
-            log.exception("table %s: computer player at seat %s failed", self.id, seat)
-        finally:
-            self.bot_task = None
-            self._schedule_bot()
-
-    def _player(self, seat: int, level: str) -> Player:
-        key = (seat, level)
-        p = self.players.get(key)
-        if p is None:
-            p = parse_player(level)(self.rng.randrange(1 << 30))
-            self.players[key] = p
-        return p
-
     async def _act(self, seat: int | None, text: Any, expect: Any) -> None:
         """Validate an action of ``seat`` (None: the tournament director, whose only action is ``timeout``)
         against the engine and apply it (lock held); raises ClientError."""
@@ -578,12 +525,16 @@ class Table:
         await self._emit([("action", {"seat": me, "action": str(a)})])
 
     # ----- requests from connections ------------------------------------------------------------------------------
-    async def attach(self, conn: Sink, token: Any, name: Any, last: Any) -> None:
+    async def attach(self, conn: Sink, token: Any, name: Any, last: Any, held: Any = None) -> None:
         """A connection joins: with a seat token as that seat, else as a spectator. It gets ``welcome``, then the
-        events after ``last`` (when given and not too far behind), then its ``state``; then the live broadcasts."""
+        events after ``last`` (when given and not too far behind), then its ``state``; then the live broadcasts.
+
+        The token of a seat its player left (kind ``left``, or ``open`` and not taken since) brings him back to
+        it. ``held`` lists the other seat tokens the browser keeps for this table: one of another seat held now
+        refuses the join (``one_seat``: one person, one seat)."""
         seat = None
-        if token is not None and (not isinstance(token, str) or not token or len(token) > 200):
-            raise ClientError("bad_token", "the seat token must be a short string")
+        if token is not None:
+            check_token(token)
         if last is not None and (not isinstance(last, int) or isinstance(last, bool) or last < 0):
             raise ClientError("bad_message", "'last' must be the number of the last event you have seen")
         async with self.lock:
@@ -591,20 +542,20 @@ class Table:
                 raise TableGone(self.id)
             if token is not None:
                 # resolved under the lock: a seat left and taken meanwhile no longer answers to the old token
-                h = token_hash(token)
-                for s in self.seats:
-                    if s.token_hash and secrets.compare_digest(s.token_hash, h):
-                        seat = s
-                        break
+                seat = seat_of_token(self.seats, token)
                 if seat is None:
                     raise ClientError(
-                        "bad_token", "this seat link is not valid at this table (it may have been left)"
+                        "bad_token", "this seat link is not valid at this table (its seat was given to someone else)"
                     )
+                one_seat(self.seats, self.seat_names, seat, held, None)
             if seat is not None and (
-                not seat.claimed or (name is not None and clean_name(name, seat.name) != seat.name)
+                seat.kind != "human" or not seat.claimed
+                or (name is not None and clean_name(name, seat.name) != seat.name)
             ):
                 # first: if the store fails, the connection is not attached and nothing changed
-                changes = {"claimed": True, "name": clean_name(name, seat.name)}
+                changes: dict[str, Any] = {"kind": "human", "claimed": True, "name": clean_name(name, seat.name)}
+                if seat.kind == "open":  # he comes back before anyone took it: his name again
+                    changes["name"] = clean_name(name, f"Player {self.seat_names[seat.index]}")
                 await self._emit([("seat", self.seat_event(seat, changes))], seat=(seat, changes))
             conn.seat = None if seat is None else seat.index
             conn.table = self
@@ -629,6 +580,7 @@ class Table:
         for ev in missed or []:
             conn.send({"type": "event", **public_event(ev, len(self.seats))})
         conn.send(self.state_json(conn.seat))
+        self.send_full_log(conn)
 
     async def attach_again(self, conn: Sink, last: Any) -> None:
         """``sync``: the events after ``last`` (or a full resync) and the state, on a connection already here."""
@@ -718,6 +670,15 @@ class Table:
                 return await self._take(conn, msg)
             if t == "leave":
                 return await self._leave(conn)
+            if t == "give":
+                return await self._give(msg)
+            if t == "lang":
+                lang = msg.get("lang")
+                if not isinstance(lang, str) or lang not in LANGS:
+                    raise ClientError("bad_message", f"'lang' must be one of {', '.join(LANGS)}")
+                conn.lang = lang
+                self.send_full_log(conn)
+                return None
             if t == "fill":
                 self._need_seat(conn)
                 level = check_level(msg.get("level"))
@@ -736,7 +697,7 @@ class Table:
 
     async def seat_computer(self, seat: str, level: str) -> None:
         """Put a computer player of ``level`` in ``seat`` (the tournament director replacing a participant who
-        did not come); its invitation link stops working."""
+        did not come); its invitation link stops working, and any connection on the seat becomes a spectator."""
         level = check_level(level)
         if seat not in self.seat_names:
             raise ClientError("bad_message", f"'seat' must be one of {' '.join(self.seat_names)}")
@@ -771,9 +732,16 @@ class Table:
             raise ClientError("bad_token", "this is not the creator token of this table")
 
     async def _leave(self, conn: Sink) -> dict[str, Any]:
+        """Give up one's seat. During a game it stays his (kind ``left``): the take-over computer plays it, his
+        token brings him back, only the creator may give it to someone else. Otherwise it is open again (his
+        token brings him back until someone takes it)."""
         seat = self._need_seat(conn)
-        changes = {"kind": "open", "claimed": False, "token_hash": "", "away": False,
-                   "name": f"Seat {self.seat_names[seat.index]}"}
+        changes: dict[str, Any]
+        if self.status == "playing":
+            changes = {"kind": "left", "away": False}
+        else:
+            changes = {"kind": "open", "claimed": False, "away": False,
+                       "name": f"Seat {self.seat_names[seat.index]}"}
         # every connection on this seat (another tab, the same link opened twice) becomes a spectator: none of
         # them may see or play the hand of whoever takes the seat next. Done once the store has the change.
         others = [c for c in self.conns if c is not conn and c.seat == seat.index]
@@ -791,12 +759,15 @@ class Table:
         return {"type": "left"}
 
     async def _take(self, conn: Sink, msg: dict[str, Any]) -> dict[str, Any]:
-        if conn.seat is not None:
-            raise ClientError("not_now", "you already hold a seat at this table")
+        one_seat(self.seats, self.seat_names, None, msg.get("held"), conn.seat)
         name = msg.get("seat")
         if name not in self.seat_names:
             raise ClientError("bad_message", f"'seat' must be one of {' '.join(self.seat_names)}")
         s = self.seats[self.seat_names.index(name)]
+        if s.kind == "left":
+            raise ClientError(
+                "seat_reserved", f"seat {name} was left during the game: it is kept for its player (the computer"
+                " plays it meanwhile); only the table's creator may give it to someone else")
         if s.kind != "open":
             raise ClientError("seat_taken", f"seat {name} is not open")
         token = secrets.token_urlsafe(18)
@@ -811,6 +782,30 @@ class Table:
         await self.advance()
         self.broadcast_presence()
         return {"type": "seated", "seat": name, "token": token}
+
+    async def _give(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """The creator gives a seat that is open or was left to someone else: a new seat token (answered by
+        ``given`` with it and the invite link); the old token stops working. The seat waits for its new player
+        (the take-over computer plays it after the grace period) and takes his name when he opens the link."""
+        self._need_creator(msg.get("token"))
+        name = msg.get("seat")
+        if name not in self.seat_names:
+            raise ClientError("bad_message", f"'seat' must be one of {' '.join(self.seat_names)}")
+        s = self.seats[self.seat_names.index(name)]
+        if s.kind not in ("open", "left"):
+            raise ClientError("seat_taken", f"seat {name} is held by a player or a computer: it cannot be given")
+        token = secrets.token_urlsafe(18)
+        changes = {"kind": "human", "claimed": False, "token_hash": token_hash(token), "away": False,
+                   "name": clean_name(msg.get("name"), f"Player {name}")}
+
+        def committed() -> None:
+            s.connected = 0
+            s.disconnected_since = time.monotonic()
+
+        await self._emit([("seat", self.seat_event(s, changes))], seat=(s, changes), on_commit=committed)
+        await self.advance()
+        self.broadcast_presence()
+        return {"type": "given", "seat": name, "token": token, "link": f"/t/{self.id}#t={token}"}
 
     async def _hint(self, conn: Sink, msg: dict[str, Any]) -> dict[str, Any]:
         """The engine's hint for the asking seat. Computed off the table's lock, from the seat's view (an
@@ -859,9 +854,6 @@ class Table:
             self.wake.clear()
 
 
-def computer_name(level: str) -> str:
-    return "Computer (" + level.replace("heuristic:", "") + ")"
-
 
 def engine_refusal(e: ActionError, code: str) -> ClientError:
     """A ClientError for an engine refusal: its English text, and its message code and parameters (``msg``) that
@@ -871,342 +863,6 @@ def engine_refusal(e: ActionError, code: str) -> ClientError:
     return err
 
 
-def public_event(ev: EventRow, players: int) -> dict[str, Any]:
-    """An event as everyone may see it: a deal is announced without its cards. ``seat``, ``away`` and ``chat``
-    events also name the seat by its letter (``seat_letter``; ``seat`` is an index in the first two)."""
-    d = ev.data
-    if ev.kind == "hand":
-        d = {k: v for k, v in d.items() if k != "deal"}
-    elif ev.kind == "created":
-        d = {"name": d.get("name", "")}
-    elif ev.kind in ("seat", "away"):
-        i = d.get("seat")
-        names = seat_names(players)
-        d = {**d, "seat_letter": names[i] if isinstance(i, int) and 0 <= i < players else None}
-    elif ev.kind == "chat":
-        d = {**d, "seat_letter": d.get("seat")}
-    return {"n": ev.n, "kind": ev.kind, "data": d, "at": ev.at}
 
 
-class Hub:
-    """Every table of this server process, the store, and table creation.
-
-    At start the tables in play are rebuilt in the background and go on; any other table comes into memory from
-    its stored events when someone first asks for it (:meth:`get`), and a closed one nobody watches leaves memory
-    again."""
-
-    def __init__(self, config: ServerConfig, store: Store) -> None:
-        self.config = config
-        self.store = store
-        self.tables: dict[str, Table] = {}
-        self._loads: dict[str, asyncio.Task[Table | None]] = {}
-        self._missing: dict[str, float] = {}  # ids the store does not have -> when that was seen (a short cache)
-        self._lobby: tuple[float, list[dict[str, Any]]] = (0.0, [])
-        self.closing = False
-        self._janitor: asyncio.Task[None] | None = None
-        self._resume: asyncio.Task[None] | None = None
-
-    async def start(self) -> None:
-        """Migrate the store and start the janitor. Tables in play are rebuilt in the background at once (their
-        clocks, computer players and take-overs go on where they stopped); the others on first access
-        (:meth:`get`)."""
-        await self.store.migrate()
-        self._janitor = asyncio.create_task(self._janitor_loop())
-        self._resume = asyncio.create_task(self._resume_playing())
-
-    async def _resume_playing(self) -> None:
-        for row in await self.store.load_tables(statuses=("playing",)):
-            if self.closing:
-                return
-            try:
-                await self.get(row.id, touch=False)
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # one damaged table must not keep the others from resuming
-                log.exception("table %s: could not be resumed", row.id)
-        gc.collect()
-        gc.freeze()  # the tables resumed at start are never scanned again by the collector
-
-    async def _janitor_loop(self) -> None:
-        """Every so often: unload idle closed tables, close tables abandoned while waiting for players."""
-        every = max(0.05, min(60.0, self.config.unload_after / 4, self.config.abandon_after / 4))
-        while True:
-            await asyncio.sleep(every)
-            try:
-                await self.close_abandoned()
-                await self.unload_idle()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("janitor")
-
-    def _unloadable(self, t: Table, now: float) -> bool:
-        return t.status in CLOSED_STATUSES and not t.conns and now - t.touched > self.config.unload_after
-
-    async def unload_idle(self) -> None:
-        """Drop closed tables nobody watches or asked for lately from memory (they stay in the store). Checked
-        again under the table's lock: a request that found the table meanwhile (it touched it) keeps it, and a
-        copy that did leave is marked so that it can never be attached to or written through again."""
-        for t in list(self.tables.values()):
-            if not self._unloadable(t, time.monotonic()):
-                continue
-            async with t.lock:
-                if not self._unloadable(t, time.monotonic()) or self.tables.get(t.id) is not t:
-                    continue
-                t.unloaded = True
-                del self.tables[t.id]
-            for task in (t.watch_task, t.bot_task):
-                if task is not None:
-                    task.cancel()
-
-    async def close_abandoned(self) -> None:
-        """Close every table still waiting for players with no human activity for ``abandon_after`` seconds: a
-        ``closed`` event, status ``abandoned`` (it leaves the lobby; its record stays in the store)."""
-        limit = self.config.abandon_after
-        for tid in await self.store.idle_waiting(time.time() - limit):
-            t = await self.get(tid, touch=False)
-            if t is None:
-                continue
-            async with t.lock:
-                if t.unloaded or t.status != "waiting" or t.conns or time.time() - t.human_seen < limit:
-                    continue
-                await t._emit([("closed", {"status": "abandoned", "why": "no human activity",
-                                           "idle": round(time.time() - t.human_seen)})], status="abandoned")
-
-    async def _rebuild(self, row: TableRow) -> Table:
-        seats = [Seat(s.seat, s.kind, s.level, s.name, s.claimed, s.token_hash) for s in row.seats]
-        t = Table(self, row.id, row.config, seats, status="waiting", created=row.created)
-        events = await self.store.load_events(row.id)
-        t.replay(events)
-        t.human_seen = events[-1].at if events else row.created
-        now = time.monotonic()
-        for s in t.seats:
-            s.disconnected_since = now
-        self.tables[t.id] = t
-        self._run(t)
-        return t
-
-    async def get(self, table_id: str, touch: bool = True) -> Table | None:
-        """A table by id: in memory, or rebuilt from the store. Concurrent requests for one id share one load;
-        ids the store does not have are remembered for a few seconds (no store query per unknown id)."""
-        t = self.tables.get(table_id)
-        if t is not None:
-            if touch:
-                t.touched = time.monotonic()
-            return t
-        if not table_id or len(table_id) > 32 or not table_id.isascii() or not table_id.isalnum():
-            return None
-        now = time.monotonic()
-        seen = self._missing.get(table_id)
-        if seen is not None and now - seen < 10.0:
-            return None
-        task = self._loads.get(table_id)
-        if task is None:
-            task = self._loads[table_id] = asyncio.create_task(self._load(table_id))
-        t = await asyncio.shield(task)
-        if t is not None and touch:
-            t.touched = time.monotonic()
-        return t
-
-    async def _load(self, table_id: str) -> Table | None:
-        try:
-            t = self.tables.get(table_id)
-            if t is not None:
-                return t
-            rows = await self.store.load_tables(ids=[table_id])
-            if not rows:
-                if len(self._missing) >= 10_000:
-                    cut = time.monotonic() - 10.0
-                    self._missing = {k: v for k, v in self._missing.items() if v > cut}
-                    if len(self._missing) >= 10_000:
-                        self._missing.clear()
-                self._missing[table_id] = time.monotonic()
-                return None
-            return await self._rebuild(rows[0])
-        finally:
-            self._loads.pop(table_id, None)
-
-    def _run(self, t: Table) -> None:
-        t.watch_task = asyncio.create_task(t.watch())
-        t.wake.set()
-
-    async def stop(self) -> None:
-        self.closing = True
-        if self._janitor is not None:
-            # wait for it to unwind before the store closes: cancelled inside a store call, it still has to give
-            # its connection back, which can never happen once the engine is disposed (stop would then hang)
-            self._janitor.cancel()
-            await asyncio.gather(self._janitor, return_exceptions=True)
-        if self._resume is not None:
-            self._resume.cancel()
-            await asyncio.gather(self._resume, return_exceptions=True)
-        loads = list(self._loads.values())  # rebuilds still running (shielded from their callers)
-        for load in loads:
-            load.cancel()
-        await asyncio.gather(*loads, return_exceptions=True)
-        for t in self.tables.values():
-            for task in (t.watch_task, t.bot_task):
-                if task is not None:
-                    task.cancel()
-        for t in self.tables.values():
-            for task in (t.watch_task, t.bot_task):
-                if task is not None:
-                    with contextlib.suppress(asyncio.CancelledError, Exception):
-                        await task
-        await self.store.close()
-
-    def computer_tables(self, ip: str | None = None) -> int:
-        """Tables of computer players only that are running in this process (created from ``ip``, if given)."""
-        return sum(
-            1 for t in self.tables.values()
-            if t.status in ("waiting", "playing") and t.computer_only() and (ip is None or t.owner_ip == ip)
-        )
-
-    async def create_table(self, spec: Any, owner_ip: str = "", deal_seed: int | None = None) -> dict[str, Any]:
-        """Create a table from a request body (see docs/protocol.md): returns its id, the seats' tokens and the
-        creator token (the tournament director's: time-out). ``owner_ip`` (the creator's address, as the rate
-        limits key it) counts against the caps on tables of computer players only. ``deal_seed`` (the desk's
-        duplicate events only, never a request's field: whoever knows it knows every hand) deals hand ``i`` as
-        ``Match(rules, seed=deal_seed).deal_for_hand(i)``."""
-        if not isinstance(spec, dict):
-            raise ClientError("bad_request", "the body must be a JSON object")
-        from ..rules import PRESETS, RulesError, preset
-
-        name = spec.get("preset", "italian")
-        if not isinstance(name, str) or name not in PRESETS:
-            raise ClientError("bad_request", f"unknown preset {name!r} (presets are {', '.join(PRESETS)})")
-        overrides: dict[str, Any] = {}
-        for key, field_name in (("players", "players"), ("target", "target"), ("hands", "hands_per_match")):
-            v = spec.get(key)
-            if v is not None:
-                if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
-                    raise ClientError("bad_request", f"'{key}' must be a positive integer")
-                overrides[field_name] = v
-        try:
-            rules = preset(name, **overrides)
-        except RulesError as e:
-            raise ClientError("bad_request", str(e)) from e
-        if rules.players not in (2, 4):
-            raise ClientError("bad_request", render(msg("table_players", players=rules.players)))
-        n = rules.players
-        names = seat_names(n)
-        seat_specs = spec.get("seats")
-        if seat_specs is None:
-            seat_specs = [{"kind": "human"}] + [{"kind": "computer"}] * (n - 1)
-        if not isinstance(seat_specs, list) or len(seat_specs) != n:
-            raise ClientError("bad_request", f"'seats' must list {n} seats ({' '.join(names)})")
-        clock = spec.get("clock", 0)
-        grace = spec.get("grace", self.config.grace)
-        for key, v in (("clock", clock), ("grace", grace)):
-            if not isinstance(v, int | float) or isinstance(v, bool) or not 0 <= v <= 3600:
-                raise ClientError("bad_request", f"'{key}' must be a number of seconds from 0 to 3600")
-        seats: list[Seat] = []
-        tokens: dict[str, str] = {}
-        for i, ss in enumerate(seat_specs):
-            if not isinstance(ss, dict):
-                raise ClientError("bad_request", "each seat must be an object with a 'kind'")
-            kind = ss.get("kind")
-            if kind not in ("human", "computer", "open"):
-                raise ClientError("bad_request", f"seat {names[i]}: kind must be human, computer or open")
-            level = check_level(ss.get("level")) if kind == "computer" else DEFAULT_LEVEL
-            th = ""
-            if kind == "human":
-                tok = secrets.token_urlsafe(18)
-                tokens[names[i]] = tok
-                th = token_hash(tok)
-            default = computer_name(level) if kind == "computer" else (
-                f"Player {names[i]}" if kind == "human" else f"Seat {names[i]}")
-            seats.append(Seat(i, kind, level, clean_name(ss.get("name"), default), False, th))
-        if all(x.kind == "computer" for x in seats):
-            if self.computer_tables(owner_ip) >= self.config.computer_tables_per_ip:
-                raise ClientError(
-                    "rate_limited",
-                    f"at most {self.config.computer_tables_per_ip} tables of computer players only may run at once"
-                    " from your address: wait until one has finished",
-                )
-            if self.computer_tables() >= self.config.computer_tables:
-                raise ClientError("rate_limited", "this server runs as many tables of computer players only as it"
-                                  " can: try again later")
-        creator = secrets.token_urlsafe(18)
-        config = {
-            "rules": rules_to_json(rules),
-            "name": clean_name(spec.get("name"), f"{rules.name} table"),
-            "clock": clock,
-            "grace": grace,
-            "takeover": check_level(spec.get("takeover")),
-            "listed": bool(spec.get("listed", True)),
-            "creator_hash": token_hash(creator),
-        }
-        if deal_seed is not None:
-            config["deal_seed"] = int(deal_seed)
-        table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
-        first = {"name": config["name"], "rules": config["rules"],
-                 "seats": [{"kind": s.kind, "name": s.name} for s in seats]}
-        now = time.time()
-        await self.store.create_table(table_id, config, [s.row() for s in seats], first, at=now)
-        t = Table(self, table_id, config, seats, created=now, owner_ip=owner_ip, human_seen=now)
-        t.events.append(EventRow(1, "created", first, now))
-        self.tables[table_id] = t
-        self._missing.pop(table_id, None)
-        self._lobby = (0.0, [])
-        self._run(t)
-        return {
-            "id": table_id,
-            "tokens": tokens,
-            "creator": creator,
-            "links": {s: f"/t/{table_id}#t={tok}" for s, tok in tokens.items()},
-            "table": t.info_json(),
-        }
-
-    async def lobby(self) -> list[dict[str, Any]]:
-        """Listed tables that are waiting or playing, newest first: those in memory as they are now, the others
-        (not loaded since the server started) from the store, read at most every 2 seconds."""
-        stamp, stored = self._lobby
-        if time.monotonic() - stamp > 2.0:
-            rows = [r for r in await self.store.load_tables(("waiting", "playing")) if r.listed]
-            rows.sort(key=lambda r: -r.created)
-            rows = rows[:200]
-            counts = await self.store.game_counts([r.id for r in rows if r.id not in self.tables])
-            stored = [row_info(r, counts.get(r.id, 0)) for r in rows]
-            self._lobby = (time.monotonic(), stored)
-        out = [t.info_json() for t in self.tables.values()
-               if t.config.get("listed", True) and t.status in ("waiting", "playing")]
-        have = {x["id"] for x in out}
-        out.extend(x for x in stored if x["id"] not in have and x["id"] not in self.tables)
-        created = {t.id: t.created for t in self.tables.values()}
-        out.sort(key=lambda x: -created.get(x["id"], x.get("created", 0.0)))
-        return out[:200]
-
-
-def row_info(r: TableRow, games: int) -> dict[str, Any]:
-    """A stored table's lobby entry (as :meth:`Table.info_json`, for a table not in memory: nobody is there)."""
-    rules = rules_from_json(r.config["rules"])
-    names = seat_names(rules.players)
-    return {
-        "id": r.id,
-        "name": r.config.get("name", ""),
-        "rules": r.config["rules"],
-        "preset": rules.name,
-        "players": rules.players,
-        "target": rules.target,
-        "hands_per_match": rules.hands_per_match,
-        "clock": r.config.get("clock", 0),
-        "grace": r.config.get("grace"),
-        "status": r.status,
-        "games": games,
-        "seats": [
-            {"seat": names[s.seat], "kind": s.kind, "level": s.level if s.kind == "computer" else None,
-             "name": s.name, "claimed": s.claimed, "connected": False, "away": False}
-            for s in r.seats
-        ],
-        "spectators": 0,
-        "created": r.created,
-        "timeouts": rules.has_timeouts,
-    }
-
-
-def encode(msg: dict[str, Any]) -> str:
-    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
-
-
-__all__ = ["Hub", "Table", "Seat", "public_event", "encode", "Callable"]
+__all__ = ["Table", "Seat", "TableGone", "public_event", "encode", "engine_refusal"]

@@ -9,6 +9,7 @@ from typing import Any
 from ..cards import CARD_STR, NUM_TYPES
 from ..game import Game, meld_json, seat_names
 from ..match import Match
+from ..melds import burraco_bonus, meld_points
 from ..view import View
 
 
@@ -82,3 +83,16 @@ def scoreboard_json(m: Match) -> dict[str, Any]:
         "over": m.is_over,
         **m.summary_json(),
     }
+
+
+def points_json(g: Game) -> dict[str, Any]:
+    """Each side's running points on the table during the hand (public: the melds are): the card points of its
+    melds (``melds``), its burraco bonuses (``bonuses``) and every meld's card points in order (``each``), from
+    the engine's :func:`~burraco.melds.meld_points` and :func:`~burraco.melds.burraco_bonus`."""
+    values = g.rules.card_values()
+    out: dict[str, Any] = {}
+    for s in (0, 1):
+        each = [meld_points(m, values) for m in g.melds[s]]
+        out[g.sides[s]] = {"melds": sum(each), "bonuses": sum(burraco_bonus(m, g.rules) for m in g.melds[s]),
+                           "each": each}
+    return out

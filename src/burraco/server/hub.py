@@ -1,0 +1,342 @@
+"""The hub: every table of this server process, loading and unloading them, the janitor, table creation and the
+lobby."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import logging
+import secrets
+import time
+from typing import Any
+
+from ..game import seat_names
+from ..messages import msg, render
+from ..rules import rules_from_json, rules_to_json
+from .config import ServerConfig
+from .events import CLOSED_STATUSES
+from .protocol import DEFAULT_LEVEL, ClientError
+from .seats import Seat, check_level, clean_name, computer_name
+from .store import EventRow, Store, TableRow, token_hash
+from .tables import Table
+
+log = logging.getLogger("burraco.server")
+
+
+class Hub:
+    """Every table of this server process, the store, and table creation.
+
+    At start the tables in play are rebuilt in the background and go on; any other table comes into memory from
+    its stored events when someone first asks for it (:meth:`get`), and a closed one nobody watches leaves memory
+    again."""
+
+    def __init__(self, config: ServerConfig, store: Store) -> None:
+        self.config = config
+        self.store = store
+        self.tables: dict[str, Table] = {}
+        self._loads: dict[str, asyncio.Task[Table | None]] = {}
+        self._missing: dict[str, float] = {}  # ids the store does not have -> when that was seen (a short cache)
+        self._lobby: tuple[float, list[dict[str, Any]]] = (0.0, [])
+        self.closing = False
+        self._janitor: asyncio.Task[None] | None = None
+        self._resume: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        """Migrate the store and start the janitor. Tables in play are rebuilt in the background at once (their
+        clocks, computer players and take-overs go on where they stopped); the others on first access
+        (:meth:`get`)."""
+        await self.store.migrate()
+        self._janitor = asyncio.create_task(self._janitor_loop())
+        self._resume = asyncio.create_task(self._resume_playing())
+
+    async def _resume_playing(self) -> None:
+        for row in await self.store.load_tables(statuses=("playing",)):
+            if self.closing:
+                return
+            try:
+                await self.get(row.id, touch=False)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # one damaged table must not keep the others from resuming
+                log.exception("table %s: could not be resumed", row.id)
+        gc.collect()
+        gc.freeze()  # the tables resumed at start are never scanned again by the collector
+
+    async def _janitor_loop(self) -> None:
+        """Every so often: unload idle closed tables, close tables abandoned while waiting for players."""
+        every = max(0.05, min(60.0, self.config.unload_after / 4, self.config.abandon_after / 4))
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.close_abandoned()
+                await self.unload_idle()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("janitor")
+
+    def _unloadable(self, t: Table, now: float) -> bool:
+        return t.status in CLOSED_STATUSES and not t.conns and now - t.touched > self.config.unload_after
+
+    async def unload_idle(self) -> None:
+        """Drop closed tables nobody watches or asked for lately from memory (they stay in the store). Checked
+        again under the table's lock: a request that found the table meanwhile (it touched it) keeps it, and a
+        copy that did leave is marked so that it can never be attached to or written through again."""
+        for t in list(self.tables.values()):
+            if not self._unloadable(t, time.monotonic()):
+                continue
+            async with t.lock:
+                if not self._unloadable(t, time.monotonic()) or self.tables.get(t.id) is not t:
+                    continue
+                t.unloaded = True
+                del self.tables[t.id]
+            for task in (t.watch_task, t.bot_task):
+                if task is not None:
+                    task.cancel()
+
+    async def close_abandoned(self) -> None:
+        """Close every table still waiting for players with no human activity for ``abandon_after`` seconds: a
+        ``closed`` event, status ``abandoned`` (it leaves the lobby; its record stays in the store)."""
+        limit = self.config.abandon_after
+        for tid in await self.store.idle_waiting(time.time() - limit):
+            t = await self.get(tid, touch=False)
+            if t is None:
+                continue
+            async with t.lock:
+                if t.unloaded or t.status != "waiting" or t.conns or time.time() - t.human_seen < limit:
+                    continue
+                await t._emit([("closed", {"status": "abandoned", "why": "no human activity",
+                                           "idle": round(time.time() - t.human_seen)})], status="abandoned")
+
+    async def _rebuild(self, row: TableRow) -> Table:
+        seats = [Seat(s.seat, s.kind, s.level, s.name, s.claimed, s.token_hash) for s in row.seats]
+        t = Table(self, row.id, row.config, seats, status="waiting", created=row.created)
+        events = await self.store.load_events(row.id)
+        t.replay(events)
+        t.human_seen = events[-1].at if events else row.created
+        now = time.monotonic()
+        for s in t.seats:
+            s.disconnected_since = now
+        self.tables[t.id] = t
+        self._run(t)
+        return t
+
+    async def get(self, table_id: str, touch: bool = True) -> Table | None:
+        """A table by id: in memory, or rebuilt from the store. Concurrent requests for one id share one load;
+        ids the store does not have are remembered for a few seconds (no store query per unknown id)."""
+        t = self.tables.get(table_id)
+        if t is not None:
+            if touch:
+                t.touched = time.monotonic()
+            return t
+        if not table_id or len(table_id) > 32 or not table_id.isascii() or not table_id.isalnum():
+            return None
+        now = time.monotonic()
+        seen = self._missing.get(table_id)
+        if seen is not None and now - seen < 10.0:
+            return None
+        task = self._loads.get(table_id)
+        if task is None:
+            task = self._loads[table_id] = asyncio.create_task(self._load(table_id))
+        t = await asyncio.shield(task)
+        if t is not None and touch:
+            t.touched = time.monotonic()
+        return t
+
+    async def _load(self, table_id: str) -> Table | None:
+        try:
+            t = self.tables.get(table_id)
+            if t is not None:
+                return t
+            rows = await self.store.load_tables(ids=[table_id])
+            if not rows:
+                if len(self._missing) >= 10_000:
+                    cut = time.monotonic() - 10.0
+                    self._missing = {k: v for k, v in self._missing.items() if v > cut}
+                    if len(self._missing) >= 10_000:
+                        self._missing.clear()
+                self._missing[table_id] = time.monotonic()
+                return None
+            return await self._rebuild(rows[0])
+        finally:
+            self._loads.pop(table_id, None)
+
+    def _run(self, t: Table) -> None:
+        t.watch_task = asyncio.create_task(t.watch())
+        t.wake.set()
+
+    async def stop(self) -> None:
+        self.closing = True
+        if self._janitor is not None:
+            # wait for it to unwind before the store closes: cancelled inside a store call, it still has to give
+            # its connection back, which can never happen once the engine is disposed (stop would then hang)
+            self._janitor.cancel()
+            await asyncio.gather(self._janitor, return_exceptions=True)
+        if self._resume is not None:
+            self._resume.cancel()
+            await asyncio.gather(self._resume, return_exceptions=True)
+        loads = list(self._loads.values())  # rebuilds still running (shielded from their callers)
+        for load in loads:
+            load.cancel()
+        await asyncio.gather(*loads, return_exceptions=True)
+        for t in self.tables.values():
+            for task in (t.watch_task, t.bot_task):
+                if task is not None:
+                    task.cancel()
+        for t in self.tables.values():
+            for task in (t.watch_task, t.bot_task):
+                if task is not None:
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await task
+        await self.store.close()
+
+    def computer_tables(self, ip: str | None = None) -> int:
+        """Tables of computer players only that are running in this process (created from ``ip``, if given)."""
+        return sum(
+            1 for t in self.tables.values()
+            if t.status in ("waiting", "playing") and t.computer_only() and (ip is None or t.owner_ip == ip)
+        )
+
+    async def create_table(self, spec: Any, owner_ip: str = "", deal_seed: int | None = None) -> dict[str, Any]:
+        """Create a table from a request body (see docs/protocol.md): returns its id, the seats' tokens and the
+        creator token (the tournament director's: time-out). ``owner_ip`` (the creator's address, as the rate
+        limits key it) counts against the caps on tables of computer players only. ``deal_seed`` (the desk's
+        duplicate events only, never a request's field: whoever knows it knows every hand) deals hand ``i`` as
+        ``Match(rules, seed=deal_seed).deal_for_hand(i)``."""
+        if not isinstance(spec, dict):
+            raise ClientError("bad_request", "the body must be a JSON object")
+        from ..rules import PRESETS, RulesError, preset
+
+        name = spec.get("preset", "italian")
+        if not isinstance(name, str) or name not in PRESETS:
+            raise ClientError("bad_request", f"unknown preset {name!r} (presets are {', '.join(PRESETS)})")
+        overrides: dict[str, Any] = {}
+        for key, field_name in (("players", "players"), ("target", "target"), ("hands", "hands_per_match")):
+            v = spec.get(key)
+            if v is not None:
+                if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
+                    raise ClientError("bad_request", f"'{key}' must be a positive integer")
+                overrides[field_name] = v
+        try:
+            rules = preset(name, **overrides)
+        except RulesError as e:
+            raise ClientError("bad_request", str(e)) from e
+        if rules.players not in (2, 4):
+            raise ClientError("bad_request", render(msg("table_players", players=rules.players)))
+        n = rules.players
+        names = seat_names(n)
+        seat_specs = spec.get("seats")
+        if seat_specs is None:
+            seat_specs = [{"kind": "human"}] + [{"kind": "computer"}] * (n - 1)
+        if not isinstance(seat_specs, list) or len(seat_specs) != n:
+            raise ClientError("bad_request", f"'seats' must list {n} seats ({' '.join(names)})")
+        clock = spec.get("clock", 0)
+        grace = spec.get("grace", self.config.grace)
+        for key, v in (("clock", clock), ("grace", grace)):
+            if not isinstance(v, int | float) or isinstance(v, bool) or not 0 <= v <= 3600:
+                raise ClientError("bad_request", f"'{key}' must be a number of seconds from 0 to 3600")
+        seats: list[Seat] = []
+        tokens: dict[str, str] = {}
+        for i, ss in enumerate(seat_specs):
+            if not isinstance(ss, dict):
+                raise ClientError("bad_request", "each seat must be an object with a 'kind'")
+            kind = ss.get("kind")
+            if kind not in ("human", "computer", "open"):
+                raise ClientError("bad_request", f"seat {names[i]}: kind must be human, computer or open")
+            level = check_level(ss.get("level")) if kind == "computer" else DEFAULT_LEVEL
+            th = ""
+            if kind == "human":
+                tok = secrets.token_urlsafe(18)
+                tokens[names[i]] = tok
+                th = token_hash(tok)
+            default = computer_name(level) if kind == "computer" else (
+                f"Player {names[i]}" if kind == "human" else f"Seat {names[i]}")
+            seats.append(Seat(i, kind, level, clean_name(ss.get("name"), default), False, th))
+        if all(x.kind == "computer" for x in seats):
+            if self.computer_tables(owner_ip) >= self.config.computer_tables_per_ip:
+                raise ClientError(
+                    "rate_limited",
+                    f"at most {self.config.computer_tables_per_ip} tables of computer players only may run at once"
+                    " from your address: wait until one has finished",
+                )
+            if self.computer_tables() >= self.config.computer_tables:
+                raise ClientError("rate_limited", "this server runs as many tables of computer players only as it"
+                                  " can: try again later")
+        creator = secrets.token_urlsafe(18)
+        config = {
+            "rules": rules_to_json(rules),
+            "name": clean_name(spec.get("name"), f"{rules.name} table"),
+            "clock": clock,
+            "grace": grace,
+            "takeover": check_level(spec.get("takeover")),
+            "listed": bool(spec.get("listed", True)),
+            "creator_hash": token_hash(creator),
+        }
+        if deal_seed is not None:
+            config["deal_seed"] = int(deal_seed)
+        table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+        first = {"name": config["name"], "rules": config["rules"],
+                 "seats": [{"kind": s.kind, "name": s.name} for s in seats]}
+        now = time.time()
+        await self.store.create_table(table_id, config, [s.row() for s in seats], first, at=now)
+        t = Table(self, table_id, config, seats, created=now, owner_ip=owner_ip, human_seen=now)
+        t.events.append(EventRow(1, "created", first, now))
+        self.tables[table_id] = t
+        self._missing.pop(table_id, None)
+        self._lobby = (0.0, [])
+        self._run(t)
+        return {
+            "id": table_id,
+            "tokens": tokens,
+            "creator": creator,
+            "links": {s: f"/t/{table_id}#t={tok}" for s, tok in tokens.items()},
+            "table": t.info_json(),
+        }
+
+    async def lobby(self) -> list[dict[str, Any]]:
+        """Listed tables that are waiting or playing, newest first: those in memory as they are now, the others
+        (not loaded since the server started) from the store, read at most every 2 seconds."""
+        stamp, stored = self._lobby
+        if time.monotonic() - stamp > 2.0:
+            rows = [r for r in await self.store.load_tables(("waiting", "playing")) if r.listed]
+            rows.sort(key=lambda r: -r.created)
+            rows = rows[:200]
+            counts = await self.store.game_counts([r.id for r in rows if r.id not in self.tables])
+            stored = [row_info(r, counts.get(r.id, 0)) for r in rows]
+            self._lobby = (time.monotonic(), stored)
+        out = [t.info_json() for t in self.tables.values()
+               if t.config.get("listed", True) and t.status in ("waiting", "playing")]
+        have = {x["id"] for x in out}
+        out.extend(x for x in stored if x["id"] not in have and x["id"] not in self.tables)
+        created = {t.id: t.created for t in self.tables.values()}
+        out.sort(key=lambda x: -created.get(x["id"], x.get("created", 0.0)))
+        return out[:200]
+
+
+def row_info(r: TableRow, games: int) -> dict[str, Any]:
+    """A stored table's lobby entry (as :meth:`Table.info_json`, for a table not in memory: nobody is there)."""
+    rules = rules_from_json(r.config["rules"])
+    names = seat_names(rules.players)
+    return {
+        "id": r.id,
+        "name": r.config.get("name", ""),
+        "rules": r.config["rules"],
+        "preset": rules.name,
+        "players": rules.players,
+        "target": rules.target,
+        "hands_per_match": rules.hands_per_match,
+        "clock": r.config.get("clock", 0),
+        "grace": r.config.get("grace"),
+        "status": r.status,
+        "games": games,
+        "seats": [
+            {"seat": names[s.seat], "kind": s.kind, "level": s.level if s.kind == "computer" else None,
+             "name": s.name, "claimed": s.claimed, "connected": False, "away": False}
+            for s in r.seats
+        ],
+        "spectators": 0,
+        "created": r.created,
+        "timeouts": rules.has_timeouts,
+    }
+

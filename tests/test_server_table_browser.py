@@ -1,0 +1,400 @@
+"""The browser table as a player sees it (issue 16's quality bar), Playwright on Debian's Chromium: a whole hand by
+clicks at 1280×800 and by keyboard, the table fits the screen without scrolling at desktop and phone sizes with the
+hand in view, texts in the chosen language, leave with confirmation and return, a second tab refused for the freed
+seat, offline and back, the replay's autoplay, axe-core on the lobby, the table and the replay, first paint and the
+time spent per incoming message, and the weight of the JavaScript and CSS."""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server_support import ThreadServer, create, fast_config, sqlite_url, thread_server
+
+CHROMIUM = Path("/usr/bin/chromium")
+playwright_api = pytest.importorskip("playwright.sync_api")
+if not CHROMIUM.exists():
+    pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
+
+from test_server_browser import event_n, hint_action, play_one_move, wait_turn_or_end  # noqa: E402
+
+TIMEOUT_MS = 20000
+STATIC = Path(__file__).resolve().parents[1] / "src" / "burraco" / "server" / "static"
+AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+EASY = {"kind": "computer", "level": "heuristic:easy"}
+HUMAN = {"kind": "human"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    db = tmp_path_factory.mktemp("db") / "table.sqlite3"
+    with thread_server(fast_config(sqlite_url(db), bot_delay=0.02, between_hands=600.0)) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"])
+        yield b
+        b.close()
+
+
+def page_at(browser: Any, w: int, h: int, locale: str = "en-US", touch: bool = False) -> Any:
+    ctx = browser.new_context(viewport={"width": w, "height": h}, locale=locale, bypass_csp=True,
+                              has_touch=touch, is_mobile=touch)
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    return page
+
+
+def solo(server: ThreadServer, **kw: Any) -> dict[str, Any]:
+    return create(server.url, preset="italian", hands=1, seats=[{"kind": "human", "name": "Ada"}] + [EASY] * 3, **kw)
+
+
+def assert_fits(page: Any) -> None:
+    """What a player sees during play: no scrollbar, every card of the hand and the action buttons inside the
+    viewport."""
+    size = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight,"
+                         " innerWidth, innerHeight]")
+    assert size[0] <= size[2] and size[1] <= size[3], size
+    vw, vh = size[2], size[3]
+    boxes = page.locator("[data-testid=hand] .card").evaluate_all(
+        "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })")
+    assert boxes
+    for left, top, right, bottom in boxes:
+        assert left >= -0.5 and top >= -0.5 and right <= vw + 0.5 and bottom <= vh + 0.5, (boxes, vw, vh)
+    for b in ("draw", "pick", "meld", "discard"):
+        r = page.locator(f"[data-testid={b}]").bounding_box()
+        assert r is not None and r["y"] + r["height"] <= vh + 0.5 and r["x"] + r["width"] <= vw + 0.5, b
+    for where in ("stock", "pile", "our-melds", "their-melds"):
+        r = page.locator(f"[data-testid={where}]").bounding_box()
+        assert r is not None and r["y"] >= 0 and r["y"] + min(r["height"], 20) <= vh, where
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1920, 1080), (390, 844), (360, 740), (844, 390)])
+def test_the_table_fits_the_screen_with_the_hand_in_view(server: ThreadServer, browser: Any,
+                                                         size: tuple[int, int]) -> None:
+    t = solo(server)
+    page = page_at(browser, *size, touch=size[0] < 1000)
+    page.goto(server.url + t["links"]["N"])
+    page.locator("[data-testid=hand] .card").first.wait_for()
+    wait_turn_or_end(page)
+    assert_fits(page)
+    # the seats around the table: partner opposite (top), opponents left and right, names and card counts
+    assert page.locator("#pos-top [data-seat=S]").is_visible()
+    assert page.locator("#pos-left [data-seat=E]").is_visible() and page.locator("#pos-right [data-seat=W]").is_visible()
+    assert "11 cards" in page.locator("#pos-top").text_content()
+    assert page.locator("[data-testid=our-melds]").text_content().startswith("Us (NS)")
+    # a side's melds expand (compact by default) and the table still fits
+    before = page.locator("[data-testid=our-melds]").bounding_box()
+    page.locator("[data-testid=expand-us]").click()
+    page.locator("[data-testid=expand-us][aria-expanded=true]").wait_for()
+    after = page.locator("[data-testid=our-melds]").bounding_box()
+    assert before is not None and after is not None and after["height"] >= before["height"]
+    assert_fits(page)
+    page.context.close()
+
+
+@pytest.mark.parametrize("drag", [False, True], ids=["clicks", "drag-and-drop"])
+def test_a_whole_hand_at_1280x800_without_scrolling(server: ThreadServer, browser: Any, drag: bool) -> None:
+    t = solo(server)
+    page = page_at(browser, 1280, 800)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + t["links"]["N"])
+    moves: list[str] = []
+    while wait_turn_or_end(page) == "turn":
+        assert_fits(page)
+        moves.append(play_one_move(page, drag=drag))
+        assert len(moves) < 400
+    assert any(a.split()[1] == "discard" for a in moves)
+    assert errors == []  # the page never failed (the computers' moves fly to the pile and the melds)
+    end = page.locator("[data-testid=hand-end]")
+    assert end.is_visible()
+    box = end.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 800  # the breakdown is on the screen, not below it
+    assert "Us (NS)" in end.text_content() and "cards in hand" in end.text_content()
+    assert page.locator("[data-testid=winner]").is_visible()
+    page.context.close()
+
+
+def keyboard_move(page: Any) -> str:
+    """Ask for a hint, then play it with the keyboard only: d, p, arrows and space to select, m, digits, x."""
+    before = event_n(page)
+    action = hint_action(page)
+    _, verb, *args = action.split()
+    page.locator("[data-testid=hint]").blur()
+    if verb in ("draw", "pick"):
+        page.keyboard.press("d" if verb == "draw" else "p")
+    else:
+        cards = args[1:] if verb == "add" else args
+        page.locator("[data-testid=hand] .card").first.focus()
+        page.keyboard.press("ArrowLeft")  # the first card is the focused one
+        for c in cards:
+            keys = page.locator("[data-testid=hand] .card[data-key]").evaluate_all(
+                "els => els.map(e => [e.dataset.card, e.classList.contains('selected'), e === document.activeElement])")
+            here = next(i for i, k in enumerate(keys) if k[2])
+            want = next(i for i, k in enumerate(keys) if k[0] == c and not k[1])
+            for _ in range(abs(want - here)):
+                page.keyboard.press("ArrowRight" if want > here else "ArrowLeft")
+            page.keyboard.press("Space")
+        if verb == "add" and int(args[0]) > 9:  # the digits reach melds 1-9; a tenth meld is clicked
+            page.locator(f"[data-testid=our-melds] [data-meld='{args[0]}']").click()
+        else:
+            page.keyboard.press({"meld": "m", "discard": "x"}.get(verb, args[0] if verb == "add" else "m"))
+    page.wait_for_function(f"Number(document.body.dataset.n) > {before}")
+    return action
+
+
+def test_a_whole_hand_by_keyboard(server: ThreadServer, browser: Any) -> None:
+    t = solo(server)
+    page = page_at(browser, 1280, 800)
+    page.goto(server.url + t["links"]["N"])
+    verbs: set[str] = set()
+    while wait_turn_or_end(page) == "turn":
+        verbs.add(keyboard_move(page).split()[1])
+        assert len(verbs) < 400
+    assert {"discard"} <= verbs and verbs & {"draw", "pick"}
+    page.context.close()
+
+
+def test_texts_in_the_chosen_language_and_remembered(server: ThreadServer, browser: Any) -> None:
+    t = solo(server)
+    page = page_at(browser, 1280, 800, locale="de-DE")
+    page.goto(server.url + "/")
+    page.locator("[data-testid=play-now]", has_text="Jetzt gegen den Computer spielen").wait_for()
+    assert "Italienisches Burraco" in page.locator("#preset").text_content()  # presets in words, in German
+    page.goto(server.url + t["links"]["N"])
+    page.locator("[data-testid=draw]", has_text="Ziehen").wait_for()
+    assert page.locator("[data-testid=our-melds]").text_content().startswith("Wir (NS)")
+    card = page.locator("[data-testid=hand] .card").first
+    assert re.fullmatch(r"\S+, ((Herz|Karo|Kreuz|Pik) \w+|Joker)", card.get_attribute("aria-label") or "")
+    page.select_option("[data-testid=lang]", "pt")
+    page.locator("[data-testid=draw]", has_text="Comprar").wait_for()
+    page.reload()
+    page.locator("[data-testid=draw]", has_text="Comprar").wait_for()  # the choice is remembered
+    page.context.close()
+
+
+def test_leave_asks_first_keeps_the_seat_and_a_second_tab_cannot_take_it(server: ThreadServer, browser: Any) -> None:
+    t = create(server.url, preset="italian-2p", hands=1, seats=[HUMAN, HUMAN])
+    north = page_at(browser, 1280, 800)
+    south = page_at(browser, 1280, 800)
+    north.goto(server.url + t["links"]["N"])
+    south.goto(server.url + t["links"]["S"])
+    north.locator("[data-testid=hand] .card").first.wait_for()
+    north.click("[data-testid=leave]")
+    north.locator("[data-testid=confirm-leave]").wait_for()
+    north.click("[data-testid=leave-no]")  # not yet: still seated
+    assert north.locator("[data-testid=hand] .card").count() > 0
+    north.click("[data-testid=leave]")
+    north.click("[data-testid=leave-yes]")
+    north.locator("[data-testid=return]").wait_for()
+    assert north.locator("[data-testid=hand] .card").count() == 0
+    south.locator("[data-seat=N]", has_text="left the table").wait_for()
+    # a second tab of the same browser (or anyone) cannot take the seat: it is kept for North
+    tab = north.context.new_page()
+    tab.set_default_timeout(TIMEOUT_MS)
+    tab.goto(server.url + f"/t/{t['id']}?take=N")
+    # (its browser holds North's token: "one person, one seat"; anyone else: "kept for its player")
+    tab.locator("[data-testid=msg]", has_text=re.compile("one person, one seat|kept for its player")).wait_for()
+    assert tab.locator("[data-testid=hand] .card").count() == 0
+    tab.close()
+    # North comes back to his seat and his hand
+    north.click("[data-testid=return]")
+    north.locator("[data-testid=hand] .card").first.wait_for()
+    south.locator("#pos-top [data-seat=N] .dot.on").wait_for()
+    assert "left the table" not in (south.locator("#pos-top [data-seat=N]").text_content() or "")
+    for p in (north, south):
+        p.context.close()
+
+
+def test_offline_the_table_says_so_disables_buttons_keeps_what_was_typed_and_resumes(
+        server: ThreadServer, browser: Any) -> None:
+    t = solo(server)
+    page = page_at(browser, 1280, 800)
+    page.goto(server.url + t["links"]["N"])
+    wait_turn_or_end(page)
+    page.fill("[data-testid=chat-input]", "back soon")
+    page.context.set_offline(True)
+    page.evaluate("window.dispatchEvent(new Event('offline'))")
+    page.locator("[data-testid=offline]").wait_for()
+    assert page.locator("[data-testid=draw]").is_disabled()
+    page.press("[data-testid=chat-input]", "Enter")
+    assert page.locator("[data-testid=chat-input]").input_value() == "back soon"  # nothing typed is lost
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.locator("[data-testid=offline]").wait_for(state="hidden")
+    page.wait_for_function("document.body.dataset.myturn !== ''")
+    assert page.locator("[data-testid=draw]").is_enabled() or page.locator("[data-testid=meld]").is_enabled()
+    page.press("[data-testid=chat-input]", "Enter")
+    page.locator("[data-testid=chatlog]", has_text="back soon").wait_for()
+    page.context.close()
+
+
+def finished_game(server: ThreadServer) -> dict[str, Any]:
+    """A table of one hand played out by computers for a human seat that left at once (quick and real)."""
+    t = create(server.url, preset="italian-2p", hands=1, seats=[{"kind": "human", "name": "Ada"}, EASY])
+    import asyncio
+    import concurrent.futures
+
+    from server_support import Client
+
+    async def go() -> None:
+        c = await Client.open(server.ws_url)
+        await c.hello(t["id"], t["tokens"]["N"])
+        await c.until(lambda m: m["type"] == "state" and m["table"]["status"] == "playing")
+        await c.send({"type": "leave"})
+        await c.until(lambda m: m["type"] == "event" and m["kind"] == "game_end", 120)
+        await c.close()
+
+    # in a thread of its own: Playwright's sync API holds this thread's event loop
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(lambda: asyncio.run(asyncio.wait_for(go(), 150))).result()
+    return t
+
+
+def test_the_replay_autoplays_at_a_chosen_speed_with_names_and_the_breakdown(server: ThreadServer,
+                                                                             browser: Any) -> None:
+    t = finished_game(server)
+    page = page_at(browser, 1280, 800)
+    page.goto(server.url + f"/t/{t['id']}/replay/0")
+    page.locator("[data-testid=r-board] .card").first.wait_for()
+    assert "Ada (N)" in page.locator("[data-testid=r-board]").text_content()
+    page.select_option("[data-testid=r-speed]", "150")
+    page.click("[data-testid=r-play]")
+    page.locator("[data-testid=r-play]", has_text="Pause").wait_for()
+    page.wait_for_function("Number(document.querySelector('[data-testid=r-action]').textContent.split('/')[0]) >= 3")
+    page.click("[data-testid=r-play]")  # pause
+    page.locator("[data-testid=r-play]", has_text="Play").wait_for()
+    at = page.locator("[data-testid=r-action]").text_content()
+    page.wait_for_timeout(400)
+    assert page.locator("[data-testid=r-action]").text_content() == at  # paused: it stays
+    last = page.locator("[data-testid=r-slider]").get_attribute("max")
+    page.locator("[data-testid=r-slider]").fill(str(last))
+    scores = page.locator("[data-testid=r-scores]")
+    scores.wait_for()
+    assert "cards in hand" in scores.text_content() and "{" not in scores.text_content()  # words, not JSON
+    page.context.close()
+
+
+def axe_serious(page: Any) -> list[str]:
+    page.add_script_tag(path=str(AXE))
+    found: list[str] = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+        ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
+        ".map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '))")
+    return found
+
+
+def test_no_serious_accessibility_violation_on_the_lobby_the_table_and_the_replay(server: ThreadServer,
+                                                                                  browser: Any) -> None:
+    done = finished_game(server)
+    t = solo(server)
+    page = page_at(browser, 1280, 800)
+    page.goto(server.url + "/")
+    page.locator("[data-testid=tables] .trow").first.wait_for()
+    assert axe_serious(page) == []
+    page.goto(server.url + t["links"]["N"])
+    page.locator("[data-testid=hand] .card").first.wait_for()
+    wait_turn_or_end(page)
+    assert axe_serious(page) == []
+    names = page.locator("[data-testid=hand] .card").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+    assert all(re.fullmatch(r"(?:10|[A2-9JQK])[♥♦♣♠], (ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king) of "
+                            r"(hearts|diamonds|clubs|spades)|★, joker", n) for n in names), names
+    page.goto(server.url + f"/t/{done['id']}/replay/0")
+    page.locator("[data-testid=r-board] .card").first.wait_for()
+    assert axe_serious(page) == []
+    page.context.close()
+
+
+def test_first_paint_and_the_time_spent_per_incoming_message(server: ThreadServer, browser: Any) -> None:
+    """The table's first paint under 1 s on loopback, the page's handling of an incoming message (state, event,
+    log: parse, update, draw) under 16 ms at the median and the 95th percentile (measured with performance.now()
+    around the handler, window.__burracoRender)."""
+    t = solo(server)
+    page = page_at(browser, 1280, 800)
+    page.goto(server.url + t["links"]["N"])
+    page.locator("[data-testid=hand] .card").first.wait_for()
+    fcp = page.evaluate("performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null")
+    assert fcp is not None and fcp < 1000, fcp
+    for _ in range(6):
+        if wait_turn_or_end(page) != "turn":
+            break
+        play_one_move(page)
+    times = page.evaluate("window.__burracoRender || []")
+    assert len(times) > 20
+    times.sort()
+    p95 = times[int(len(times) * 0.95)]
+    assert statistics.median(times) < 16 and p95 < 16, (statistics.median(times), p95)
+    page.context.close()
+
+
+def test_the_javascript_and_css_sent_weigh_under_150_kb() -> None:
+    sent = [p for p in STATIC.iterdir() if p.suffix in (".js", ".css")]
+    assert {p.name for p in sent} >= {"core.js", "lobby.js", "table.js", "replay.js", "main.js", "style.css"}
+    assert sum(p.stat().st_size for p in sent) < 150_000
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    assert "<script>" not in html and "style=" not in html  # nothing inline: the CSP allows none
+
+
+def test_an_invited_player_chooses_his_name_and_the_creator_gives_a_left_seat(server: ThreadServer,
+                                                                              browser: Any) -> None:
+    creator = page_at(browser, 1280, 800)
+    creator.goto(server.url + "/")
+    creator.fill("[data-testid=my-name]", "Anna")
+    creator.select_option("#preset", "italian-2p")
+    creator.select_option("[data-testid=seat-S]", "human")
+    creator.click("[data-testid=create]")
+    creator.wait_for_url(re.compile(r"/t/\w+$"))
+    invite = creator.locator("[data-testid=invite-S]").input_value()
+    # the invited player, in a browser of his own, is asked his name before the seat takes it
+    guest = page_at(browser, 390, 844, touch=True)
+    guest.goto(invite)
+    guest.locator("[data-testid=name-dialog]").wait_for()
+    guest.fill("[data-testid=name-input]", "Bruno")
+    guest.click("[data-testid=name-ok]")
+    creator.locator("#pos-top [data-seat=S]", has_text="Bruno").wait_for()
+    guest.locator("[data-testid=hand] .card").first.wait_for()
+    # Bruno leaves during the game; the creator gives his seat to someone else, who opens the new link
+    guest.locator("[data-testid=more]").tap()
+    guest.locator("[data-testid=leave]").tap()
+    guest.locator("[data-testid=leave-yes]").tap()
+    creator.locator("[data-testid=give-S]").click()
+    given = creator.locator("[data-testid=given-S]")
+    given.wait_for()
+    other = page_at(browser, 1280, 800)
+    other.goto(given.input_value())
+    other.locator("[data-testid=name-dialog]").wait_for()
+    other.fill("[data-testid=name-input]", "Carla")
+    other.click("[data-testid=name-ok]")
+    creator.locator("#pos-top [data-seat=S]", has_text="Carla").wait_for()
+    other.locator("[data-testid=hand] .card").first.wait_for()
+    # Bruno's page no longer offers him the seat: it is Carla's now
+    guest.locator("[data-testid=return]").wait_for(state="hidden")
+    for p in (creator, guest, other):
+        p.context.close()
+
+
+def test_moves_fly_across_the_table_unless_the_system_asks_for_reduced_motion(server: ThreadServer,
+                                                                             browser: Any) -> None:
+    seen = {}
+    for motion in ("no-preference", "reduce"):
+        t = create(server.url, preset="italian", hands=1, seats=[EASY] * 4)  # a fresh hand for each
+        ctx = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True, reduced_motion=motion)
+        page = ctx.new_page()
+        page.goto(server.url + f"/t/{t['id']}")
+        page.locator("[data-testid=stock] .card").first.wait_for()
+        page.evaluate("window.__fly = 0; new MutationObserver(() => { window.__fly = Math.max(window.__fly,"
+                      " document.querySelectorAll('.fly').length); }).observe(document.body, {childList: true})")
+        page.wait_for_function(f"Number(document.body.dataset.n) > {event_n(page) + 8}")
+        page.wait_for_timeout(500)
+        seen[motion] = page.evaluate("window.__fly")
+        ctx.close()
+    assert seen["no-preference"] > 0 and seen["reduce"] == 0, seen
