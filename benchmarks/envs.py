@@ -35,7 +35,12 @@ first on the path, e.g. ``PYTHONPATH=build/compiled python benchmarks/envs.py`` 
 the C speed-ups (``burraco._speedups``, built by any install where a C compiler is present) ran: run with
 ``BURRACO_PURE=1`` for the pure-Python code alone.
 
-Usage: ``python benchmarks/envs.py [--json] [--seconds 10] [--repeat 3] [--sim-games 2000] [--clock wall|cpu]``
+* **player counts** (``--counts``) -- the AEC loops (one repeat) and the encoding latency of ``italian-3p``, ``-5p``
+  and ``-6p`` beside ``italian``'s: their layouts have a C encoder of their own (``encode_layout``, the layout's
+  offsets with every call), and three packs (5, 6 players) their own action space.
+
+Usage: ``python benchmarks/envs.py [--json] [--seconds 10] [--repeat 3] [--sim-games 2000] [--clock wall|cpu]
+[--counts]``
 (``--clock cpu`` times the AEC loops by the thread's CPU time instead of wall time: steadier on a shared machine).
 """
 
@@ -97,7 +102,7 @@ BURRACO = LOOP + textwrap.dedent(
     """
     from burraco.envs import pettingzoo_env
     by_indices = sys.argv[3] == "indices"
-    env = pettingzoo_env(rules="italian")
+    env = pettingzoo_env(rules=sys.argv[4] if len(sys.argv) > 4 else "italian")
     run(env, 3.0, by_indices, WARM_UP_SEED)  # warm the engine's caches (the same warm-up for both environments)
     print(json.dumps(run(env, float(sys.argv[1]), by_indices)))
     """
@@ -128,27 +133,36 @@ def gin_python(venv: Path) -> Path:
 
 
 def loop(
-    python: str, script: str, seconds: float, cpu: int | None, clock: str, agent: str = "mask"
+    python: str,
+    script: str,
+    seconds: float,
+    cpu: int | None,
+    clock: str,
+    agent: str = "mask",
+    rules: str = "italian",
 ) -> dict[str, float]:
-    cmd = [python, "-c", script, str(seconds), clock, agent]
+    cmd = [python, "-c", script, str(seconds), clock, agent, rules]
     if cpu is not None and hasattr(os, "sched_setaffinity"):
         cmd = ["taskset", "-c", str(cpu)] + cmd
     out = subprocess.run(cmd, check=True, capture_output=True, text=True)
     return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
-def encoding_latency(hands: int) -> dict[str, float]:
+def encoding_latency(hands: int, rules: str = "italian") -> dict[str, float]:
     from burraco import Game, preset
     from burraco.envs import encoding as enc
+
+    r = preset(rules)
+    lay = enc.layout_for(r)
 
     tg: list[float] = []
     tv: list[float] = []
     tm: list[float] = []
     te: list[float] = []
     pc = time.perf_counter
-    encoder = enc.Encoder(preset("italian")) if hasattr(enc, "Encoder") else None
+    encoder = enc.Encoder(r) if hasattr(enc, "Encoder") else None
     for i in range(hands):
-        g = Game.new(preset("italian"), seed=10_000 + i)
+        g = Game.new(r, seed=10_000 + i)
         rng = random.Random(i)
         while g.end is None:
             legal = g.legal_actions()
@@ -159,7 +173,7 @@ def encoding_latency(hands: int) -> dict[str, float]:
             t1 = pc()
             enc.encode_view(v)
             t2 = pc()
-            enc.action_mask(legal, g.melds[g.side_of(s)])
+            enc.action_mask(legal, g.melds[g.side_of(s)], lay)
             t3 = pc()
             tg.append(t1 - t0)
             tv.append(t2 - t1)
@@ -175,6 +189,8 @@ def encoding_latency(hands: int) -> dict[str, float]:
         return round(x[min(len(x) - 1, int(p * len(x)))] * 1e6, 2)
 
     return {
+        "obs_size": lay.obs_size,
+        "num_actions": lay.num_actions,
         "states": len(tg),
         "encode_game_us_p50": q(tg, 0.5),
         "encode_game_us_p99": q(tg, 0.99),
@@ -246,6 +262,13 @@ def main() -> None:
     )
     ap.add_argument("--skip-sim", action="store_true")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument(
+        "--counts",
+        action="store_true",
+        help="also the AEC steps/s (mask agent, one repeat) and the encoding latency of italian-3p, -5p, -6p "
+        "beside italian's (4 players), hands of --count-hands",
+    )
+    ap.add_argument("--count-hands", type=int, default=30)
     args = ap.parse_args()
     cpu = None if args.cpu < 0 else args.cpu
     gin_py = None if args.skip_gin else str(gin_python(args.gin_venv))
@@ -295,6 +318,18 @@ def main() -> None:
         out["indices_loop_ratio"] = round(med(bur, "indices_loop_steps_per_s") / g_loop, 2)
         out["indices_env_ratio"] = round(med(bur, "indices_env_steps_per_s") / g_env, 2)
     out["encoding"] = encoding_latency(args.encode_hands)
+    if args.counts:
+        by: dict[str, object] = {}
+        for name in ("italian", "italian-3p", "italian-5p", "italian-6p"):
+            b = loop(sys.executable, BURRACO, args.seconds, cpu, args.clock, "mask", name)
+            idx = loop(sys.executable, BURRACO, args.seconds, cpu, args.clock, "indices", name)
+            by[name] = {
+                "loop_steps_per_s": round(b["loop_steps_per_s"], 1),
+                "env_steps_per_s": round(b["env_steps_per_s"], 1),
+                "indices_env_steps_per_s": round(idx["env_steps_per_s"], 1),
+                "encoding": encoding_latency(args.count_hands, name),
+            }
+        out["by_count"] = by
     if not args.skip_sim:
         out["sim"] = sim_scaling(args.sim_games, args.repeat)
     if args.json:
@@ -316,6 +351,8 @@ def main() -> None:
     )
     print("observation encoding:", out["encoding"])
     print("batch simulation:", out.get("sim"))
+    for name, row in dict(out.get("by_count") or {}).items():
+        print(f"{name}: {row}")
 
 
 if __name__ == "__main__":

@@ -185,6 +185,57 @@ def sqlite_url(path: Path) -> str:
     return f"sqlite+aiosqlite:///{path}"
 
 
+#: the PostgreSQL server the store tests use where it answers (trust auth; a fresh database per use)
+PG_HOST = os.environ.get("BURRACO_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+async def _pg(sql: str) -> None:
+    import asyncpg
+
+    conn = await asyncio.wait_for(asyncpg.connect(PG_HOST), 5)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+def pg_available() -> bool:
+    """Whether a PostgreSQL server answers at :data:`PG_HOST`."""
+    try:
+        asyncio.run(_pg("SELECT 1"))
+        return True
+    except Exception:
+        return False
+
+
+@contextmanager
+def pg_database() -> Iterator[str]:
+    """A fresh PostgreSQL database on :data:`PG_HOST` (its SQLAlchemy URL), dropped afterwards."""
+    import secrets
+
+    name = "burraco_test_" + secrets.token_hex(6)
+    asyncio.run(_pg(f'CREATE DATABASE "{name}"'))
+    try:
+        yield PG_HOST.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://") + "/" + name
+    finally:
+        asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@contextmanager
+def database(kind: str, path: Path) -> Iterator[str]:
+    """The URL of a fresh store: ``"sqlite"`` (a file at ``path``) or ``"postgresql"`` (skips the test, saying
+    why, where no PostgreSQL server answers at :data:`PG_HOST`)."""
+    if kind == "sqlite":
+        yield sqlite_url(path)
+        return
+    import pytest
+
+    if not pg_available():
+        pytest.skip(f"no PostgreSQL server answers at {PG_HOST}")
+    with pg_database() as url:
+        yield url
+
+
 def create(base_url: str, **spec: Any) -> dict[str, Any]:
     """Create a table over HTTP; fails the test unless the server answers 201."""
     status, out = http("POST", base_url + "/api/tables", spec)

@@ -99,3 +99,35 @@ def test_the_command_line_and_the_annotated_record(tmp_path: Path) -> None:
     assert replay(annotated)["ok"]  # the replay ignores the analysis (RECORDS.md §3: unknown keys)
     bad = CliRunner().invoke(app, ["analyse", str(f), "--seat", "Z"])
     assert bad.exit_code == 2 and "unknown seat" in bad.output
+
+
+def test_the_replay_table_shows_the_coachs_marks() -> None:
+    """Issue 22 item 6: ``burraco replay --watch`` of an annotated record says the coach's word on a marked move,
+    once it is played (the passed pile: better take the pile)."""
+    import asyncio
+
+    from burraco.tui.i18n import Translator
+    from burraco.tui.watch import WatchApp, watch_positions
+    from burraco.tui.widgets import Line
+
+    g = passed_pile()
+    rec = g.to_record()
+    res = analyse(rec, seats=["S"], iterations=6, seed=3)
+    d = next(d for d in res.decisions if d.played == "S draw" and d.mark is not None)
+    positions, err = watch_positions(res.annotate(rec))
+    assert err == ""
+
+    async def run() -> None:
+        app = WatchApp(positions, Translator("en"), seat=2, marks=res.decisions)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            for _ in range(d.index):
+                await pilot.press("right")
+            await pilot.pause()
+            assert app.query_one("#message", Line).plain == ""  # before the move: nothing said
+            await pilot.press("right")
+            await pilot.pause()
+            said = app.query_one("#message", Line).plain
+            assert said == f"The coach, {d.mark}: better take the pile ({d.loss:.0f} points)"
+
+    asyncio.run(run())

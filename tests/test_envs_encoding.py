@@ -252,3 +252,271 @@ def test_numpy_integer_indices_are_accepted() -> None:
     assert env.decode("N", i) == env.legal_actions()[0]
     env.step(i)
     assert len(env.table.game.actions) == 1
+
+
+# ----- 3, 5 and 6 players (RULES.md §14.3–§14.4): the layouts per count ------------------------------------------
+
+COUNTS = ["italian-3p", "italian-5p", "italian-6p"]
+
+
+def test_the_two_and_four_player_layout_is_todays() -> None:
+    """The 2- and 4-player layouts (two packs) are the module's constants, as they were before the other counts:
+    the same sizes, the same blocks at the same offsets, the same action parts."""
+    assert (enc.OBS_SIZE, enc.NUM_ACTIONS, enc.MAX_SLOTS) == (4250, 96218, 36)
+    for name in ("italian", "italian-2p", "brazilian", "italian-tournament"):
+        lay = enc.layout_for(preset(name))
+        assert lay.default and lay.default_actions
+        assert lay.obs_layout == enc.OBS_LAYOUT and lay.obs_size == enc.OBS_SIZE
+        assert lay.action_layout == enc.ACTION_LAYOUT and lay.num_actions == enc.NUM_ACTIONS
+        assert (lay.add_offset, lay.add_block, lay.swap_offset) == (enc.ADD_OFFSET, enc.ADD_BLOCK, enc.SWAP_OFFSET)
+
+
+@pytest.mark.parametrize(
+    "name,seats,sides,slots,decks", [("italian-3p", 3, 3, 36, 2), ("italian-5p", 5, 5, 54, 3), ("italian-6p", 6, 3, 54, 3)]
+)
+def test_layouts_for_three_five_and_six_players(name: str, seats: int, sides: int, slots: int, decks: int) -> None:
+    """A block per other seat, a table and a meld block per side slot (with 3 and 5 players every player is a side
+    until the pairs form), the meld slots from the deck (a third of its cards), contiguous blocks and parts."""
+    lay = enc.layout_for(preset(name))
+    assert not lay.default and (lay.seats, lay.side_slots, lay.max_slots, lay.decks) == (seats, sides, slots, decks)
+    names = [b[0] for b in lay.obs_layout]
+    assert [x for x in names if x.startswith("known_")] == [f"known_{i}" for i in range(1, seats)]
+    assert [x for x in names if x.startswith("melds_")] == [f"melds_{j}" for j in range(sides)]
+    sizes = {b[0]: b[2] for b in lay.obs_layout}
+    assert sizes["melds_0"] == slots * enc.MELD_FEATURES and sizes["seat_side"] == seats * sides
+    assert sizes["match_totals"] == (seats if seats != 6 else 3)
+    for parts, total in ((lay.obs_layout, lay.obs_size), (lay.action_layout, lay.num_actions)):
+        end = 0
+        for _name, start, size in parts:
+            assert start == end
+            end += size
+        assert end == total
+    assert lay.default_actions == (decks == 2)  # 3 players: today's action space (two packs)
+    if decks == 2:
+        assert lay.num_actions == enc.NUM_ACTIONS
+
+
+@pytest.mark.parametrize("rank", [1, 2, 9])
+def test_three_pack_set_templates_are_exactly_the_engines_sets(rank: int) -> None:
+    """With three packs a set may hold three copies of a card: the templates are exactly the engine's sets."""
+    rules = preset("italian-5p", allow_set_of_twos=True, allowed_set_ranks=list(range(1, 14)))
+    lay = enc.layout_for(rules)
+    engine = set()
+    wilds = [None, JOKER] + ([t * 13 + 1 for t in range(4)] if rank != 2 else [])
+    for counts in itertools.product(range(4), repeat=4):
+        nat = [s * 13 + rank - 1 for s in range(4) for _ in range(counts[s])]
+        for w in wilds:
+            cards = nat + ([w] if w is not None else [])
+            try:
+                ok = len(cards) >= 3 and make_meld(cards, rules).kind == SET
+            except MeldError:
+                ok = False
+            if ok:
+                engine.add(tuple(sorted(cards)))
+    g = enc.GROUPS.index(("set", rank))
+    ours = {enc._template_cards(g, i, lay.tp) for i in range(lay.tp.group_size[g])}
+    assert ours == engine
+
+
+def _meldy(legal: list[Action], rng: random.Random) -> Action:
+    """A random legal action, mostly a meld or an attachment when there is one (random hands seldom go out)."""
+    pref = [a for a in legal if a.verb in ("meld", "add")]
+    if pref and rng.random() < 0.9:
+        return pref[rng.randrange(len(pref))]
+    return legal[rng.randrange(len(legal))]
+
+
+@pytest.mark.parametrize("name", COUNTS)
+def test_three_five_six_every_action_round_trips_and_observations_agree(name: str) -> None:
+    """Every state of random 3, 5 and 6-player hands (mostly melding, so the first player goes out and the pairs
+    form): every legal action encodes to a distinct index of the layout and decodes back, the mask has them all,
+    encode_game equals encode_view for every seat on every state, and the Encoder equals encode_game."""
+    r = preset(name)
+    lay = enc.layout_for(r)
+    e = enc.Encoder(r)
+    states = paired = 0
+    for i in range(3):
+        g = Game.new(r, seed=300 + i)
+        rng = random.Random(i)
+        while True:
+            for s in range(r.players):
+                got = enc.encode_game(g, s)
+                assert got.shape == (lay.obs_size,)
+                assert np.array_equal(got, enc.encode_view(g.view(s))), (name, i, s, len(g.actions))
+                assert np.array_equal(e.encode(g, s), got)
+            states += 1
+            paired += g.solo >= 0
+            if g.end is not None:
+                break
+            legal = g.legal_actions()
+            seat = g.current_seat
+            melds = g.melds[g.side_of(seat)]
+            codes = enc.legal_indices(legal, melds, lay)
+            assert len(set(codes)) == len(codes), "two legal actions share an index"
+            for a, c in zip(legal, codes, strict=True):
+                assert 0 <= c < lay.num_actions
+                assert enc.encode_action(a, melds, lay) == c
+                assert enc.decode_action(c, g.seats[seat], melds, lay) == a, (str(a), c)
+            assert int(enc.action_mask(legal, melds, lay).sum()) == len(legal)
+            g.apply(_meldy(legal, rng))
+    assert states > 150
+    if r.solo_pair:
+        assert paired > 0, "no hand formed its pairs"
+
+
+def test_three_five_six_match_observations_agree_with_the_match_view() -> None:
+    """Through a match (hands one after another; every player keeps a total with 3 and 5, every pair with 6):
+    encode_game with the match totals before the hand equals encode_view of the match's view and the Encoder's
+    vector (the C encoder where it was built), and the totals are in the match_totals block (the own first)."""
+    for name in COUNTS:
+        r = preset(name)
+        lay = enc.layout_for(r)
+        mt = lay.offsets["match_totals"]
+        m = Match(r, seed=61)
+        e = enc.Encoder(r)
+        rng = random.Random(5)
+        n = 0
+        for _hand in range(2):
+            g = m.start_hand()
+            totals = tuple(m.totals)
+            while True:
+                if len(g.actions) % 13 == 0 or g.end is not None:
+                    for s in range(r.players):
+                        o = enc.encode_game(g, s, totals)
+                        assert np.array_equal(o, enc.encode_view(m.view(s))), (name, s, len(g.actions))
+                        assert np.array_equal(e.encode(g, s, totals), o)
+                        own = totals[s] if lay.scorers == r.players else totals[g.side_of(s)]
+                        assert o[mt] == own
+                    n += 1
+                if g.end is not None:
+                    break
+                m.apply(_meldy(g.legal_actions(), rng))
+        assert n > 10 and any(m.totals)
+
+
+def test_three_player_fields_follow_the_pair_formed_during_the_hand() -> None:
+    """italian-3p: before anybody goes out every player is a side; when A goes out first (his first pozzetto) he is
+    solo and B and C a pair — B's observation shows C as its side's seat and A as the solo, sides in slot order
+    (own first), the pair's melds in its own meld block."""
+    r = preset("italian-3p")
+    lay = enc.layout_for(r)
+    blocks = {name: (off, size) for name, off, size in lay.obs_layout}
+
+    def blk(o, name):  # type: ignore[no-untyped-def]
+        off, size = blocks[name]
+        return o[off : off + size]
+
+    for seed in range(200):
+        g = Game.new(r, seed=seed)
+        rng = random.Random(seed)
+        while g.end is None and g.solo < 0:
+            before = enc.encode_game(g, 1)
+            g.apply(_meldy(g.legal_actions(), rng))
+        if g.solo >= 0:
+            break
+    assert g.solo >= 0
+    assert list(blk(before, "solo")) == [0, 0, 0]
+    assert list(blk(before, "seat_side")) == [1, 0, 0, 0, 1, 0, 0, 0, 1]  # everyone his own side, in order
+    solo = g.solo
+    for s in range(3):
+        o = enc.encode_game(g, s)
+        rel = [(x - s) % 3 for x in range(3)]
+        assert list(blk(o, "solo")) == [1.0 if rel[solo] == k else 0.0 for k in range(3)]
+        ss = np.asarray(blk(o, "seat_side")).reshape(3, lay.side_slots)
+        assert ss[0, 0] == 1  # a seat is in its own side slot
+        for x in range(3):
+            same = g.side_of(x) == g.side_of(s)
+            assert (ss[rel[x], 0] == 1) == same
+        own = g.melds[g.side_of(s)]
+        assert sum(blk(o, "table_0")) == sum(len(m.cards) for m in own)
+        assert blk(o, "melds_0")[0] == (1 if own else 0)
+        assert sum(blk(o, "table_2")) == 0  # two sides left: the third slot is empty
+        assert blk(o, "rules")[10] == 1  # solo against pair
+
+
+@pytest.mark.parametrize("name", COUNTS)
+def test_three_five_six_observations_hold_no_hidden_card(name: str) -> None:
+    """An observation is a function of the seat's view: a game dealt again consistently with that view (the other
+    hands, the stock and the pozzetti reshuffled, burraco.determinize) gives the seat the same vector."""
+    from burraco.view import determinize
+
+    r = preset(name)
+    checked = 0
+    for i in range(2):
+        g = Game.new(r, seed=500 + i)
+        rng = random.Random(i)
+        while g.end is None:
+            if len(g.actions) % 11 == 0:
+                for s in range(r.players):
+                    d = determinize(g.view(s), random.Random(checked))
+                    assert any(d.hands[x] != g.hands[x] for x in range(r.players) if x != s) or g.stock != d.stock
+                    assert np.array_equal(enc.encode_game(d, s), enc.encode_game(g, s)), (name, s, len(g.actions))
+                    checked += 1
+            g.apply(_meldy(g.legal_actions(), rng))
+    assert checked > 20
+
+
+def test_rules_the_spaces_do_not_cover_are_refused_with_the_reason() -> None:
+    with pytest.raises(enc.EncodingError, match="one wild per meld"):
+        enc.layout_for(preset("italian-6p", max_wilds=2))
+
+
+def test_two_and_four_players_with_three_packs_get_a_layout_of_their_own() -> None:
+    """A three-pack override of a 2- or 4-player preset is laid out like the other counts (its own action space
+    and side slots); its actions round-trip and its observations agree."""
+    for r in (preset("italian", decks=3, jokers=6), preset("italian-2p", decks=3, jokers=6)):
+        lay = enc.layout_for(r)
+        assert not lay.default and lay.max_slots == 54 and lay.side_slots == 2 and lay.seats == r.players
+        g = Game.new(r, seed=8)
+        rng = random.Random(8)
+        while g.end is None:
+            legal = g.legal_actions()
+            melds = g.melds[g.side_of(g.current_seat)]
+            for a in legal:
+                assert enc.decode_action(enc.encode_action(a, melds, lay), a.seat, melds, lay) == a
+            for s in range(r.players):
+                assert np.array_equal(enc.encode_game(g, s), enc.encode_view(g.view(s)))
+            g.apply(_meldy(legal, rng))
+
+
+def test_counter_clockwise_five_players_encode_alike() -> None:
+    """Playing counter-clockwise (``direction=-1``) the relative places and the side slots follow the playing
+    order: encode_game, encode_view and the Encoder (the C encoder where it was built) agree on every state, and so
+    do they for the clockwise game played after it (the slot caches are per direction)."""
+    rules = [preset("italian-5p", direction=-1), preset("italian-5p")]
+    encoders = [enc.Encoder(r) for r in rules]
+    for r, e in zip(rules, encoders, strict=True):
+        g = Game.new(r, seed=21)
+        rng = random.Random(21)
+        paired = False
+        while g.end is None:
+            for s in range(r.players):
+                o = enc.encode_game(g, s)
+                assert np.array_equal(o, enc.encode_view(g.view(s)))
+                assert np.array_equal(e.encode(g, s), o)
+            paired = paired or g.solo >= 0
+            g.apply(_meldy(g.legal_actions(), rng))
+        assert paired
+
+
+def test_a_c_module_built_before_the_new_layouts_falls_back_to_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An editable install whose C module predates ``encode_layout`` (not rebuilt since) runs the 3, 5 and 6-player
+    layouts in pure Python, with the same vectors and indices."""
+    r = preset("italian-5p")
+    lay = enc.layout_for(r)
+    g = Game.new(r, seed=4)
+    rng = random.Random(4)
+    states = []
+    while g.end is None and len(states) < 120:
+        states.append(g.clone())
+        g.apply(_meldy(g.legal_actions(), rng))
+
+    def side(x: Game) -> list:  # type: ignore[type-arg]
+        return x.melds[x.side_of(x.current_seat)]
+
+    fast = [(enc.Encoder(r).encode(x, x.current_seat), enc.legal_indices(x.legal_actions(), side(x), lay)) for x in states]
+    monkeypatch.setattr(enc, "_fast_n", None)
+    e = enc.Encoder(r)
+    for x, (o, codes) in zip(states, fast, strict=True):
+        assert np.array_equal(e.encode(x, x.current_seat), o)
+        assert enc.legal_indices(x.legal_actions(), side(x), lay) == codes

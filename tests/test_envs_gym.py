@@ -76,3 +76,33 @@ def test_bad_options() -> None:
         gymnasium.make("burraco/Burraco-v0", rules="italian", opponents=["random"])
     with pytest.raises(ValueError):
         gymnasium.make("burraco/Burraco-v0", rules="italian", opponents="grandmaster")
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"rules": "italian-3p", "opponents": "heuristic:easy"},
+        {"rules": "italian-5p", "seat": 2},
+        {"rules": "italian-6p", "opponents": ["random", "heuristic:easy", "random", "heuristic:easy", "random"]},
+        {"rules": "italian", "players": 3, "episode": "match", "reward": "win", "max_hands": 2},
+    ],
+)
+def test_check_env_three_to_six_players(kwargs: dict) -> None:  # type: ignore[type-arg]
+    env = gymnasium.make("burraco/Burraco-v0", **kwargs)
+    check_env(env.unwrapped, skip_render_check=True)
+    lay = encoding.layout_for(env.unwrapped.rules)
+    assert env.unwrapped.observation_space["observation"].shape == (lay.obs_size,)
+    assert env.unwrapped.action_space.n == lay.num_actions
+
+
+def test_three_player_agent_reward_is_its_share() -> None:
+    """The agent plays seat A of italian-3p against heuristic players; at the end of the hand its reward is what
+    its own total gains minus the mean of the other two players' (the split of a pair's score, §14.3)."""
+    env = gymnasium.make("burraco/Burraco-v0", rules="italian-3p", opponents="heuristic:easy", reward_scale=1.0)
+    u = env.unwrapped
+    for seed in range(3):
+        total, n, term = _episode(env, seed)
+        g = u.table.game
+        assert term and g.end is not None and n > 0
+        pts = g.player_points()
+        assert total == pytest.approx(pts[0] - (pts[1] + pts[2]) / 2)

@@ -216,3 +216,61 @@ def test_history_observer_types_and_information_state_flags() -> None:
             ),
             {},
         )
+
+
+# ----- 3, 5 and 6 players (RULES.md §14.3–§14.4) -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_random_sim_test_with_players_three_to_six(players: int) -> None:
+    """``players`` 3 to 6 on the Italian preset (its count's rules: italian-3p, -5p, -6p): OpenSpiel's random
+    simulation test with serialized states, the number of players, the spaces of the count's layout."""
+    game = pyspiel.load_game("python_burraco", {"preset": "italian", "players": players})
+    lay = encoding.layout_for(game.rules)
+    assert game.num_players() == players and game.num_distinct_actions() == lay.num_actions
+    assert game.observation_tensor_size() == lay.obs_size
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("name", ["italian-3p", "italian-5p", "italian-6p"])
+def test_three_to_six_returns_observers_and_resampling(name: str) -> None:
+    """A hand mostly melding (so the pairs form with 3 and 5): the tensor is the player's view for every player,
+    the public and private observers split it, a resampled state keeps the player's view; at the end the returns are
+    each player's share against the others' mean (zero-sum, a pair's partners equal)."""
+    from burraco.envs._core import hand_rewards
+
+    game = pyspiel.load_game("python_burraco", {"preset": name})
+    n = game.num_players()
+    from open_spiel.python.observation import make_observation
+
+    pub = make_observation(
+        game, pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE)
+    )
+    hand = game.layout.offsets["hand"]
+    rs = np.random.RandomState(3)
+    for _hand in range(2):
+        state = game.new_initial_state()
+        _deal(state, rs)
+        step = 0
+        while not state.is_terminal():
+            p = state.current_player()
+            if step % 10 == 0:
+                for q in range(n):
+                    t = np.asarray(state.observation_tensor(q))
+                    assert np.array_equal(t, encoding.encode_view(state.view(q)))
+                pub.set_from(state, p)
+                assert pub.tensor.shape == (game.layout.obs_size,) and not pub.tensor[hand : hand + 53].any()
+                other = state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+                assert other.view(p) == state.view(p) and other.legal_actions() == state.legal_actions()
+            legal = state.legal_actions()
+            melds = [a for a in legal if state.action_to_string(a).split()[1] in ("meld", "add")]
+            pool = melds if melds and rs.rand() < 0.9 else legal
+            state.apply_action(int(rs.choice(pool)))
+            step += 1
+        g = state.g
+        ret = state.returns()
+        assert len(ret) == n and abs(sum(ret)) < 1e-9
+        assert ret == pytest.approx([w * game.score_scale for w in hand_rewards(g)])
+        for s in range(n):
+            assert all(ret[x] == ret[s] for x in g.side_seats[g.side_of(s)])
+        assert str(state).count("\n") >= 1 + len(g.sides)

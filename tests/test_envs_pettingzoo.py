@@ -127,3 +127,109 @@ def test_dict_view_is_json_and_holds_only_the_seats_information() -> None:
         assert sum(d["unseen"].values()) == sum(v.unseen)
         assert len(d["pile"]) <= 1  # a closed pile shows only its top card
         env.step(int(rng.choice(env.legal_indices())))
+
+
+# ----- 3, 5 and 6 players (RULES.md §14.3–§14.4) -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["italian-3p", "italian-5p", "italian-6p"])
+def test_api_test_three_to_six_agents(name: str) -> None:
+    env = pettingzoo_env(rules=name)
+    n = env.rules.players
+    assert env.possible_agents == list("ABCDEF"[:n])
+    lay = encoding.layout_for(env.rules)
+    assert env.observation_space("A")["observation"].shape == (lay.obs_size,)
+    assert env.action_space("A").n == lay.num_actions
+    api_test(env, num_cycles=200)
+
+
+def test_api_and_seed_test_three_players_as_an_override_and_a_match() -> None:
+    api_test(pettingzoo_env(rules="italian", players=3), num_cycles=200)
+    api_test(pettingzoo_env(rules="italian-5p", episode="match", reward="win", max_hands=2), num_cycles=300)
+    seed_test(lambda: pettingzoo_env(rules="italian-3p"), num_cycles=200)
+
+
+def _play_melding(env, seed: int) -> tuple[dict[str, float], list[tuple[int, ...]]]:  # type: ignore[no-untyped-def]
+    """A hand where the agents meld whenever they can (so the first player goes out and the pairs form); the
+    summed rewards, and the sides of every state seen."""
+    import random
+
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+    totals = {a: 0.0 for a in env.possible_agents}
+    sides: list[tuple[int, ...]] = []
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _info = env.last()
+        totals[agent] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        sides.append(env.table.game.side_of_seat)
+        legal = env.legal_actions()
+        pref = [a for a in legal if a.verb in ("meld", "add")] or legal
+        a = pref[rng.randrange(len(pref))] if rng.random() < 0.9 else legal[rng.randrange(len(legal))]
+        idx = env.legal_indices()[legal.index(a)]
+        assert obs["action_mask"][idx] == 1 and env.decode(agent, idx) == a
+        env.step(idx)
+    return totals, sides
+
+
+@pytest.mark.parametrize("name", ["italian-3p", "italian-5p", "italian-6p"])
+def test_team_rewards_follow_the_sides_of_the_phase(name: str) -> None:
+    """With 3 and 5 players everybody plays alone until the first goes out; then a pair's partners share its split
+    score (RULES.md §14.3) and get the same reward; a seat's reward is what it adds to its match total minus the
+    mean of the others', so the rewards sum to zero. With 6 the fixed pairs share theirs."""
+    env = pettingzoo_env(rules=name, reward_scale=1.0)
+    paired = 0
+    for seed in range(6):
+        totals, sides = _play_melding(env, seed)
+        g = env.table.game
+        assert g.end is not None
+        pts = g.player_points() if g.rules.players in (3, 5) else [g.side_score(g.side_of(s))["total"] for s in range(g.n)]
+        # a scorer's points: each player's with 3 and 5, each pair's with 6
+        for s, agent in enumerate(env.possible_agents):
+            if g.rules.players in (3, 5):
+                others = [pts[x] for x in range(g.n) if x != s]
+            else:
+                others = [g.side_score(k)["total"] for k in range(g.num_sides) if k != g.side_of(s)]
+            assert totals[agent] == pytest.approx(pts[s] - sum(others) / len(others))
+        assert sum(totals.values()) == pytest.approx(0.0, abs=1e-6)
+        for s in range(g.n):
+            for x in g.side_seats[g.side_of(s)]:
+                assert totals[env.possible_agents[x]] == totals[env.possible_agents[s]]
+        if g.solo >= 0:
+            paired += 1
+            assert sides[0] == tuple(range(g.n))  # alone at the start of the hand
+            assert len(set(sides[-1])) < g.n  # pairs at its end
+            assert env.table.match.totals == pts  # what each player adds to his total
+    if env.rules.solo_pair:
+        assert paired > 0
+
+
+def test_three_player_match_through_the_switch_to_individual_play() -> None:
+    """italian-3p with ``individual_from`` low: a match episode goes on past the switch to individual play (every
+    player alone with his own 11-card pozzetto, §14.3); every observation is the agent's match view, the rewards
+    of each hand are zero-sum, and the match totals are per player."""
+    import random
+
+    env = pettingzoo_env(rules={"preset": "italian-3p", "individual_from": 60, "target": 5000}, episode="match",
+                         max_hands=4, reward_scale=1.0)
+    env.reset(seed=2)
+    rng = random.Random(2)
+    hand_sums: list[float] = []
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        assert np.array_equal(obs["observation"], encoding.encode_view(env.view(agent)))
+        legal = env.legal_actions()
+        pref = [a for a in legal if a.verb in ("meld", "add")] or legal
+        a = pref[rng.randrange(len(pref))] if rng.random() < 0.9 else legal[rng.randrange(len(legal))]
+        env.step(env.legal_indices()[legal.index(a)])
+        if any(env.rewards.values()):
+            hand_sums.append(sum(env.rewards.values()))
+    m = env.table.match
+    assert len(m.totals) == 3 and m.individual_since is not None and len(m.games) > m.individual_since
+    assert not m.games[-1].rules.solo_pair
+    assert hand_sums and all(abs(x) < 1e-6 for x in hand_sums)

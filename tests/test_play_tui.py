@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import re
 from collections import Counter
 from pathlib import Path
@@ -21,7 +22,7 @@ from burraco.messages import render
 from burraco.tui.app import BUTTONS, PlayApp
 from burraco.tui.i18n import Translator
 from burraco.tui.render import Names, card_face, log_lines
-from burraco.tui.screens import TextScreen
+from burraco.tui.screens import CoachScreen, TextScreen
 from burraco.tui.session import Session
 from burraco.tui.watch import WatchApp, watch_positions
 from burraco.tui.widgets import CardHand, FlowLine, Line, MeldBox, MoveLog
@@ -70,6 +71,8 @@ def check_whole(app: PlayApp) -> None:
         assert w.region.right <= width and w.region.bottom <= height, wid
         assert words(shown(app, w)) == words(w.plain), (wid, shown(app, w), w.plain)
     for box in app.query(MeldBox):
+        if not box.display:  # a column the hand has no side for
+            continue
         assert box.region.bottom <= height
         assert words(shown(app, box)).replace(" ", "").startswith(words(box.head).replace(" ", ""))
     for row in BUTTONS:
@@ -162,11 +165,16 @@ def check_table(app: PlayApp) -> None:
     key = [(-1, 0) if c == JOKER else (c // 13, c % 13) for c in nat]
     assert key == sorted(key)
     assert hand.plain == " ".join(card_face(c, app.tr.joker) for c in hand.cards)
-    # the melds, numbered, the human's side on the left (or on top)
+    # the melds, numbered, the human's side on the left (or on top), then the others in playing order from his
+    # left (with 3, 5 and 6 players, every side of the hand: RULES.md §14.3-§14.4)
     own = v.side_of(v.seat)
+    order = [own] + [v.side_of(s) for k in range(1, v.rules.players) if (s := (v.seat + k) % v.rules.players) >= 0]
+    order = list(dict.fromkeys(order))
     marks = {"clean": "★", "semiclean": "☆", "dirty": "◆"}
-    for col, side in enumerate((own, 1 - own)):
-        lines = app.query_one(f"#melds-{col}", MeldBox).plain.splitlines()[1:]
+    boxes = [b for b in app.query(MeldBox) if b.display]
+    assert len(boxes) == len(v.sides)
+    for col, side in enumerate(order):
+        lines = boxes[col].plain.splitlines()[1:]
         for k, m in enumerate(v.melds[side], 1):
             text = lines[k - 1]
             assert text.startswith(f"{k}.")
@@ -252,6 +260,23 @@ def test_pilot_plays_a_whole_hand_to_the_scores() -> None:
     assert rec["format"] == "burraco-record/1" and len(rec["hands"]) == 1
     assert rec["play"]["human"] == "S" and rec["play"]["finished"] is False and rec["play"]["lang"] == "en"
     assert seen["next_hand"] == 1
+
+
+@pytest.mark.parametrize(
+    ("rules_name", "size"),
+    [("italian-3p", SMALL), ("italian-5p", LARGE), ("italian-6p", SMALL)],
+    ids=["3p-80x24", "5p-120x40", "6p-80x24"],
+)
+def test_14_3_14_4_pilot_plays_three_five_and_six_player_hands(rules_name: str, size: tuple[int, int]) -> None:
+    """RULES.md §14.3-§14.4 at the terminal table: every seat and every side of the hand on the screen (the
+    check at each turn), the hand's breakdown per side as it ended, and the match totals per scorer (a player
+    with three and five, a pair with six)."""
+    seen = asyncio.run(play_hand(rules_name, 2, size))
+    sc = seen["scores"]
+    text = seen["score_text"]
+    assert "hand total " + " ".join(str(x["total"]) for x in sc.values()) in text
+    rec = seen["record"]
+    assert rec["play"]["human"] == "ABCDEF"[preset(rules_name).players // 2]
 
 
 def test_pilot_two_player_hand_at_80x24() -> None:
@@ -476,6 +501,33 @@ def test_watch_steps_through_a_record() -> None:
     asyncio.run(run())
 
 
+def test_14_4_watch_a_five_player_hand_to_its_end() -> None:
+    """A whole 5-player hand (RULES.md §14.4) stepped through from its start to its end on the replay table: the
+    match line names every player, every side of the hand has its column (five alone, then the pairs formed)."""
+    from burraco import Match
+
+    m = Match(preset("italian-5p"), seed=4)
+    g = m.start_hand()
+    rng = random.Random(1)
+    while not g.is_over:
+        acts = g.legal_actions()
+        g.apply(acts[rng.randrange(len(acts))])
+    positions, err = watch_positions(m.to_record())
+    assert err == "" and len(positions) == len(g.actions) + 1
+
+    async def run() -> None:
+        app = WatchApp(positions, Translator("en"), seat=2)
+        async with app.run_test(size=LARGE) as pilot:
+            assert "Match A 0 – B 0 – C 0 – D 0 – E 0" in app.query_one("#title", Line).plain
+            assert len([b for b in app.query(MeldBox) if b.display]) == 5
+            await pilot.press("end")
+            await pilot.pause()
+            assert len([b for b in app.query(MeldBox) if b.display]) == len(g.sides)
+            assert Counter(app.query_one(CardHand).cards) == Counter(g.view(2).hand)
+
+    asyncio.run(run())
+
+
 def test_quit_and_resume_in_the_table() -> None:
     """Quit the table in the middle of a hand, resume it, finish: the record equals one without a break."""
     straight = Session.new(
@@ -543,6 +595,50 @@ def test_match_end_screen() -> None:
 
     asyncio.run(run())
     assert s.match_over
+
+
+def test_the_coach_on_the_scores_screen_and_in_the_saved_game() -> None:
+    """Issue 22 item 6: "a" on the scores asks the coach about the hand just ended; a progress bar while it runs,
+    then its page (in the player's language); Enter goes back to the scores; the judgement is kept in the saved
+    game (burraco replay --watch shows it) and survives --resume."""
+    s = Session.new(preset("italian-2p"), opponents="heuristic:easy", seed=5)
+    s.coach_iterations = 2
+    s.play_computers()
+    while not s.hand_over:
+        s.play_human(s.hint("easy").action)
+        s.play_computers()
+
+    async def run() -> None:
+        app = PlayApp(s, Translator("it"))
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(app, pilot)
+            assert isinstance(app.screen, TextScreen) and app.screen.id == "scores"
+            assert "a il coach" in str(app.screen.query_one("#close", Button).label)
+            await pilot.press("a")
+            await pilot.pause()
+            coach = app.screen
+            assert isinstance(coach, CoachScreen)
+            for _ in range(3000):
+                if coach.done:
+                    break
+                await pilot.pause(0.01)
+            assert coach.done
+            await pilot.pause()
+            assert coach.plain.startswith("Il coach · smazzata 1 · ")
+            assert "Punti persi: pesca " in coach.plain
+            assert "Il coach · smazzata 1" in screen_text(app)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, TextScreen) and app.screen.id == "scores"
+
+    asyncio.run(run())
+    mine = [a for a in s.game.actions if a.seat == "S"]
+    rec = s.record()
+    judged = rec["analysis"]["decisions"]
+    assert rec["analysis"]["seats"] == ["S"] and judged and len(judged) <= len(mine)
+    assert all(d["seat"] == "S" and d["hand"] == 0 for d in judged)
+    again = Session.from_record(rec, None)
+    assert again.coached[0] == s.coached[0]
 
 
 def test_undo_while_the_computers_move() -> None:

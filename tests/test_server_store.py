@@ -5,8 +5,6 @@ server restarted on the same store."""
 from __future__ import annotations
 
 import asyncio
-import os
-import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +16,7 @@ from burraco.server.store import SeatRow, Store, token_hash
 from server_support import (
     Client,
     create,
+    database,
     fast_config,
     hint_player,
     http,
@@ -27,40 +26,11 @@ from server_support import (
     thread_server,
 )
 
-PG_HOST = os.environ.get("BURRACO_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
-
-
-async def _pg(sql: str) -> None:
-    import asyncpg
-
-    conn = await asyncio.wait_for(asyncpg.connect(PG_HOST), 5)
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
-
-
-def _pg_available() -> bool:
-    try:
-        asyncio.run(_pg("SELECT 1"))
-        return True
-    except Exception:
-        return False
-
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield sqlite_url(tmp_path / "store.sqlite3")
-        return
-    if not _pg_available():
-        pytest.skip(f"no PostgreSQL server answers at {PG_HOST}")
-    name = "burraco_test_" + secrets.token_hex(6)
-    asyncio.run(_pg(f'CREATE DATABASE "{name}"'))
-    try:
-        yield PG_HOST.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://") + "/" + name
-    finally:
-        asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    with database(request.param, tmp_path / "store.sqlite3") as url:
+        yield url
 
 
 def test_migrations_events_and_seats_round_trip(db_url: str) -> None:

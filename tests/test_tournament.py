@@ -7,6 +7,7 @@ import itertools
 import json
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -701,6 +702,24 @@ def test_12_command_line_director(tmp_path: Path) -> None:
     assert code == 0 and len(out.splitlines()) == 4
 
 
+def test_12_simulated_tournament_spread_over_processes_is_the_same_event() -> None:
+    """A round's tables played over two processes give the same event, table by table, as in this process."""
+    kw: dict[str, Any] = {
+        "pairs": 6,
+        "rounds": 2,
+        "movements": "mitchell,danish",
+        "hands": 3,
+        "players": ["heuristic:easy", "random"],
+        "seed": 4,
+    }
+    one, played_one = simulate(**kw)
+    two, played_two = simulate(**kw, workers=2)
+    assert played_two == played_one
+    assert [(s.entrant.id, s.vp, s.mp_for) for s in two.standings()] == [
+        (s.entrant.id, s.vp, s.mp_for) for s in one.standings()
+    ]
+
+
 def test_12_command_line_simulate_json() -> None:
     res = CliRunner().invoke(
         app,
@@ -723,3 +742,24 @@ def test_12_command_line_simulate_json() -> None:
     assert len(rows) == 4 and sum(r["vp"] for r in rows) == 2 * 2 * 20
     bad = CliRunner().invoke(app, ["tournament", "simulate", "--pairs", "4", "--players", "grandmaster"])
     assert bad.exit_code != 0 and "unknown player" in bad.output
+
+
+def test_refusals_are_messages_in_every_language() -> None:
+    """Every refusal of the event core is a message code with parameters (burraco.messages), rendered in the
+    reader's language; str(err) stays the English text."""
+    from burraco.messages import render
+
+    ev = Event.create("Club night", rounds=1, movements="mitchell")
+    ev.register("Anna – Bruno", ["Anna", "Bruno"], at="2026-12-03T20:00:00")
+    with pytest.raises(TournamentError) as e:
+        ev.register("Anna – Bruno", ["Carla", "Dario"], at="2026-12-03T20:01:00")
+    assert e.value.msg.code == "te_registered" and e.value.msg.params == {"name": "Anna – Bruno"}
+    assert str(e.value) == "'Anna – Bruno' is already registered"
+    assert render(e.value.msg, "it") == "'Anna – Bruno' è già iscritto"
+    with pytest.raises(TournamentError) as e:
+        Event.create("X", hands=7)
+    assert [render(e.value.msg, lang) for lang in ("en", "de")] == [
+        "a round is 2, 3, 4 or 5 hands, not 7", "eine Runde hat 2, 3, 4 oder 5 Spiele, nicht 7"]
+    with pytest.raises(ScoreError) as s:
+        LineScore.from_json({"clean": "one"})
+    assert s.value.msg.code == "te_whole" and render(s.value.msg, "pt") == "clean é um número inteiro, não 'one'"

@@ -9,8 +9,12 @@
  *   encode(raw, game, seat, rel, my_side, deck, pile_open, own, other, match_totals)
  *                                 writes a seat's observation into raw (a bytearray of float32); everything but
  *                                 the rules block, which stays as the encoder set it
- *   indices(legal, melds, meld_cache, add_cache, slow)
- *                                 the action indices of engine actions (encoding.legal_indices)
+ *   encode_layout(raw, game, seat, rel, seat_slot, order, sides, offsets, deck, pile_open, match_totals, solo)
+ *                                 the same for the other layouts (3, 5, 6 players, three packs: encoding.Layout),
+ *                                 whose offsets come with every call
+ *   indices(legal, melds, meld_cache, add_cache, slow[, space])
+ *                                 the action indices of engine actions (encoding.legal_indices); space: another
+ *                                 layout's (add offset, add block, meld slots), the three-pack one
  *   mask(codes, size)             a bytearray of size zeros with 1 at every code
  *   configure_engine(names)       the Action type, the verbs and the set kind, from burraco._accel
  *   raw_melds(gen, hand, seat_name, melds, set_ranks, seq_keys)
@@ -443,6 +447,293 @@ done:
     return result;
 }
 
+/* ---- encode_layout: the layouts of 3, 5 and 6 players (and three packs) ------------------------------------ */
+/* the offsets tuple of encoding.Layout.c_offsets, in this order */
+enum {
+    L_OBS, L_HAND, L_KNOWN1, L_PILE, L_TOP, L_UNSEEN, L_TABLE0, L_MELDS0, L_LONE, L_TOPUSE, L_SIZES, L_TOACT,
+    L_PHASE, L_FLAGS, L_COUNT, L_POZ, L_POZT, L_POZBY, L_HIDDEN, L_PENDING, L_SEATSIDE, L_SOLO, L_MT, L_TP, L_BUR,
+    L_CLEAN, L_RULES, L_PLACES, L_K, L_P, L_SLOTS, L_ROWB, L_COUNT_OF
+};
+
+/* encoding._fill for a Layout other than the 2/4-player one, straight from the game: the seat's relative places
+ * (rel), the slot of each seat's side (seat_slot), the side in each slot (order) and its summary (sides: the
+ * encoding._Side tuples), the match totals in the layout's order (or None) and the solo's relative place (-1:
+ * none). Everything before the rules block is rewritten; the rules block is the caller's. */
+static PyObject *encode_layout(PyObject *self, PyObject *args) {
+    PyObject *raw, *g, *rel, *seat_slot, *order, *sides, *offs, *deck_o, *mt;
+    Py_ssize_t seat, solo_rel;
+    int pile_open;
+    if (!PyArg_ParseTuple(args, "O!OnO!O!O!O!O!SpOn", &PyByteArray_Type, &raw, &g, &seat, &PyTuple_Type, &rel,
+                          &PyTuple_Type, &seat_slot, &PyTuple_Type, &order, &PyTuple_Type, &sides, &PyTuple_Type,
+                          &offs, &deck_o, &pile_open, &mt, &solo_rel))
+        return NULL;
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "burraco._speedups is not configured");
+        return NULL;
+    }
+    Py_ssize_t o[L_COUNT_OF];
+    if (PyTuple_GET_SIZE(offs) != L_COUNT_OF) {
+        PyErr_SetString(PyExc_ValueError, "encode_layout(): the layout's offsets tuple has the wrong size");
+        return NULL;
+    }
+    for (int i = 0; i < L_COUNT_OF; i++) {
+        o[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(offs, i));
+        if (o[i] == -1 && PyErr_Occurred())
+            return NULL;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(rel), places = o[L_PLACES], K = o[L_K];
+    Py_ssize_t nsides = PyTuple_GET_SIZE(order);
+    if (PyByteArray_GET_SIZE(raw) != o[L_OBS] * 4 || PyBytes_GET_SIZE(deck_o) < NT || n > 8 || n > places ||
+        seat < 0 || seat >= n || PyTuple_GET_SIZE(seat_slot) != n || nsides > K ||
+        PyTuple_GET_SIZE(sides) != nsides || o[L_ROWB] <= 0 || o[L_RULES] > o[L_OBS]) {
+        PyErr_SetString(PyExc_ValueError, "encode_layout(): bad buffer, deck, seats or sides");
+        return NULL;
+    }
+    long relv[8], slotv[8];
+    for (Py_ssize_t s = 0; s < n; s++) {
+        relv[s] = PyLong_AsLong(PyTuple_GET_ITEM(rel, s));
+        slotv[s] = PyLong_AsLong(PyTuple_GET_ITEM(seat_slot, s));
+        if (relv[s] < 0 || relv[s] >= places || slotv[s] < 0 || slotv[s] >= K) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "encode_layout(): a relative place or side slot out of range");
+            return NULL;
+        }
+    }
+    float *buf = (float *)PyByteArray_AS_STRING(raw);
+    const unsigned char *deck = (const unsigned char *)PyBytes_AS_STRING(deck_o);
+    memset(buf, 0, (size_t)o[L_RULES] * sizeof(float));
+    PyObject *hands = NULL, *hidden = NULL, *known = NULL, *table = NULL, *gp = NULL, *hand_n = NULL,
+             *pending = NULL, *end = NULL, *phase = NULL, *stock = NULL, *pozzetti = NULL, *poz_taken = NULL,
+             *poz_by = NULL, *result = NULL;
+    int h[NT], u[NT];
+    long hidden_poz = 0;
+    if (!(hands = get_list(g, A_hands)) || !(hidden = get_list(g, A_hidden)) || !(known = get_list(g, A_known)) ||
+        !(hand_n = get_list(g, A_hand_n)) || !(pending = get_list(g, A_poz_pending)) ||
+        !(gp = get_list(g, A_pile)) || !(table = PyObject_GetAttr(g, A_table)))
+        goto done;
+    if (PyList_GET_SIZE(hands) != n || PyList_GET_SIZE(hidden) != n || PyList_GET_SIZE(known) != n ||
+        PyList_GET_SIZE(hand_n) != n || PyList_GET_SIZE(pending) != n) {
+        PyErr_SetString(PyExc_ValueError, "encode_layout(): the game's seats and rel differ");
+        goto done;
+    }
+    const unsigned char *hb = counts_of(PyList_GET_ITEM(hands, seat));
+    const unsigned char *tb = counts_of(table);
+    if (hb == NULL || tb == NULL)
+        goto done;
+    PyObject *hid = PyList_GET_ITEM(hidden, seat);
+    for (int c = 0; c < NT; c++)
+        h[c] = hb[c];
+    if (hid != Py_None) {
+        if (!PyList_Check(hid) || PyList_GET_SIZE(hid) < NT) {
+            PyErr_SetString(PyExc_TypeError, "encode_layout(): a hidden pozzetto is a list of 53 counts");
+            goto done;
+        }
+        for (int c = 0; c < NT; c++) {
+            long x = item_long(hid, c);
+            if (x == -1 && PyErr_Occurred())
+                goto done;
+            hidden_poz += x;
+            h[c] = h[c] - x > 0 ? (int)(h[c] - x) : 0;
+        }
+    }
+    for (int c = 0; c < NT; c++)
+        u[c] = (int)deck[c] - h[c] - (int)tb[c];
+    /* every seat: hand size, hidden pozzetto, pending pozzetto, side slot; the others' known cards */
+    for (Py_ssize_t s = 0; s < n; s++) {
+        long k = relv[s];
+        long x = item_long(hand_n, s);
+        if (x == -1 && PyErr_Occurred())
+            goto done;
+        buf[o[L_SIZES] + k] = (float)x;
+        if (PyList_GET_ITEM(hidden, s) != Py_None)
+            buf[o[L_HIDDEN] + k] = 1.0f;
+        int p = PyObject_IsTrue(PyList_GET_ITEM(pending, s));
+        if (p < 0)
+            goto done;
+        if (p)
+            buf[o[L_PENDING] + k] = 1.0f;
+        if (o[L_SEATSIDE] >= 0)
+            buf[o[L_SEATSIDE] + k * K + slotv[s]] = 1.0f;
+        if (s == seat)
+            continue;
+        if (k == 0) {
+            PyErr_SetString(PyExc_ValueError, "encode_layout(): another seat at relative place 0");
+            goto done;
+        }
+        const unsigned char *kb = counts_of(PyList_GET_ITEM(known, s));
+        if (kb == NULL)
+            goto done;
+        for (int c = 0; c < NT; c++)
+            u[c] -= kb[c];
+        put_counts(buf, o[L_KNOWN1] + (k - 1) * NT, kb);
+    }
+    /* the visible pile */
+    Py_ssize_t np_ = PyList_GET_SIZE(gp);
+    long top_card = -1;
+    for (Py_ssize_t i = pile_open ? 0 : (np_ > 0 ? np_ - 1 : 0); i < np_; i++) {
+        long c = PyLong_AsLong(PyList_GET_ITEM(gp, i));
+        if (c < 0 || c >= NT) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "encode_layout(): a pile card outside 0...52");
+            goto done;
+        }
+        buf[o[L_PILE] + c] += 1.0f;
+        u[c]--;
+        top_card = c;
+    }
+    if (top_card >= 0)
+        buf[o[L_TOP] + top_card] = 1.0f;
+    for (int c = 0; c < NT; c++) {
+        buf[o[L_HAND] + c] = (float)h[c];
+        buf[o[L_UNSEEN] + c] = (float)u[c];
+    }
+    /* the sides, slot by slot: table counts, meld rows, points, burraco, clean */
+    Py_ssize_t row_floats = o[L_ROWB] / 4;
+    for (Py_ssize_t j = 0; j < nsides; j++) {
+        PyObject *sd = PyTuple_GET_ITEM(sides, j);
+        if (!PyTuple_Check(sd) || PyTuple_GET_SIZE(sd) < 6) {
+            PyErr_SetString(PyExc_TypeError, "encode_layout(): a side summary is a tuple of six");
+            goto done;
+        }
+        const unsigned char *cb = counts_of(PyTuple_GET_ITEM(sd, 2));
+        PyObject *slots = PyTuple_GET_ITEM(sd, 1);
+        if (cb == NULL)
+            goto done;
+        if (!PyList_Check(slots)) {
+            PyErr_SetString(PyExc_TypeError, "encode_layout(): a side summary's rows must be a list");
+            goto done;
+        }
+        put_counts(buf, o[L_TABLE0] + j * NT, cb);
+        Py_ssize_t ns = PyList_GET_SIZE(slots);
+        if (ns > o[L_SLOTS])
+            ns = o[L_SLOTS];
+        char *base = (char *)(buf + o[L_MELDS0] + j * o[L_SLOTS] * row_floats);
+        for (Py_ssize_t k = 0; k < ns; k++) {
+            PyObject *sl = PyList_GET_ITEM(slots, k);
+            PyObject *row = PyTuple_Check(sl) && PyTuple_GET_SIZE(sl) > 0 ? PyTuple_GET_ITEM(sl, 0) : NULL;
+            if (row == NULL || !PyBytes_Check(row) || PyBytes_GET_SIZE(row) != o[L_ROWB]) {
+                PyErr_SetString(PyExc_TypeError, "encode_layout(): a meld row must be bytes of one row");
+                goto done;
+            }
+            memcpy(base + k * o[L_ROWB], PyBytes_AS_STRING(row), (size_t)o[L_ROWB]);
+        }
+        const Py_ssize_t at[3] = {o[L_TP], o[L_BUR], o[L_CLEAN]};
+        for (int f = 0; f < 3; f++) {
+            double x = PyFloat_AsDouble(PyTuple_GET_ITEM(sd, 3 + f)); /* ints and bools too */
+            if (x == -1.0 && PyErr_Occurred())
+                goto done;
+            buf[at[f] + j] = (float)x;
+        }
+    }
+    /* the seat to act, lone and top-to-use cards, phase, flags, counters */
+    long turn, lone, top;
+    int top_used;
+    if (!(end = PyObject_GetAttr(g, A_end)) || get_long(g, A_turn, &turn) < 0 || get_long(g, A_lone, &lone) < 0 ||
+        get_long(g, A_top, &top) < 0 || get_truth(g, A_top_used, &top_used) < 0)
+        goto done;
+    if (end != Py_None)
+        turn = -1;
+    if (lone >= 0 && lone < NT && turn >= 0)
+        buf[o[L_LONE] + lone] = 1.0f;
+    if (top >= 0 && top < NT && !top_used)
+        buf[o[L_TOPUSE] + top] = 1.0f;
+    if (turn >= 0) {
+        if (turn >= n) {
+            PyErr_SetString(PyExc_ValueError, "encode_layout(): the seat to act is out of range");
+            goto done;
+        }
+        buf[o[L_TOACT] + relv[turn]] = 1.0f;
+    }
+    if (o[L_SOLO] >= 0 && solo_rel >= 0 && solo_rel < places)
+        buf[o[L_SOLO] + solo_rel] = 1.0f;
+    if (!(phase = PyObject_GetAttr(g, A_phase)))
+        goto done;
+    {
+        int is_draw = PyUnicode_Check(phase) && PyUnicode_Compare(phase, S_draw) == 0;
+        int is_play = !is_draw && PyUnicode_Check(phase) && PyUnicode_Compare(phase, S_play) == 0;
+        buf[o[L_PHASE] + (is_draw ? 0 : is_play ? 1 : 2)] = 1.0f;
+    }
+    {
+        PyObject *const fl[8] = {A_picked, A_drew, A_melded, A_opening, A_must_open, A_last_turn, A_timeout_called,
+                                 A_redrawn};
+        for (int i = 0; i < 8; i++) {
+            int b;
+            if (get_truth(g, fl[i], &b) < 0)
+                goto done;
+            buf[o[L_FLAGS] + i] = (float)b;
+        }
+        buf[o[L_FLAGS] + 8] = hidden_poz > 0 ? 1.0f : 0.0f;
+        buf[o[L_FLAGS] + 9] = turn == seat ? 1.0f : 0.0f;
+        long laid, stalemate, turns, left;
+        if (!(stock = PyObject_GetAttr(g, A_stock)) || get_long(g, A_laid, &laid) < 0 ||
+            get_long(g, A_stalemate_run, &stalemate) < 0 || get_long(g, A_turns, &turns) < 0 ||
+            get_long(g, A_timeout_left, &left) < 0)
+            goto done;
+        Py_ssize_t nst = PyObject_Length(stock);
+        if (nst < 0)
+            goto done;
+        float *cnt = buf + o[L_COUNT];
+        cnt[0] = (float)hidden_poz;
+        cnt[1] = (float)nst;
+        cnt[2] = (float)np_;
+        cnt[3] = (float)laid;
+        cnt[4] = (float)stalemate;
+        cnt[5] = (float)turns;
+        cnt[6] = (float)left;
+    }
+    /* pozzetti on the table, and per side slot taken and by whom */
+    if (!(pozzetti = get_list(g, A_pozzetti)) || !(poz_taken = get_list(g, A_poz_taken)) ||
+        !(poz_by = get_list(g, A_poz_by)))
+        goto done;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(pozzetti) && k < o[L_P]; k++)
+        if (PyList_GET_ITEM(pozzetti, k) != Py_None)
+            buf[o[L_POZ] + k] = 1.0f;
+    for (Py_ssize_t j = 0; j < nsides; j++) {
+        Py_ssize_t side = PyLong_AsSsize_t(PyTuple_GET_ITEM(order, j));
+        if (side < 0 || side >= PyList_GET_SIZE(poz_taken) || side >= PyList_GET_SIZE(poz_by)) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "encode_layout(): a side outside poz_taken / poz_by");
+            goto done;
+        }
+        long taken = item_long(poz_taken, side);
+        long by = item_long(poz_by, side);
+        if (PyErr_Occurred())
+            goto done;
+        buf[o[L_POZT] + j] = (float)taken;
+        if (by >= 0 && by < n)
+            buf[o[L_POZBY] + j * places + relv[by]] = 1.0f;
+    }
+    if (mt != Py_None) {
+        if (!PyTuple_Check(mt) || PyTuple_GET_SIZE(mt) > o[L_TP] - o[L_MT]) {
+            PyErr_SetString(PyExc_ValueError, "encode_layout(): the match totals are a tuple of the layout's size");
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(mt); i++) {
+            double x = PyFloat_AsDouble(PyTuple_GET_ITEM(mt, i));
+            if (x == -1.0 && PyErr_Occurred())
+                goto done;
+            buf[o[L_MT] + i] = (float)x;
+        }
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    Py_XDECREF(hands);
+    Py_XDECREF(hidden);
+    Py_XDECREF(known);
+    Py_XDECREF(table);
+    Py_XDECREF(gp);
+    Py_XDECREF(hand_n);
+    Py_XDECREF(pending);
+    Py_XDECREF(end);
+    Py_XDECREF(phase);
+    Py_XDECREF(stock);
+    Py_XDECREF(pozzetti);
+    Py_XDECREF(poz_taken);
+    Py_XDECREF(poz_by);
+    return result;
+}
+
 /* ---- action indices ------------------------------------------------------------------------------------------ */
 static int verb_is(PyObject *v, PyObject *want) {
     if (v == want)
@@ -472,13 +763,26 @@ static int append_index(PyObject *out, Py_ssize_t i) {
 }
 
 static PyObject *indices(PyObject *self, PyObject *args) {
-    PyObject *legal, *melds, *mc, *ac, *slow;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!O", &PyList_Type, &legal, &PyList_Type, &melds, &PyDict_Type, &mc,
-                          &PyDict_Type, &ac, &slow))
+    PyObject *legal, *melds, *mc, *ac, *slow, *space = NULL;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O|O!", &PyList_Type, &legal, &PyList_Type, &melds, &PyDict_Type, &mc,
+                          &PyDict_Type, &ac, &slow, &PyTuple_Type, &space))
         return NULL;
     if (!configured) {
         PyErr_SetString(PyExc_RuntimeError, "burraco._speedups is not configured");
         return NULL;
+    }
+    /* the configured (two-pack) action space, or another one's (add offset, add block, meld slots) */
+    Py_ssize_t add_offset = ADD_OFFSET, add_block = ADD_BLOCK, max_slots = MAX_SLOTS;
+    if (space != NULL) {
+        if (PyTuple_GET_SIZE(space) != 3) {
+            PyErr_SetString(PyExc_ValueError, "indices(): the action space is (add offset, add block, meld slots)");
+            return NULL;
+        }
+        add_offset = PyLong_AsSsize_t(PyTuple_GET_ITEM(space, 0));
+        add_block = PyLong_AsSsize_t(PyTuple_GET_ITEM(space, 1));
+        max_slots = PyLong_AsSsize_t(PyTuple_GET_ITEM(space, 2));
+        if (PyErr_Occurred())
+            return NULL;
     }
     Py_ssize_t na = PyList_GET_SIZE(legal), nm = PyList_GET_SIZE(melds);
     PyObject *out = PyList_New(0);
@@ -516,7 +820,7 @@ static PyObject *indices(PyObject *self, PyObject *args) {
             if (k == -1 && PyErr_Occurred())
                 goto fail;
             PyObject *got = NULL;
-            if (k >= 1 && k <= nm && k <= MAX_SLOTS) {
+            if (k >= 1 && k <= nm && k <= max_slots) {
                 PyObject *uid = PyObject_GetAttr(PyList_GET_ITEM(melds, k - 1), A_uid);
                 if (uid == NULL)
                     goto fail;
@@ -533,7 +837,7 @@ static PyObject *indices(PyObject *self, PyObject *args) {
                 long tpl = PyLong_AsLong(got);
                 if (tpl == -1 && PyErr_Occurred())
                     goto fail;
-                if (append_index(out, ADD_OFFSET + (k - 1) * ADD_BLOCK + tpl) < 0)
+                if (append_index(out, add_offset + (k - 1) * add_block + tpl) < 0)
                     goto fail;
             } else if (append_slow(out, slow, a, melds) < 0)
                 goto fail;
@@ -849,6 +1153,8 @@ fail:
 static PyMethodDef methods[] = {
     {"configure", configure, METH_O, "Set the observation layout and the action space's offsets."},
     {"encode", encode, METH_VARARGS, "Write a seat's observation into a float32 bytearray (Encoder.encode)."},
+    {"encode_layout", encode_layout, METH_VARARGS,
+     "The same for the layouts of 3, 5 and 6 players and of three packs (Encoder.encode)."},
     {"indices", indices, METH_VARARGS, "The action indices of engine actions (encoding.legal_indices)."},
     {"mask", mask, METH_VARARGS, "A bytearray of zeros with 1 at every code."},
     {"configure_engine", configure_engine, METH_O, "Set the Action type, the verbs and the set kind."},

@@ -16,12 +16,28 @@ def encode(
     match_totals: tuple[int, int] | None,
     /,
 ) -> None: ...
+def encode_layout(
+    raw: bytearray,
+    game: Any,
+    seat: int,
+    rel: tuple[int, ...],
+    seat_slot: tuple[int, ...],
+    order: tuple[int, ...],
+    sides: tuple[tuple[Any, ...], ...],
+    offsets: tuple[int, ...],
+    deck: bytes,
+    pile_open: bool,
+    match_totals: tuple[int, ...] | None,
+    solo: int,
+    /,
+) -> None: ...
 def indices(
     legal: list[Any],
     melds: list[Any],
     meld_cache: dict[tuple[int, ...], int],
     add_cache: dict[tuple[int, tuple[int, ...]], int],
     slow: Callable[[Any, Any], int],
+    space: tuple[int, int, int] = ...,
     /,
 ) -> list[int]: ...
 def mask(codes: list[int], size: int, /) -> bytearray: ...

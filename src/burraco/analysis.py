@@ -30,7 +30,7 @@ standard error of the paired differences (a handful of determinizations is noisy
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -77,6 +77,27 @@ class Decision:
         d["candidates"] = [[a, v] for a, v in self.candidates]
         return d
 
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Decision:
+        """The decision of :meth:`to_json` (a ``ValueError`` for a malformed one)."""
+        try:
+            return cls(
+                hand=int(d["hand"]),
+                index=int(d["index"]),
+                seat=str(d["seat"]),
+                kind=str(d["kind"]),
+                played=str(d["played"]),
+                best=str(d["best"]),
+                value_played=float(d["value_played"]),
+                value_best=float(d["value_best"]),
+                loss=float(d["loss"]),
+                se=float(d["se"]),
+                mark=None if d.get("mark") is None else str(d["mark"]),
+                candidates=tuple((str(a), float(v)) for a, v in d.get("candidates", ())),
+            )
+        except (KeyError, TypeError, ValueError) as e:
+            raise ValueError(f"not an analysed decision ({FORMAT}): {e}") from e
+
 
 @dataclass
 class Analysis:
@@ -120,6 +141,23 @@ class Analysis:
             "decisions": [d.to_json() for d in self.decisions],
             "summary": self.summary(),
         }
+
+    @classmethod
+    def from_json(cls, d: Any) -> Analysis:
+        """The analysis of :meth:`to_json` (an annotated record's ``"analysis"``); ``ValueError`` if it is not
+        one."""
+        if not isinstance(d, dict) or d.get("format") != FORMAT:
+            raise ValueError(f"not an analysis ({FORMAT})")
+        try:
+            return cls(
+                rules=str(d["rules"]),
+                seats=tuple(str(x) for x in d["seats"]),
+                iterations=int(d["iterations"]),
+                seed=int(d["seed"]),
+                decisions=[Decision.from_json(x) for x in d["decisions"]],
+            )
+        except (KeyError, TypeError) as e:
+            raise ValueError(f"not an analysis ({FORMAT}): {e}") from e
 
     def annotate(self, record: dict[str, Any]) -> dict[str, Any]:
         """The record with this analysis under ``"analysis"`` (a replay ignores the key: RECORDS.md §3)."""
@@ -187,9 +225,11 @@ def analyse(
     time_budget: float | None = None,
     seed: int = 0,
     progress: Progress | None = None,
+    hands: Collection[int] | None = None,
 ) -> Analysis:
     """Analyse the decisions of ``seats`` (default: every seat) in a record (RECORDS.md §3). ``iterations``
-    determinizations per decision (reproducible for a ``seed``), or ``time_budget`` seconds per decision."""
+    determinizations per decision (reproducible for a ``seed``), or ``time_budget`` seconds per decision;
+    ``hands``: only these hands (their indices from 0; default every hand)."""
     m = replay_match(record)
     names = m.seats
     want = tuple(seats) if seats else names
@@ -200,6 +240,8 @@ def analyse(
     total = 0
     todo: list[tuple[int, int, Game, Action]] = []
     for h, game in enumerate(m.games):
+        if hands is not None and h not in hands:
+            continue
         g = Game.from_deal(game.rules, game.deal, (game.first - game.rules.direction) % game.n)  # type: ignore[arg-type]
         for i, a in enumerate(game.actions):
             if a.seat in want and g.current_seat >= 0 and len(g.legal_actions()) > 1:

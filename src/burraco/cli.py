@@ -248,7 +248,7 @@ def simulate(
     ),
     rules: str = typer.Option("italian", "--rules", "-r", help="preset name (see `burraco presets`)"),
     seed: int = typer.Option(0, "--seed", "-s", help="random seed (the same seed gives the same games)"),
-    players: int = typer.Option(0, "--players", help="override the preset's number of players (2 or 4)"),
+    players: int = typer.Option(0, "--players", help="override the preset's number of players (2 to 6; 3, 5 and 6 with the Italian presets)"),
     max_hands: int = typer.Option(
         100, "--max-hands", help="stop a match still running after this many hands"
     ),
@@ -420,7 +420,7 @@ def arena(
     rules: str = typer.Option("italian", "--rules", "-r", help="preset name (see `burraco presets`)"),
     deals: int = typer.Option(20, "--deals", "-n", help="duplicate deals to play (each is played twice)"),
     seed: int = typer.Option(0, "--seed", "-s", help="random seed (the same seed gives the same games)"),
-    players: int = typer.Option(0, "--players", help="override the preset's number of players (2 or 4)"),
+    players: int = typer.Option(0, "--players", help="override the preset's number of players (2 to 6; 3, 5 and 6 with the Italian presets)"),
     workers: int = typer.Option(
         1, "--workers", "-w", help="spread the deals over this many processes (0: one per CPU); same results"
     ),
@@ -537,6 +537,91 @@ def arena(
         out.print(f"plot: {plot}")
 
 
+@app.command(cls=_Command)
+def ladder(
+    players_: str = typer.Option(
+        "random,easy,medium,hard",
+        "--players",
+        help="the computer players, comma-separated (see `burraco players`): every pair meets",
+    ),
+    rules: str = typer.Option("italian", "--rules", "-r", help="preset name (see `burraco presets`)"),
+    deals: int = typer.Option(20, "--deals", "-n", help="duplicate deals a pairing (each is played twice)"),
+    seed: int = typer.Option(0, "--seed", "-s", help="random seed (the same seed gives the same ladder)"),
+    workers: int = typer.Option(
+        1, "--workers", "-w", help="spread each pairing's deals over this many processes (0: one per CPU)"
+    ),
+    ray: str | None = typer.Option(
+        None, "--ray", help="play the deals on the Ray cluster at ADDRESS ('local': start one here)"
+    ),
+    save: Path | None = typer.Option(
+        None, "--save", help="keep each pairing's progress in this folder (a stopped ladder continues there)"
+    ),
+    plot: Path | None = typer.Option(
+        None, "--plot", help="draw the ratings and the pairings into this image (needs burraco\\[plot])"
+    ),
+    as_json: bool = typer.Option(False, "--json", help="print the ladder as JSON (docs/strength.md)"),
+) -> None:
+    """A round-robin of computer players in the duplicate arena, rated with OpenSkill: who is stronger, by how much."""
+    from rich.table import Table
+
+    from .arena import PLOT_INSTALL_HINT, ArenaError, plot_available
+    from .ladder import ladder as run_ladder
+    from .ladder import plot_ladder
+    from .parallel import ParallelError
+
+    r = _rules(rules, 0)
+    specs = [_player(p.strip(), "--players") for p in players_.split(",") if p.strip()]
+    _count(deals, "--deals")
+    if len(specs) < 2:
+        raise typer.BadParameter("name at least two players", param_hint="--players")
+    if len(set(specs)) != len(specs):
+        raise typer.BadParameter(f"a player is named twice: {', '.join(specs)}", param_hint="--players")
+    if plot is not None and not plot_available():
+        typer.echo(f"error: {PLOT_INSTALL_HINT}", err=True)
+        raise typer.Exit(1)
+    n_pairs = len(specs) * (len(specs) - 1) // 2
+    console = Console(stderr=True)
+    try:
+        with _progress(console, as_json) as prog:
+            task = prog.add_task(f"{r.name}: {n_pairs} pairings", total=n_pairs * deals)
+
+            def step(k: int, _n: int, done: int) -> None:
+                prog.update(task, completed=k * deals + done, description=f"{r.name}: pairing {k + 1}/{n_pairs}")
+
+            lad = run_ladder(r, specs, deals, seed, workers=workers, ray=ray, save_dir=save, progress=step)
+    except (ArenaError, ParallelError, ValueError) as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(1) from e
+    data = lad.to_json()
+    if plot is not None:
+        plot_ladder(data, plot)
+    if as_json:
+        print(json.dumps(data))
+        return
+    out = Console()
+    t = Table(title=f"{r.name}: ratings after {deals} duplicate deals a pairing (OpenSkill)")
+    for col in ("", "player", "rating (mu - 3 sigma)", "mu", "sigma", "deals won / tied / lost"):
+        t.add_column(col, justify="left" if col == "player" else "right")
+    for k, x in enumerate(lad.ratings, 1):
+        t.add_row(str(k), x.player, f"{x.ordinal:.1f}", f"{x.mu:.1f}", f"{x.sigma:.1f}", f"{x.won} / {x.tied} / {x.lost}")
+    out.print(t)
+    p = Table(title="pairings: points per deal, A - B (95% CI)")
+    for col in ("A", "B", "mean diff", "95% CI", "A wins"):
+        p.add_column(col, justify="left" if col in ("A", "B") else "right")
+    for pair in lad.pairings:
+        ci = pair.get("ci95")
+        p.add_row(
+            pair["a"],
+            pair["b"],
+            f"{pair['mean_diff']:+.0f}",
+            f"{ci[0]:+.0f} .. {ci[1]:+.0f}" if ci else "—",
+            f"{100 * pair['a_win_rate']:.0f}%",
+        )
+    out.print(p)
+    if plot is not None:
+        out.print(f"plot: {plot}")
+
+
 def _cannot_listen(host: str, port: int) -> OSError | None:
     """Why the server could not listen on ``host:port`` (a bind as uvicorn's: SO_REUSEADDR, IPv6 for an address
     with a colon), or None when it can. The socket is closed at once; a program that takes the port in between
@@ -594,7 +679,7 @@ def serve(
 def play(
     rules: str = typer.Option("italian", "--rules", "-r", help="preset name (see `burraco presets`)"),
     target: int = typer.Option(0, "--target", help="match target score (0: the preset's)"),
-    players: int = typer.Option(0, "--players", help="override the preset's number of players (2 or 4)"),
+    players: int = typer.Option(0, "--players", help="override the preset's number of players (2 to 6; 3, 5 and 6 with the Italian presets)"),
     partner: str = typer.Option(
         "heuristic:medium",
         "--partner",

@@ -48,6 +48,10 @@ def narrate(
         return [msg("log_timeout")]
     seat = seats.index(action.seat)
     side = before.side_of(seat)
+    # the seat's side after the action, and the sides before it that it holds: with three and five players the
+    # first player out turns the others into a pair whose melds and pozzetti are both of theirs (§14.3-§14.4)
+    side_after = after.side_of(seat)
+    merged = sorted({before.side_of(s) for s in after.side_seats[side_after]})
     who = who_of[seat]
     mine = seat == you
     out: list[Message] = []
@@ -68,8 +72,8 @@ def narrate(
         else:
             out.append(msg("log_pick_you", n=n, top=top) if mine else msg("log_pick", who=who, n=n, top=top))
     elif v == MELD:
-        k = len(before.melds[side])
-        made = after.melds[side][k] if len(after.melds[side]) > k else None
+        old = [m for x in merged for m in before.melds[x]]
+        made = next((m for m in after.melds[side_after] if m not in old), None)
         cards = cards_str(made.display_cards() if made is not None else action.cards)
         out.append(msg("log_meld_you", cards=cards) if mine else msg("log_meld", who=who, cards=cards))
     elif v in (ADD, SWAP):
@@ -92,7 +96,7 @@ def narrate(
         out.append(msg("log_discard_you", card=card) if mine else msg("log_discard", who=who, card=card))
     else:  # pragma: no cover - every verb is above
         out.append(msg("text", text=str(action)))
-    if after.poz_taken[side] > before.poz_taken[side]:
+    if after.poz_taken[side_after] > sum(before.poz_taken[x] for x in merged):
         if v != DISCARD:  # in diretta: the turn goes on
             out.append(msg("log_pozzetto_direct_you") if mine else msg("log_pozzetto_direct", who=who))
         else:

@@ -13,14 +13,37 @@ from .._accel import fast as _fast  # the C mask where burraco._speedups was bui
 from ..actions import Action
 from ..cards import cards_str
 from ..game import Game
-from ..match import Match
+from ..match import Match, hand_points
 from ..rules import Rules, rules_from_json
-from .encoding import NUM_ACTIONS, Encoder, check_rules, encode_view, legal_indices
+from .encoding import Encoder, check_rules, encode_view, layout_for, legal_indices
 
 #: episode kinds
 EPISODES = ("hand", "match")
 #: reward kinds: the side's score difference at the end of every hand, or +1/0/-1 for the match
 REWARDS = ("score", "win")
+
+
+def scorer_of(g: Game, seat: int) -> int:
+    """The index of the match total ``seat`` plays for (:func:`burraco.match.scorer_names`): its own with 3 and 5
+    players, its side's otherwise."""
+    return seat if g.rules.players in (3, 5) else g.side_of(seat)
+
+
+def hand_rewards(g: Game) -> list[float]:
+    """Per seat, unscaled, what a finished hand is worth: what its scorer (:func:`scorer_of`) adds to its match
+    total minus the mean of what the other scorers add (:func:`burraco.match.hand_points`). With 2 and 4 players
+    the side's total minus the other side's; with 3 and 5 the solo's whole score and each half of a pair's (the
+    split of RULES.md §14.3, so the partners of a pair formed during the hand get the same reward, and before it
+    forms every player scores alone); with 6 the side's against the mean of the other two pairs. Zero-sum over
+    the scorers."""
+    pts = hand_points(g)
+    k = len(pts) - 1
+    total = sum(pts)
+    out: list[float] = []
+    for s in range(g.n):
+        own = pts[scorer_of(g, s)]
+        out.append(own - (total - own) / k if k > 1 else float(own - (total - own)))
+    return out
 
 
 def make_rules(rules: Any, players: int | None = None) -> Rules:
@@ -53,6 +76,8 @@ class Table:
         self.reward_scale = reward_scale
         self.max_hands = max_hands
         self.n = rules.players
+        #: the action space and observation layout (:func:`burraco.envs.encoding.layout_for`)
+        self.layout = layout_for(rules)
         self.match = Match(rules, seed=0)
         self.game: Game = self.match.start_hand()
         self._legal_game: Game | None = None  # the game and number of actions the legal actions are for
@@ -60,14 +85,14 @@ class Table:
         self._legal: list[Action] = []
         self._codes: list[int] = []  # their indices, in the same order
         self._encoder = Encoder(rules)
-        self._totals_before: tuple[int, int] = (0, 0)
+        self._totals_before: tuple[int, ...] = tuple(self.match.totals)
         self.over = False
         self.truncated = False
 
     def reset(self, seed: int) -> None:
         self.match = Match(self.rules, seed=seed)
         self.game = self.match.start_hand()
-        self._totals_before = (0, 0)
+        self._totals_before = tuple(self.match.totals)
         self._legal_game = None
         self.over = False
         self.truncated = False
@@ -83,7 +108,7 @@ class Table:
         if g is not self._legal_game or len(g.actions) != self._legal_n:
             self._legal = g.legal_actions()
             melds = g.melds[g.side_of(g.current_seat)] if g.end is None else []
-            self._codes = legal_indices(self._legal, melds)
+            self._codes = legal_indices(self._legal, melds, self.layout)
             self._legal_game = g
             self._legal_n = len(g.actions)
         return self._legal
@@ -97,12 +122,13 @@ class Table:
 
     def mask(self, seat: int) -> npt.NDArray[np.int8]:
         # a zeroed bytearray set item by item is cheaper than numpy's fancy indexing with a short list
+        size = self.layout.num_actions
         if self.over or seat != self.game.current_seat:
-            return np.frombuffer(bytearray(NUM_ACTIONS), dtype=np.int8)
+            return np.frombuffer(bytearray(size), dtype=np.int8)
         self.legal()
         if _fast is not None:
-            return np.frombuffer(_fast.mask(self._codes, NUM_ACTIONS), dtype=np.int8)
-        ba = bytearray(NUM_ACTIONS)
+            return np.frombuffer(_fast.mask(self._codes, size), dtype=np.int8)
+        ba = bytearray(size)
         for c in self._codes:
             ba[c] = 1
         return np.frombuffer(ba, dtype=np.int8)
@@ -134,30 +160,23 @@ class Table:
         if g.end is None:
             return None
         m.hands_finished  # the match scores the finished hand into its totals  # noqa: B018
-        sc = g.scores()
-        assert sc is not None
-        side_tot = [sc[g.sides[0]]["total"], sc[g.sides[1]]["total"]]
+        worth = hand_rewards(g)
         out: list[float] | None = None
         if self.reward == "score":
-            out = [
-                (side_tot[g.side_of(s)] - side_tot[1 - g.side_of(s)]) * self.reward_scale
-                for s in range(self.n)
-            ]
+            out = [w * self.reward_scale for w in worth]
         if self.episode == "hand":
             self.over = True
             if self.reward == "win":
-                out = [
-                    float(np.sign(side_tot[g.side_of(s)] - side_tot[1 - g.side_of(s)])) for s in range(self.n)
-                ]
+                out = [float(np.sign(w)) for w in worth]
             return out
         if m.is_over or len(m.games) >= self.max_hands:
             self.over = True
             self.truncated = not m.is_over
             if self.reward == "win":
                 w = m.winner() if m.is_over else None
-                out = [0.0 if w is None else (1.0 if g.side_of(s) == w else -1.0) for s in range(self.n)]
+                out = [0.0 if w is None else (1.0 if scorer_of(g, s) == w else -1.0) for s in range(self.n)]
             return out
-        self._totals_before = (m.totals[0], m.totals[1])
+        self._totals_before = tuple(m.totals)
         self.game = m.start_hand()
         return out
 
@@ -170,7 +189,7 @@ class Table:
     def render(self) -> str:
         g = self.game
         lines = [repr(g)]
-        for side in (0, 1):
+        for side in range(len(g.sides)):
             melds = "  |  ".join(cards_str(m.display_cards()) for m in g.melds[side])
             lines.append(f"{g.sides[side]}: {melds}")
         lines.append("hands: " + " ".join(f"{g.seats[s]}={g.hand_n[s]}" for s in range(g.n)))

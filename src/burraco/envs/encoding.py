@@ -15,8 +15,10 @@ documented in ``docs/research.md`` and in :data:`ACTION_LAYOUT`:
 * ``swap <k> <card>`` (house rule): slot times the rank of the natural card.
 
 A side can never hold more than 36 melds (108 cards, at least 3 a meld), so the space covers every action of every
-supported rule set exactly: two packs, one wild per meld (the rules of every preset). :func:`check_rules` refuses
-the others.
+supported rule set exactly: two packs, one wild per meld (the rules of every preset). Three packs (5 and 6
+players, RULES.md §14.4) have a space of their own, with sets of up to three copies of a card and 54 slots: the
+rules' :class:`Layout` (:func:`layout_for`), which every function here takes (the default is the two-pack space of
+the constants). :func:`check_rules` refuses the rest (more packs, more wilds a meld).
 
 >>> from burraco import Game, preset
 >>> g = Game.new(preset("italian"), seed=13)
@@ -33,7 +35,9 @@ Observations
 :func:`encode_view` turns a seat's :class:`~burraco.View` into a ``float32`` vector of :data:`OBS_SIZE`; the
 layout is :data:`OBS_LAYOUT` (name, offset, size) and docs/research.md. Seats are relative to the observer in
 playing order (self, next, partner, previous; in a two-player game the opponent is "next"), sides are own then
-other. :func:`encode_game` gives the same vector straight from a :class:`~burraco.Game` for one seat, faster (no
+other. With 3, 5 and 6 players the rules' :class:`Layout` has a block per other seat and per side slot (the own
+side first, then the others in playing order), and says who plays with whom now (the pairs of 3 and 5 players
+form during the hand). :func:`encode_game` gives the same vector straight from a :class:`~burraco.Game` for one seat, faster (no
 ``View`` is built); it reads only what the seat's view holds, and the tests check that both agree on every state.
 """
 
@@ -56,6 +60,11 @@ from ..rules import BurracoNeeded, PickupRule, Rules
 if TYPE_CHECKING:
     from ..game import Game
     from ..view import View
+
+
+# the C code for the layouts of their own (encode_layout, indices with a space): None where the built module is
+# older than them (an editable install not rebuilt since): those layouts then run in pure Python
+_fast_n = _fast if _fast is not None and hasattr(_fast, "encode_layout") else None
 
 
 class EncodingError(ValueError):
@@ -99,13 +108,14 @@ def _seq_templates() -> list[tuple[int, int, int, int]]:
     return sorted(out)
 
 
-def _set_templates(rank: int) -> list[tuple[int, int]]:
-    """Every set multiset of one rank: ``(base-3 counts per suit, wild)`` with wild 0 none, 1 joker, 2…5 the 2 of
-    hearts … spades (a set of 2s, a house rule, takes only the joker as its wild). At least two naturals, three
-    cards, one wild."""
+def _set_templates(rank: int, copies: int = 2) -> list[tuple[int, int]]:
+    """Every set multiset of one rank: ``(counts per suit in base copies+1, wild)`` with wild 0 none, 1 joker, 2…5
+    the 2 of hearts … spades (a set of 2s, a house rule, takes only the joker as its wild). At least two naturals,
+    three cards, one wild; ``copies`` of each card (the packs)."""
     out: list[tuple[int, int]] = []
-    for code in range(81):
-        c = [code // 27 % 3, code // 9 % 3, code // 3 % 3, code % 3]
+    b = copies + 1
+    for code in range(b**4):
+        c = [code // (b * b * b) % b, code // (b * b) % b, code // b % b, code % b]
         n = sum(c)
         for wild in range(6 if rank != 2 else 2):
             if n < 2 or (wild == 0 and n < 3):
@@ -116,10 +126,6 @@ def _set_templates(rank: int) -> list[tuple[int, int]]:
 
 _SEQ: list[tuple[int, int, int, int]] = _seq_templates()
 _SEQ_INDEX: dict[tuple[int, int, int, int], int] = {k: i for i, k in enumerate(_SEQ)}
-_SETS: dict[int, list[tuple[int, int]]] = {r: _set_templates(r) for r in range(1, 14)}
-_SET_INDEX: dict[int, dict[tuple[int, int], int]] = {
-    r: {k: i for i, k in enumerate(v)} for r, v in _SETS.items()
-}
 
 #: sequence templates per suit
 SEQ_TEMPLATES = len(_SEQ)
@@ -128,14 +134,35 @@ SEQ_TEMPLATES = len(_SEQ)
 GROUPS: tuple[tuple[str, int], ...] = tuple(
     [("seq", s) for s in range(4)] + [("set", r) for r in range(1, 14)]
 )
-_GROUP_SIZE = [SEQ_TEMPLATES] * 4 + [len(_SETS[r]) for r in range(1, 14)]
-_GROUP_OFFSET: list[int] = []
-_acc = 0
-for _n in _GROUP_SIZE:
-    _GROUP_OFFSET.append(_acc)
-    _acc += _n
-#: number of meld templates over all groups
-MELD_TEMPLATES = _acc
+
+
+class _Templates:
+    """The meld templates for ``copies`` copies of each card (the packs): the sequences are the same for every
+    count (a sequence holds each natural once, the ace at both ends), the sets have up to ``copies`` of a card."""
+
+    def __init__(self, copies: int) -> None:
+        self.copies = copies
+        self.sets: dict[int, list[tuple[int, int]]] = {r: _set_templates(r, copies) for r in range(1, 14)}
+        self.set_index: dict[int, dict[tuple[int, int], int]] = {
+            r: {k: i for i, k in enumerate(v)} for r, v in self.sets.items()
+        }
+        self.group_size = [SEQ_TEMPLATES] * 4 + [len(self.sets[r]) for r in range(1, 14)]
+        self.group_offset: list[int] = []
+        acc = 0
+        for n in self.group_size:
+            self.group_offset.append(acc)
+            acc += n
+        #: number of meld templates over all groups
+        self.total = acc
+
+
+_TP2 = _Templates(2)
+_SETS = _TP2.sets
+_SET_INDEX = _TP2.set_index
+_GROUP_SIZE = _TP2.group_size
+_GROUP_OFFSET = _TP2.group_offset
+#: number of meld templates over all groups (two packs)
+MELD_TEMPLATES = _TP2.total
 
 DRAW_INDEX = 0
 PICK_INDEX = 1
@@ -162,16 +189,15 @@ ACTION_LAYOUT: tuple[tuple[str, int, int], ...] = (
 
 
 def check_rules(rules: Rules) -> None:
-    """Raise :class:`EncodingError` for rules outside the fixed spaces (more than two packs or one wild a meld)."""
-    if rules.players not in (2, 4):
+    """Raise :class:`EncodingError` for rules outside the fixed spaces: they cover 2 to 6 players, up to three
+    packs and one wild per meld (every preset; :class:`Layout`)."""
+    if not 2 <= rules.players <= 6:
+        raise EncodingError(f"the research environments' spaces are laid out for 2 to 6 players, not {rules.players}")
+    if rules.decks > 3 or rules.max_wilds != 1:
         raise EncodingError(
-            f"the research environments' fixed spaces are laid out for 2 and 4 players, not {rules.players} "
-            "(3, 5 and 6 players play everywhere else: burraco play, simulate, arena)"
-        )
-    if rules.decks > 2 or rules.max_wilds != 1 or rules.deck_size // 3 > MAX_SLOTS:
-        raise EncodingError(
-            "the fixed action space covers rules with at most two packs and one wild per meld "
-            f"(these have {rules.decks} packs and {rules.max_wilds} wilds per meld)"
+            "the fixed action space covers rules with at most three packs and one wild per meld "
+            f"(these have {rules.decks} packs and {rules.max_wilds} wilds per meld: RULES.md §14.4 plays with "
+            "three packs, and every preset with one wild per meld)"
         )
 
 
@@ -201,7 +227,7 @@ def _group_of_meld(m: Meld) -> int:
     return m.suit if m.kind == SEQUENCE else 4 + m.rank - 1
 
 
-def _template(group: int, cards: tuple[int, ...]) -> int:
+def _template(group: int, cards: tuple[int, ...], tp: _Templates = _TP2) -> int:
     """The index, within ``group``, of the template with exactly these cards; :class:`EncodingError` if none."""
     if group < 4:
         s = group
@@ -246,15 +272,16 @@ def _template(group: int, cards: tuple[int, ...]) -> int:
                 wild = 2 + c // 13
             else:
                 raise EncodingError(f"{cards} is not one rank")
-        if max(cnt) > 2:
-            raise EncodingError(f"{cards}: more than two copies of a card")
-        i = _SET_INDEX[rank].get((cnt[0] * 27 + cnt[1] * 9 + cnt[2] * 3 + cnt[3], wild))
+        if max(cnt) > tp.copies:
+            raise EncodingError(f"{cards}: more than {tp.copies} copies of a card")
+        b = tp.copies + 1
+        i = tp.set_index[rank].get((((cnt[0] * b + cnt[1]) * b + cnt[2]) * b + cnt[3], wild))
     if i is None:
         raise EncodingError(f"no meld template holds {cards}")
     return i
 
 
-def _template_cards(group: int, i: int) -> tuple[int, ...]:
+def _template_cards(group: int, i: int, tp: _Templates = _TP2) -> tuple[int, ...]:
     """The sorted cards of template ``i`` of ``group``."""
     out: list[int] = []
     if group < 4:
@@ -269,8 +296,9 @@ def _template_cards(group: int, i: int) -> tuple[int, ...]:
             out.append((s + other - 1) % 4 * 13 + 1)
     else:
         rank = group - 4 + 1
-        code, wild = _SETS[rank][i]
-        cnt = [code // 27 % 3, code // 9 % 3, code // 3 % 3, code % 3]
+        code, wild = tp.sets[rank][i]
+        b = tp.copies + 1
+        cnt = [code // (b * b * b) % b, code // (b * b) % b, code // b % b, code % b]
         for s in range(4):
             out += [s * 13 + rank - 1] * cnt[s]
         if wild == 1:
@@ -293,35 +321,41 @@ def _sub(big: tuple[int, ...], small: tuple[int, ...]) -> tuple[int, ...] | None
 
 _MELD_CACHE: dict[tuple[int, ...], int] = {}
 _ADD_CACHE: dict[tuple[tuple[int, ...], int, tuple[int, ...]], int] = {}
+_ADD_BY_UID: dict[tuple[int, tuple[int, ...]], int] = {}
 
 
-def encode_action(a: Action, melds: Sequence[Meld]) -> int:
-    """The index of action ``a``; ``melds`` are the acting side's melds (needed for ``add`` and ``swap``)."""
+def encode_action(a: Action, melds: Sequence[Meld], layout: Layout | None = None) -> int:
+    """The index of action ``a``; ``melds`` are the acting side's melds (needed for ``add`` and ``swap``);
+    ``layout`` the space (:func:`layout_for` the rules; default the 2- and 4-player one, two packs)."""
+    L = _DEFAULT if layout is None else layout
     v = a.verb
     if v == DISCARD:
         return DISCARD_OFFSET + a.cards[0]
     if v == MELD:
-        got = _MELD_CACHE.get(a.cards)
+        mc = L.meld_cache
+        got = mc.get(a.cards)
         if got is None:
             g = _group_of_cards(a.cards)
-            got = MELD_OFFSET + _GROUP_OFFSET[g] + _template(g, a.cards)
-            if len(_MELD_CACHE) > 500_000:
-                _MELD_CACHE.clear()
-            _MELD_CACHE[a.cards] = got
+            got = MELD_OFFSET + L.tp.group_offset[g] + _template(g, a.cards, L.tp)
+            if len(mc) > 500_000:
+                mc.clear()
+            mc[a.cards] = got
         return got
+    slots = L.max_slots
     if v == ADD:
         k = a.meld
-        if not 1 <= k <= min(len(melds), MAX_SLOTS):
-            raise EncodingError(f"{a}: no meld {k} (slots 1…{MAX_SLOTS})")
+        if not 1 <= k <= min(len(melds), slots):
+            raise EncodingError(f"{a}: no meld {k} (slots 1…{slots})")
         m = melds[k - 1]
         key = (m.cards, _group_of_meld(m), a.cards)
-        t = _ADD_CACHE.get(key)
+        ac = L.add_cache
+        t = ac.get(key)
         if t is None:
-            t = _template(key[1], tuple(sorted(m.cards + a.cards)))
-            if len(_ADD_CACHE) > 500_000:
-                _ADD_CACHE.clear()
-            _ADD_CACHE[key] = t
-        return ADD_OFFSET + (k - 1) * ADD_BLOCK + t
+            t = _template(key[1], tuple(sorted(m.cards + a.cards)), L.tp)
+            if len(ac) > 500_000:
+                ac.clear()
+            ac[key] = t
+        return L.add_offset + (k - 1) * L.add_block + t
     if v == DRAW:
         return DRAW_INDEX
     if v == PICK:
@@ -329,19 +363,23 @@ def encode_action(a: Action, melds: Sequence[Meld]) -> int:
     if v == REDRAW:
         return REDRAW_INDEX
     if v == SWAP:
-        if not 1 <= a.meld <= MAX_SLOTS:
-            raise EncodingError(f"{a}: no meld {a.meld} (slots 1…{MAX_SLOTS})")
-        return SWAP_OFFSET + (a.meld - 1) * 13 + a.cards[0] % 13
+        if not 1 <= a.meld <= slots:
+            raise EncodingError(f"{a}: no meld {a.meld} (slots 1…{slots})")
+        return L.swap_offset + (a.meld - 1) * 13 + a.cards[0] % 13
     raise EncodingError(f"{a}: not a player's action (a director's time-out has no index)")
 
 
-def decode_action(index: SupportsIndex, seat: str, melds: Sequence[Meld]) -> Action:
+def decode_action(
+    index: SupportsIndex, seat: str, melds: Sequence[Meld], layout: Layout | None = None
+) -> Action:
     """The action of ``seat`` (a seat letter) at ``index``; ``melds`` are its side's melds. The inverse of
     :func:`encode_action`; :class:`EncodingError` for an index that names no action in this state (an ``add`` to
     a slot the side does not have, or whose template does not contain the meld)."""
+    L = _DEFAULT if layout is None else layout
+    tp = L.tp
     i = operator.index(index)  # numpy integers too
-    if not 0 <= i < NUM_ACTIONS:
-        raise EncodingError(f"action index {i} is outside 0…{NUM_ACTIONS - 1}")
+    if not 0 <= i < L.num_actions:
+        raise EncodingError(f"action index {i} is outside 0…{L.num_actions - 1}")
     if i == DRAW_INDEX:
         return Action(seat, DRAW)
     if i == PICK_INDEX:
@@ -350,77 +388,90 @@ def decode_action(index: SupportsIndex, seat: str, melds: Sequence[Meld]) -> Act
         return Action(seat, REDRAW)
     if i < MELD_OFFSET:
         return Action(seat, DISCARD, (i - DISCARD_OFFSET,))
-    if i < ADD_OFFSET:
+    if i < L.add_offset:
         j = i - MELD_OFFSET
-        g = max(k for k in range(len(GROUPS)) if _GROUP_OFFSET[k] <= j)
-        return Action(seat, MELD, _template_cards(g, j - _GROUP_OFFSET[g]))
-    if i < SWAP_OFFSET:
-        k, t = divmod(i - ADD_OFFSET, ADD_BLOCK)
+        g = max(k for k in range(len(GROUPS)) if tp.group_offset[k] <= j)
+        return Action(seat, MELD, _template_cards(g, j - tp.group_offset[g], tp))
+    if i < L.swap_offset:
+        k, t = divmod(i - L.add_offset, L.add_block)
         if k >= len(melds):
             raise EncodingError(
                 f"action index {i}: an attachment to meld {k + 1}, and the side has {len(melds)}"
             )
         m = melds[k]
         g = _group_of_meld(m)
-        if t >= _GROUP_SIZE[g]:
+        if t >= tp.group_size[g]:
             raise EncodingError(f"action index {i}: no template {t} for meld {k + 1}")
-        added = _sub(_template_cards(g, t), m.cards)
+        added = _sub(_template_cards(g, t, tp), m.cards)
         if not added:
             raise EncodingError(f"action index {i}: its template does not extend meld {k + 1}")
         return Action(seat, ADD, added, k + 1)
-    k, r = divmod(i - SWAP_OFFSET, 13)
+    k, r = divmod(i - L.swap_offset, 13)
     if k >= len(melds) or melds[k].kind != SEQUENCE:
         raise EncodingError(f"action index {i}: a swap on meld {k + 1}, which is not a sequence of the side")
     return Action(seat, SWAP, (melds[k].suit * 13 + r,), k + 1)
 
 
-def describe_index(index: SupportsIndex) -> tuple[str, int, int]:
+def describe_index(index: SupportsIndex, layout: Layout | None = None) -> tuple[str, int, int]:
     """``(part, slot, position)`` of an index: the part of :data:`ACTION_LAYOUT`, the 1-based meld slot (``add``,
     ``swap``; else 0) and the position within the part (card type, template number, rank). Handy for factored
     policy heads."""
+    L = _DEFAULT if layout is None else layout
     i = operator.index(index)  # numpy integers too
     if i < MELD_OFFSET:
         if i < DISCARD_OFFSET:
             return (("draw", "pick", "redraw")[i], 0, 0)
         return ("discard", 0, i - DISCARD_OFFSET)
-    if i < ADD_OFFSET:
+    if i < L.add_offset:
         return ("meld", 0, i - MELD_OFFSET)
-    if i < SWAP_OFFSET:
-        k, t = divmod(i - ADD_OFFSET, ADD_BLOCK)
+    if i < L.swap_offset:
+        k, t = divmod(i - L.add_offset, L.add_block)
         return ("add", k + 1, t)
-    if i < NUM_ACTIONS:
-        k, r = divmod(i - SWAP_OFFSET, 13)
+    if i < L.num_actions:
+        k, r = divmod(i - L.swap_offset, 13)
         return ("swap", k + 1, r)
-    raise EncodingError(f"action index {i} is outside 0…{NUM_ACTIONS - 1}")
+    raise EncodingError(f"action index {i} is outside 0…{L.num_actions - 1}")
 
 
-_ADD_BY_UID: dict[tuple[int, tuple[int, ...]], int] = {}
-
-
-def _index_slow(a: Action, melds: Sequence[Meld]) -> int:
+def _index_slow(a: Action, melds: Sequence[Meld], layout: Layout | None = None) -> int:
     """:func:`encode_action`, remembering an attachment's template by the meld's unique id (melds are immutable:
     the same meld in any slot has the same templates)."""
     if a[1] == ADD:
+        L = _DEFAULT if layout is None else layout
         k = a[3]
-        if 1 <= k <= len(melds) and k <= MAX_SLOTS:
-            got = encode_action(a, melds)
-            if len(_ADD_BY_UID) > 500_000:
-                _ADD_BY_UID.clear()
-            _ADD_BY_UID[(melds[k - 1].uid, a[2])] = got - ADD_OFFSET - (k - 1) * ADD_BLOCK
+        if 1 <= k <= len(melds) and k <= L.max_slots:
+            got = encode_action(a, melds, L)
+            au = L.add_by_uid
+            if len(au) > 500_000:
+                au.clear()
+            au[(melds[k - 1].uid, a[2])] = got - L.add_offset - (k - 1) * L.add_block
             return got
-    return encode_action(a, melds)
+    return encode_action(a, melds, layout)
 
 
-def legal_indices(legal: Sequence[Action], melds: Sequence[Meld]) -> list[int]:
+def legal_indices(legal: Sequence[Action], melds: Sequence[Meld], layout: Layout | None = None) -> list[int]:
     """The indices of ``legal`` (in the same order): :func:`encode_action` of each, with the common verbs inline
     and attachments cached by the meld's unique id (in C where ``burraco._speedups`` was built)."""
-    if _fast is not None and type(legal) is list and type(melds) is list:
-        codes: list[int] = _fast.indices(legal, melds, _MELD_CACHE, _ADD_BY_UID, _index_slow)
-        return codes
+    L = _DEFAULT if layout is None else layout
+    if type(legal) is list and type(melds) is list:
+        if L.default_actions and _fast is not None:
+            codes: list[int] = _fast.indices(legal, melds, _MELD_CACHE, _ADD_BY_UID, _index_slow)
+            return codes
+        if not L.default_actions and _fast_n is not None:  # a space of its own (three packs): its caches and
+            # offsets, and the slow path bound to it
+
+            def slow(a: Action, ms: Sequence[Meld]) -> int:
+                return _index_slow(a, ms, L)
+
+            codes = _fast_n.indices(legal, melds, L.meld_cache, L.add_by_uid, slow, L.c_actions)
+            return codes
     out: list[int] = []
     append = out.append
-    mc = _MELD_CACHE
-    ac = _ADD_BY_UID
+    mc = L.meld_cache
+    ac = L.add_by_uid
+    slots = L.max_slots
+    add_offset = L.add_offset
+    add_block = L.add_block
     for a in legal:
         v = a[1]
         if v == DISCARD:
@@ -431,21 +482,25 @@ def legal_indices(legal: Sequence[Action], melds: Sequence[Meld]) -> list[int]:
             append(PICK_INDEX)
         elif v == MELD:
             got = mc.get(a[2])
-            append(_index_slow(a, melds) if got is None else got)
+            append(_index_slow(a, melds, L) if got is None else got)
         elif v == ADD:
             k = a[3]
-            got = ac.get((melds[k - 1].uid, a[2])) if 1 <= k <= len(melds) and k <= MAX_SLOTS else None
-            append(_index_slow(a, melds) if got is None else ADD_OFFSET + (k - 1) * ADD_BLOCK + got)
+            got = ac.get((melds[k - 1].uid, a[2])) if 1 <= k <= len(melds) and k <= slots else None
+            append(_index_slow(a, melds, L) if got is None else add_offset + (k - 1) * add_block + got)
         else:
-            append(_index_slow(a, melds))
+            append(_index_slow(a, melds, L))
     return out
 
 
-def action_mask(legal: Sequence[Action], melds: Sequence[Meld]) -> npt.NDArray[np.int8]:
-    """An ``int8`` vector of :data:`NUM_ACTIONS` with 1 at every legal action's index."""
-    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+def action_mask(
+    legal: Sequence[Action], melds: Sequence[Meld], layout: Layout | None = None
+) -> npt.NDArray[np.int8]:
+    """An ``int8`` vector of the space's size (:data:`NUM_ACTIONS` by default) with 1 at every legal action's
+    index."""
+    L = _DEFAULT if layout is None else layout
+    mask = np.zeros(L.num_actions, dtype=np.int8)
     if legal:
-        mask[legal_indices(legal, melds)] = 1
+        mask[legal_indices(legal, melds, L)] = 1
     return mask
 
 
@@ -655,14 +710,14 @@ def _summarise(slots: Sequence[_Slot]) -> tuple[bytes, int, bool, bool]:
 
 
 def _side_block(
-    ms: Sequence[Meld], values: tuple[int, ...]
+    ms: Sequence[Meld], values: tuple[int, ...], max_slots: int = MAX_SLOTS
 ) -> tuple[npt.NDArray[np.float32], bytes, int, bool, bool]:
-    """The meld rows of one side, its table counts, card points, and whether it has a burraco / a clean one
-    (cached by the melds' unique ids)."""
-    key = tuple(m.uid for m in ms[:MAX_SLOTS])
+    """The meld rows of one side (its first ``max_slots`` melds), its table counts, card points, and whether it
+    has a burraco / a clean one (cached by the melds' unique ids)."""
+    key = tuple(m.uid for m in ms[:max_slots])
     got = _SIDE_BLOCKS.get(key)
     if got is None:
-        slots = [_meld_row(m, values) for m in ms[:MAX_SLOTS]]
+        slots = [_meld_row(m, values) for m in ms[:max_slots]]
         got = (np.frombuffer(b"".join(sl[0] for sl in slots), dtype=np.float32), *_summarise(slots))
         if len(_SIDE_BLOCKS) > 100_000:
             _SIDE_BLOCKS.clear()
@@ -672,12 +727,225 @@ def _side_block(
 
 _PHASES = {"draw": (1.0, 0.0, 0.0), "play": (0.0, 1.0, 0.0)}
 _END_PHASE = (0.0, 0.0, 1.0)
-_TAIL = _O_SIZES  # hand_sizes … rules: 67 values written at once
-_TAIL_LEN = OBS_SIZE - _O_SIZES
+_TAIL = _O_SIZES  # hand_sizes … rules: 67 values written at once (the incremental encoder)
+
+
+class Layout:
+    """The action space and the observation layout for one number of players and of packs
+    (:func:`layout_for`). The 2- and 4-player layout of at most two packs is the module's constants
+    (:data:`NUM_ACTIONS`, :data:`OBS_SIZE`, :data:`OBS_LAYOUT` …); the others (3, 5 and 6 players, three packs)
+    have one block per other seat (relative, in playing order), one per side slot (the own side first, then the
+    others in playing order of their nearest seat) and :data:`MAX_SLOTS` grown with the deck
+    (a pack's 54 cards make 18 melds at most). See docs/research.md."""
+
+    def __init__(self, players: int, decks: int) -> None:
+        from ..game import initial_sides  # the engine's sides at the start of a hand
+
+        copies = max(2, decks)
+        #: the number of players and of packs this layout is for
+        self.players = players
+        self.decks = copies
+        #: True for the 2- and 4-player layout of two packs (the module's constants; the C encoder's)
+        self.default = players in (2, 4) and copies == 2
+        #: True when the action space is the two-pack one (the C code's ``legal_indices``)
+        self.default_actions = copies == 2
+        self.tp = _TP2 if copies == 2 else _Templates(copies)
+        #: meld slots per side: one side can hold at most a third of the deck's cards as melds
+        self.max_slots = 18 * copies
+        self.meld_templates = self.tp.total
+        self.add_offset = MELD_OFFSET + self.tp.total
+        self.add_block = max(self.tp.group_size)
+        self.swap_offset = self.add_offset + self.max_slots * self.add_block
+        #: the size of the action space
+        self.num_actions = self.swap_offset + self.max_slots * 13
+        self.action_layout: tuple[tuple[str, int, int], ...] = (
+            ("draw", DRAW_INDEX, 1),
+            ("pick", PICK_INDEX, 1),
+            ("redraw", REDRAW_INDEX, 1),
+            ("discard", DISCARD_OFFSET, NUM_TYPES),
+            ("meld", MELD_OFFSET, self.tp.total),
+            ("add", self.add_offset, self.max_slots * self.add_block),
+            ("swap", self.swap_offset, self.max_slots * 13),
+        )
+        if self.default_actions:  # the module's caches: the C legal_indices fills them too
+            self.meld_cache: dict[tuple[int, ...], int] = _MELD_CACHE
+            self.add_cache: dict[tuple[tuple[int, ...], int, tuple[int, ...]], int] = _ADD_CACHE
+            self.add_by_uid: dict[tuple[int, tuple[int, ...]], int] = _ADD_BY_UID
+        else:
+            self.meld_cache, self.add_cache, self.add_by_uid = {}, {}, {}
+        #: the action space the C ``legal_indices`` takes for a layout of its own (add offset, add block, slots)
+        self.c_actions = (self.add_offset, self.add_block, self.max_slots)
+        if self.default:
+            #: relative seat places, side slots, pozzetto flags, match totals
+            self.seats, self.side_slots, self.pozzetti, self.scorers = 4, 2, 3, 2
+            #: one line per block: ``(name, size, meaning)``
+            self.obs_description: tuple[tuple[str, int, str], ...] = OBS_DESCRIPTION
+        else:
+            n = players
+            k = max(2, len(initial_sides(players)))
+            self.seats, self.side_slots, self.pozzetti = n, k, max(3, k)
+            self.scorers = n if players in (3, 5) else k
+            self.obs_description = _generic_spec(n, k, self.pozzetti, self.scorers, self.max_slots)
+        offs: list[tuple[str, int, int]] = []
+        acc = 0
+        for name, size, _ in self.obs_description:
+            offs.append((name, acc, size))
+            acc += size
+        #: ``(name, offset, size)`` of every block, and the length of the observation vector
+        self.obs_layout: tuple[tuple[str, int, int], ...] = tuple(offs)
+        self.obs_size = acc
+        self.offsets: dict[str, int] = {name: off for name, off, _ in offs}
+        #: every player keeps a match total (3 and 5 players), else every side
+        self.scorers_are_seats = players in (3, 5)
+        # the blocks by the names the encoder writes them under (the 2/4-player layout names some differently)
+        at = dict(self.offsets)
+        at["OBS"] = self.obs_size
+        if self.default:
+            o = self.offsets
+            at.update(
+                {
+                    "known_1": o["known_next"],
+                    "known_2": o["known_partner"],
+                    "known_3": o["known_previous"],
+                    "table_0": o["table_own"],
+                    "table_1": o["table_other"],
+                    "melds_0": o["melds_own"],
+                    "melds_1": o["melds_other"],
+                    "match_totals": o["scores"],
+                    "table_points": o["scores"] + 2,
+                    "burraco": o["scores"] + 4,
+                    "clean": o["scores"] + 6,
+                }
+            )
+        self._at = at
+        #: the offsets the C encoder takes with every call for the layouts other than the 2/4-player one
+        #: (``burraco._speedups.encode_layout``; -1 for a block the layout does not have)
+        self.c_offsets: tuple[int, ...] = (
+            *(at.get(k, -1) for k in _C_BLOCKS),
+            self.seats,
+            self.side_slots,
+            self.pozzetti,
+            self.max_slots,
+            _ROW_BYTES,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Layout(players={self.players}, decks={self.decks}, obs_size={self.obs_size}, "
+            f"num_actions={self.num_actions})"
+        )
+
+
+#: the blocks of :attr:`Layout.c_offsets`, in the order burraco/_speedups.c reads them (then the relative places, the
+#: side slots, the pozzetto flags, the meld slots and the bytes of a meld row)
+_C_BLOCKS = (
+    "OBS",
+    "hand",
+    "known_1",
+    "pile",
+    "pile_top",
+    "unseen",
+    "table_0",
+    "melds_0",
+    "lone",
+    "top_to_use",
+    "hand_sizes",
+    "to_act",
+    "phase",
+    "flags",
+    "counters",
+    "pozzetti",
+    "poz_taken",
+    "poz_by",
+    "hidden_seats",
+    "poz_pending",
+    "seat_side",
+    "solo",
+    "match_totals",
+    "table_points",
+    "burraco",
+    "clean",
+    "rules",
+)
+
+
+def _generic_spec(n: int, k: int, poz: int, scorers: int, slots: int) -> tuple[tuple[str, int, str], ...]:
+    """The observation blocks of a layout for ``n`` players and ``k`` side slots (not the 2- and 4-player one)."""
+    who = "relative seat (self, next … previous in playing order)"
+    spec: list[tuple[str, int, str]] = [("hand", NUM_TYPES, "own hand: count of each card type it may look at")]
+    spec += [
+        (f"known_{i}", NUM_TYPES, f"cards the seat {i} places after in playing order was seen to pick up and holds")
+        for i in range(1, n)
+    ]
+    spec += [
+        ("pile", NUM_TYPES, "counts of the visible discard pile (only the top card where the pile is closed)"),
+        ("pile_top", NUM_TYPES, "one-hot top card of the pile"),
+        ("unseen", NUM_TYPES, "counts of the cards this seat cannot locate"),
+    ]
+    spec += [
+        (f"table_{j}", NUM_TYPES, f"counts of the cards in side slot {j}'s melds (0 own side, then the others)")
+        for j in range(k)
+    ]
+    spec += [(f"melds_{j}", slots * MELD_FEATURES, f"side slot {j}'s melds by slot") for j in range(k)]
+    spec += [
+        ("lone", NUM_TYPES, "one-hot card taken from a one-card pile this turn (may not be discarded back)"),
+        ("top_to_use", NUM_TYPES, "one-hot top card of a picked-up pile that must still be used this turn"),
+        ("hand_sizes", n, f"cards held, by {who}"),
+        ("to_act", n, "one-hot relative seat to act, all zero once the hand is over"),
+        ("phase", 3, "one-hot draw, play, end"),
+        ("flags", 10, dict((x[0], x[2]) for x in _LAYOUT_SPEC)["flags"]),
+        ("counters", 7, dict((x[0], x[2]) for x in _LAYOUT_SPEC)["counters"]),
+        ("pozzetti", poz, "which dealt pozzetti are still on the table"),
+        ("poz_taken", k, "pozzetti taken, by side slot"),
+        ("poz_by", k * n, "per side slot, one-hot relative seat that took its first pozzetto"),
+        ("hidden_seats", n, "seats holding a pozzetto they have not seen yet (relative)"),
+        ("poz_pending", n, "seats whose pozzetto taken with the discard is not yet played (relative)"),
+        ("seat_side", n * k, "per relative seat, one-hot side slot it plays in now (3, 5: pairs form in the hand)"),
+        ("solo", n, "one-hot relative seat playing solo against the pairs (3 and 5 players), else zeros"),
+        (
+            "match_totals",
+            scorers,
+            "match totals before this hand: per relative seat with 3 and 5 players, per side slot otherwise",
+        ),
+        ("table_points", k, "card points on the table, by side slot"),
+        ("burraco", k, "side has a burraco, by side slot"),
+        ("clean", k, "side has a clean burraco, by side slot"),
+        ("rules", 11, "the ten rule features of the 2- and 4-player layout, then the solo against pairs"),
+    ]
+    return tuple(spec)
+
+
+_LAYOUTS: dict[tuple[int, int], Layout] = {}
+#: the 2- and 4-player layout of two packs: the module's constants, the default of the functions here
+_DEFAULT = Layout(4, 2)
+
+
+def layout_for(rules: Rules) -> Layout:
+    """The :class:`Layout` of these rules (by their number of players and of packs); :class:`EncodingError` for
+    rules the spaces do not cover (:func:`check_rules`)."""
+    check_rules(rules)
+    got = _LAYOUTS.get((rules.players, rules.decks))
+    if got is None:
+        got = _LAYOUTS[(rules.players, rules.decks)] = Layout(rules.players, rules.decks)
+    return got
+
+
+#: per (sides, seat, direction of play): the side in each slot and each seat's slot (a few dozen entries)
+_SLOTS: dict[tuple[tuple[tuple[int, ...], ...], int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def _side_order(side_seats: Sequence[Sequence[int]], seat_side: Sequence[int], rel: Sequence[int], me: int) -> list[int]:
+    """The sides in slot order for seat ``me``: its own, then the others by their nearest seat in playing order."""
+    my = seat_side[me]
+    others = sorted(
+        (k for k in range(len(side_seats)) if k != my), key=lambda k: min(rel[m] for m in side_seats[k])
+    )
+    return [my, *others]
 
 
 def _fill(
     out: npt.NDArray[np.float32],
+    L: Layout,
     r: Rules,
     me: int,
     hand: bytes | bytearray,
@@ -697,110 +965,128 @@ def _fill(
     turn: int,
     phase: str,
     st: Any,
-    match_totals: tuple[int, ...] | None,
+    match_totals: Sequence[int] | None,
+    side_seats: Sequence[Sequence[int]],
+    seat_side: Sequence[int],
+    solo: int,
 ) -> None:
-    """Write the observation of seat ``me`` into ``out`` (zeroed) from the fields of its view."""
+    """Write the observation of seat ``me`` into ``out`` (zeroed) from the fields of its view, in layout ``L``
+    (:func:`encode_view` and :func:`encode_game` give the fields from a view and from a game)."""
     n = r.players
-    if n == 4:
-        d = r.direction
-        rel = [((s - me) * d) % 4 for s in range(4)]
-        my_side = me % 2
-    else:
-        rel = [0, 1] if me == 0 else [1, 0]
-        my_side = me
-    sizes = [0.0] * 4
-    hidden = [0.0] * 4
-    pending = [0.0] * 4
-    kn: list[bytes | bytearray] = [_ZERO53, _ZERO53, _ZERO53]
+    d = r.direction
+    rel = [((s - me) * d) % n for s in range(n)]
+    order = _side_order(side_seats, seat_side, rel, me)
+    slot_of = [0] * len(side_seats)
+    for j, k in enumerate(order):
+        slot_of[k] = j
+    o = L._at
+    ks = L.side_slots
+    places = L.seats  # relative seat places (4 in the 2-player game, which pads)
+    blocks: list[bytes | bytearray] = [bytes(hand)]
+    blocks += [_ZERO53] * (places - 1)
     for s in range(n):
-        k = rel[s]
-        if k:
-            kn[k - 1] = known[s]
-        sizes[k] = hand_sizes[s]
-        if hidden_seats[s]:
-            hidden[k] = 1.0
-        if poz_pending[s]:
-            pending[k] = 1.0
+        if rel[s]:
+            blocks[rel[s]] = known[s]
     if pile:
         lanes = 0
         for c in pile:
             lanes += _LANE[c]
-        pile_b = lanes.to_bytes(NUM_TYPES, "big")
-        top_b = _ONE_HOT[pile[-1]]
+        blocks += [lanes.to_bytes(NUM_TYPES, "big"), _ONE_HOT[pile[-1]]]
     else:
-        pile_b = top_b = _ZERO53
+        blocks += [_ZERO53, _ZERO53]
+    blocks.append(unseen)
     values = r.card_values()
-    blocks: list[Any] = [None, None]
-    table = [_ZERO53, _ZERO53]
-    for j in (0, 1):
-        ms = melds[my_side if j == 0 else 1 - my_side]
+    rows: list[Any] = [None] * ks
+    table = [_ZERO53] * ks
+    for j, k in enumerate(order):
+        ms = melds[k]
         if ms:
-            blocks[j] = _side_block(ms, values)
-            table[j] = blocks[j][1]
-    # the nine count blocks at the start, in one copy
-    out[:_COUNTS_END] = np.frombuffer(
-        b"".join((bytes(hand), kn[0], kn[1], kn[2], pile_b, top_b, unseen, table[0], table[1])),
-        dtype=np.uint8,
-    )
-    pts = [0, 0]
-    bur = [0.0, 0.0]
-    clean = [0.0, 0.0]
-    for j in (0, 1):
-        got = blocks[j]
+            rows[j] = _side_block(ms, values, L.max_slots)
+            table[j] = rows[j][1]
+    blocks += table
+    end = o["melds_0"]  # the count blocks at the start, in one copy
+    out[:end] = np.frombuffer(b"".join(blocks), dtype=np.uint8)
+    pts = [0.0] * ks
+    bur = [0.0] * ks
+    clean = [0.0] * ks
+    for j, got in enumerate(rows):
         if got is not None:
             block, _counts_b, p, b, c = got
-            base = _O_MELDS[j]
+            base = o[f"melds_{j}"]
             out[base : base + len(block)] = block
             pts[j] = p
             bur[j] = b
             clean[j] = c
     if st.lone >= 0 and turn >= 0:
-        out[_O_LONE + st.lone] = 1.0
+        out[o["lone"] + st.lone] = 1.0
     if st.top >= 0 and not st.top_used:
-        out[_O_TOPUSE + st.top] = 1.0
-    to_act = [0.0] * 4
+        out[o["top_to_use"] + st.top] = 1.0
+    # hand_sizes … rules: one list, written at once (offsets relative to its start)
+    base = o["hand_sizes"]
+    t: list[Any] = [0.0] * (L.obs_size - base)
+    hi, pe = o["hidden_seats"] - base, o["poz_pending"] - base
+    for s in range(n):
+        k = rel[s]
+        t[k] = hand_sizes[s]
+        if hidden_seats[s]:
+            t[hi + k] = 1.0
+        if poz_pending[s]:
+            t[pe + k] = 1.0
     if turn >= 0:
-        to_act[rel[turn]] = 1.0
-    poz = [1.0 if x else 0.0 for x in pozzetti[:3]]
-    poz += [0.0] * (3 - len(poz))
-    by = [0.0] * 8
-    for j in (0, 1):
-        x = poz_by[my_side if j == 0 else 1 - my_side]
-        if x >= 0:
-            by[4 * j + rel[x]] = 1.0
-    mt = match_totals or (0, 0)
-    tail = (
-        sizes
-        + to_act
-        + list(_PHASES.get(phase, _END_PHASE))
-        + [
-            st.picked,
-            st.drew,
-            st.melded,
-            st.opening,
-            st.must_open,
-            st.last_turn,
-            st.timeout_called,
-            st.redrawn,
-            hidden_poz > 0,
-            turn == me,
-            hidden_poz,
-            stock_size,
-            pile_size,
-            st.laid,
-            st.stalemate_run,
-            st.turns,
-            st.timeout_left,
-        ]
-        + poz
-        + [poz_taken[my_side], poz_taken[1 - my_side]]
-        + by
-        + hidden
-        + pending
-        + [mt[my_side], mt[1 - my_side], pts[0], pts[1], bur[0], bur[1], clean[0], clean[1]]
+        t[o["to_act"] - base + rel[turn]] = 1.0
+    if not L.default:  # who plays with whom now, and the solo
+        ss = o["seat_side"] - base
+        for s in range(n):
+            t[ss + rel[s] * ks + slot_of[seat_side[s]]] = 1.0
+        if solo >= 0:
+            t[o["solo"] - base + rel[solo]] = 1.0
+    f = o["phase"] - base
+    t[f : f + 3] = _PHASES.get(phase, _END_PHASE)
+    f = o["flags"] - base
+    t[f : f + 17] = (
+        st.picked,
+        st.drew,
+        st.melded,
+        st.opening,
+        st.must_open,
+        st.last_turn,
+        st.timeout_called,
+        st.redrawn,
+        hidden_poz > 0,
+        turn == me,
+        hidden_poz,
+        stock_size,
+        pile_size,
+        st.laid,
+        st.stalemate_run,
+        st.turns,
+        st.timeout_left,
     )
-    out[_TAIL : _TAIL + len(tail)] = tail
-    out[_O_RULES : _O_RULES + 10] = _rules_row(r)
+    pz = o["pozzetti"] - base
+    for i, there in enumerate(pozzetti[: L.pozzetti]):
+        if there:
+            t[pz + i] = 1.0
+    pt, pb = o["poz_taken"] - base, o["poz_by"] - base
+    for j, k in enumerate(order):
+        t[pt + j] = poz_taken[k]
+        x = poz_by[k]
+        if x >= 0:
+            t[pb + j * places + rel[x]] = 1.0
+    if match_totals:  # None (a hand outside a match) or the totals before this hand
+        mt = o["match_totals"] - base
+        if L.scorers_are_seats:  # 3 and 5 players: every player keeps a total
+            for s in range(n):
+                t[mt + rel[s]] = match_totals[s]
+        else:
+            for j, k in enumerate(order):
+                t[mt + j] = match_totals[k]
+    f = o["table_points"] - base
+    t[f : f + 3 * ks] = pts + bur + clean
+    f = o["rules"] - base
+    t[f : f + 10] = _rules_row(r).tolist()
+    if not L.default:
+        t[f + 10] = r.solo_pair
+    out[base:] = t
 
 
 def _hand_bytes(cards: Sequence[int]) -> bytes:
@@ -811,13 +1097,16 @@ def _hand_bytes(cards: Sequence[int]) -> bytes:
 
 
 def encode_view(view: View, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
-    """The observation vector of ``view`` (``float32``, :data:`OBS_SIZE`); written into ``out`` when given."""
+    """The observation vector of ``view`` (``float32``, the size of its rules' :class:`Layout`: :data:`OBS_SIZE`
+    with 2 and 4 players); written into ``out`` when given."""
+    L = layout_for(view.rules)
     if out is None:
-        out = np.zeros(OBS_SIZE, dtype=np.float32)
+        out = np.zeros(L.obs_size, dtype=np.float32)
     else:
         out.fill(0.0)
     _fill(
         out,
+        L,
         view.rules,
         view.seat,
         _hand_bytes(view.hand),
@@ -838,6 +1127,9 @@ def encode_view(view: View, out: npt.NDArray[np.float32] | None = None) -> npt.N
         view.phase,
         view,
         view.match_totals,
+        view.side_seats,
+        view.seat_side,
+        view.solo,
     )
     return out
 
@@ -845,13 +1137,14 @@ def encode_view(view: View, out: npt.NDArray[np.float32] | None = None) -> npt.N
 def encode_game(
     game: Game,
     seat: int,
-    match_totals: tuple[int, int] | None = None,
+    match_totals: Sequence[int] | None = None,
     out: npt.NDArray[np.float32] | None = None,
 ) -> npt.NDArray[np.float32]:
     """The observation of ``seat`` straight from ``game``: equal to ``encode_view(game.view(seat))`` (with
     ``match_totals`` as a match's view has them), without building the view."""
+    L = layout_for(game.rules)
     if out is None:
-        out = np.zeros(OBS_SIZE, dtype=np.float32)
+        out = np.zeros(L.obs_size, dtype=np.float32)
     else:
         out.fill(0.0)
     g = game
@@ -877,6 +1170,7 @@ def encode_game(
     st: Any = g
     _fill(
         out,
+        L,
         r,
         seat,
         hb,
@@ -897,6 +1191,9 @@ def encode_game(
         g.phase,
         st,
         match_totals,
+        g.side_seats,
+        g.side_of_seat,
+        g.solo,
     )
     return out
 
@@ -917,27 +1214,36 @@ class Encoder:
     melds are summarised once per change, for all seats (compared with the side's last melds: melds are immutable
     values, an attachment replaces one), and a seat's buffer rewrites only the slots whose meld changed. The
     result is a new array equal to ``encode_game(game, seat, match_totals)`` (the tests check it on every state of
-    random matches)."""
+    random matches). With 3, 5 and 6 players (and three packs) the C encoder takes the layout's offsets with every
+    call (``encode_layout``) and rewrites the whole vector but the rules block, from the side summaries kept here;
+    without the C code every observation is :func:`encode_game`'s."""
 
     __slots__ = (
-        "rules", "_rel", "_side", "_others", "_values", "_deck", "_sides", "_state", "_fast", "_deck_b", "_pile_open",
+        "rules", "layout", "_rel", "_side", "_others", "_values", "_deck", "_sides", "_state", "_fast", "_deck_b",
+        "_pile_open",
     )
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
+        #: the rules' :class:`Layout`
+        self.layout = layout_for(rules)
         n = rules.players
         if n == 4:
             d = rules.direction
             self._rel: list[tuple[int, ...]] = [tuple(((s - me) * d) % 4 for s in range(4)) for me in range(4)]
             self._side = [me % 2 for me in range(4)]
-        else:
+        elif n == 2:
             self._rel = [(0, 1), (1, 0)]
             self._side = [0, 1]
+        else:  # 3, 5, 6 players: the relative places in playing order (the sides change in a hand with 3 and 5)
+            d = rules.direction
+            self._rel = [tuple(((s - me) * d) % n for s in range(n)) for me in range(n)]
+            self._side = [0] * n
         # the other seats of each seat, with their place relative to it (1 next, 2 partner, 3 previous)
         self._others = [[(s, self._rel[me][s]) for s in range(n) if s != me] for me in range(n)]
         self._values = rules.card_values()
         self._deck = _deck_lanes(rules)
-        self._sides: list[_Side] = [_NO_SIDE, _NO_SIDE]
+        self._sides: list[_Side] = [_NO_SIDE] * max(2, self.layout.side_slots)
         self._state: list[list[Any] | None] = [None] * n
         # the C encoder (burraco._speedups) where it was built; None: the Python code below (the reference)
         self._fast = _fast
@@ -952,6 +1258,75 @@ class Encoder:
         # one-hot lone and top-to-use entries (-1: none)
         return [buf, raw, _NO_SIDE, _NO_SIDE, -1, -1]
 
+    def _encode_layout(
+        self, g: Game, seat: int, match_totals: Sequence[int] | None
+    ) -> npt.NDArray[np.float32]:
+        """:meth:`encode` for the layouts other than the 2/4-player one: the side slots, the side summaries and the
+        match totals in the layout's order here, everything else in C (``encode_layout``)."""
+        fast = _fast_n if self._fast is not None else None
+        if fast is None:
+            return encode_game(g, seat, match_totals)
+        lay = self.layout
+        st = self._state[seat]
+        if st is None:
+            raw = bytearray(lay.obs_size * 4)
+            st = self._state[seat] = [np.frombuffer(raw, dtype=np.float32), raw, None]
+        r = g.rules
+        if st[2] is not r:  # the rules block: a match's hands after 1000 are played individually (§14.3)
+            f = lay.offsets["rules"]
+            st[0][f : f + 10] = _rules_row(r)
+            st[0][f + 10] = r.solo_pair
+            st[2] = r
+        rel = self._rel[seat]
+        key = (g.side_seats, seat, r.direction)  # the sides are an immutable value, replaced when pairs form
+        got = _SLOTS.get(key)
+        if got is None:
+            order = _side_order(g.side_seats, g.side_of_seat, rel, seat)
+            slot_of = [0] * len(order)
+            for j, k in enumerate(order):
+                slot_of[k] = j
+            got = _SLOTS[key] = (tuple(order), tuple(slot_of[g.side_of_seat[x]] for x in range(g.n)))
+        order_t, seat_slot = got
+        melds = g.melds
+        sides = self._sides
+        cap = lay.max_slots
+        sums: list[_Side] = []
+        for k in order_t:
+            ms = melds[k]
+            if len(ms) > cap:
+                ms = ms[:cap]
+            sd = sides[k]
+            if sd[0] != ms:
+                sd = self._side_summary(k, ms)
+            sums.append(sd)
+        mt: tuple[int, ...] | None = None
+        if match_totals:
+            v = [0] * lay.scorers
+            if lay.scorers_are_seats:
+                for x in range(g.n):
+                    v[rel[x]] = match_totals[x]
+            else:
+                for j, k in enumerate(order_t):
+                    v[j] = match_totals[k]
+            mt = tuple(v)
+        solo = g.solo
+        fast.encode_layout(
+            st[1],
+            g,
+            seat,
+            rel,
+            seat_slot,
+            order_t,
+            tuple(sums),
+            lay.c_offsets,
+            self._deck_b,
+            self._pile_open,
+            mt,
+            rel[solo] if solo >= 0 else -1,
+        )
+        obs: npt.NDArray[np.float32] = st[0].copy()
+        return obs
+
     def _side_summary(self, side: int, ms: list[Meld]) -> _Side:
         """The summary of a side's melds (``ms``, at most :data:`MAX_SLOTS`), updated when they changed."""
         slots = [_meld_row(m, self._values) for m in ms]
@@ -960,9 +1335,11 @@ class Encoder:
         return got
 
     def encode(
-        self, g: Game, seat: int, match_totals: tuple[int, int] | None = None
+        self, g: Game, seat: int, match_totals: Sequence[int] | None = None
     ) -> npt.NDArray[np.float32]:
         """The observation of ``seat`` in ``g`` (a new array)."""
+        if not self.layout.default:
+            return self._encode_layout(g, seat, match_totals)
         st = self._state[seat]
         if st is None:
             st = self._state[seat] = self._new_state()
@@ -1143,6 +1520,8 @@ def view_to_dict(view: View) -> dict[str, Any]:
 
 __all__ = [
     "Encoder",
+    "Layout",
+    "layout_for",
     "view_to_dict",
     "ACTION_LAYOUT",
     "ADD_BLOCK",

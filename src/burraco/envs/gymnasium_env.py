@@ -13,7 +13,8 @@ Registered as ``burraco/Burraco-v0`` by ``import burraco.envs``::
 
 The other seats are players from :func:`burraco.arena.parse_player` specs (``random``, ``heuristic:easy`` …):
 ``opponents`` is one spec for every other seat, or a list with one spec per other seat in seat order after the
-agent's (the partner is one of them in a four-player game). Observations and the action space are those of the
+agent's (the partner is one of them in a four- and six-player game; with 3 and 5 players who partners whom is
+decided during the hand, and the agent's reward is its own share, as in the PettingZoo environment). Observations and the action space are those of the
 PettingZoo environment; the mask is also in ``info["action_mask"]``. An index that is not legal ends the episode
 with ``illegal_reward`` (``illegal="raise"`` raises instead).
 """
@@ -31,7 +32,6 @@ from gymnasium import spaces
 
 from ..bots.base import Player
 from ._core import Table, make_rules
-from .encoding import NUM_ACTIONS, OBS_SIZE
 
 ObsDict = dict[str, npt.NDArray[Any]]
 
@@ -74,13 +74,14 @@ class BurracoGymEnv(gym.Env[ObsDict, int]):
         self.illegal = illegal
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
+        lay = self.table.layout
         self.observation_space = spaces.Dict(  # type: ignore[assignment]
             {
-                "observation": spaces.Box(-1e6, 1e6, (OBS_SIZE,), np.float32),
-                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+                "observation": spaces.Box(-1e6, 1e6, (lay.obs_size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (lay.num_actions,), np.int8),
             }
         )
-        self.action_space = spaces.Discrete(NUM_ACTIONS)  # type: ignore[assignment]
+        self.action_space = spaces.Discrete(lay.num_actions)  # type: ignore[assignment]
         self._players: dict[int, Player] = {}
         self._rng = random.Random()
 

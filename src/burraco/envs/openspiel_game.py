@@ -4,10 +4,14 @@ One game is one hand. The deal is a chain of chance nodes, one card each: the sh
 engine cuts it (:func:`burraco.deal.deal_from_order`) — the pozzetti first (``pozzetti[0]`` first), then the hands
 seat by seat, the up-card, and the rest is the stock from the top — each outcome a card type with probability
 proportional to the copies left, so every deal has its true probability. Player actions are the indices of
-:mod:`burraco.envs.encoding`. Returns are the side's hand total minus the other side's, times ``score_scale``
-(zero-sum; partners get the same return).
+:mod:`burraco.envs.encoding` (the rules' :class:`~burraco.envs.encoding.Layout`). Returns are the side's hand
+total minus the other side's, times ``score_scale`` (zero-sum; partners get the same return); with 3, 5 and 6
+players what the player's scorer adds to its match total minus the mean of the others
+(``burraco.envs._core.hand_rewards``: with 3 and 5 the solo's whole score against each half of a pair's, the
+pair formed when the first player went out, RULES.md §14.3).
 
-Parameters: ``preset`` (a preset name), ``players`` (0 = the preset's), ``overrides`` (a JSON object of rule
+Parameters: ``preset`` (a preset name), ``players`` (0 = the preset's; 2 to 6: ``{"preset": "italian",
+"players": 3}`` plays the preset's 3-player rules, as ``italian-3p``), ``overrides`` (a JSON object of rule
 overrides, as in a record: ``'{"target": 1005, "min_first_meld": 50}'``) and ``score_scale`` (default 0.001).
 
 >>> import pyspiel
@@ -46,18 +50,10 @@ from ..actions import Action
 from ..cards import NUM_TYPES, cards_str
 from ..deal import deal_from_order
 from ..game import Game
-from ..rules import Rules
+from ..rules import Rules, preset
 from ..view import View, determinize
-from .encoding import (
-    NUM_ACTIONS,
-    OBS_LAYOUT,
-    OBS_SIZE,
-    check_rules,
-    decode_action,
-    encode_game,
-    encode_view,
-    legal_indices,
-)
+from ._core import hand_rewards
+from .encoding import Layout, check_rules, decode_action, encode_game, encode_view, layout_for, legal_indices
 
 _MAX_UTILITY = 20_000.0  # no hand scores that many points
 _DEFAULTS: dict[str, Any] = {"preset": "italian", "players": 0, "overrides": "", "score_scale": 0.001}
@@ -70,7 +66,7 @@ _GAME_TYPE = pyspiel.GameType(
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
     utility=pyspiel.GameType.Utility.ZERO_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=4,
+    max_num_players=6,
     min_num_players=2,
     provides_information_state_string=True,
     provides_information_state_tensor=False,
@@ -81,8 +77,6 @@ _GAME_TYPE = pyspiel.GameType(
 
 
 def _rules_of(params: dict[str, Any]) -> Any:
-    from ..rules import preset
-
     over = params.get("overrides") or ""
     extra = json.loads(over) if over else {}
     if not isinstance(extra, dict):
@@ -105,8 +99,10 @@ class BurracoGame(pyspiel.Game):  # type: ignore[misc]
         self.rules = _rules_of(p)
         self.score_scale = float(p["score_scale"])
         r = self.rules
+        #: the action space and observation layout of the rules
+        self.layout = layout_for(r)
         info = pyspiel.GameInfo(
-            num_distinct_actions=NUM_ACTIONS,
+            num_distinct_actions=self.layout.num_actions,
             max_chance_outcomes=NUM_TYPES,
             num_players=r.players,
             min_utility=-_MAX_UTILITY * self.score_scale,
@@ -128,7 +124,7 @@ class BurracoGame(pyspiel.Game):  # type: ignore[misc]
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> BurracoObserver:
         if iig_obs_type is None:
-            return BurracoObserver()
+            return BurracoObserver(layout=self.layout)
         private = iig_obs_type.private_info
         if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
             raise pyspiel.SpielError("python_burraco observes one player's view: no observer sees every hand")
@@ -136,6 +132,7 @@ class BurracoGame(pyspiel.Game):  # type: ignore[misc]
             perfect_recall=bool(iig_obs_type.perfect_recall),
             public=bool(iig_obs_type.public_info),
             private=private == pyspiel.PrivateInfoType.SINGLE_PLAYER,
+            layout=self.layout,
         )
 
 
@@ -210,7 +207,8 @@ class BurracoState(pyspiel.State):  # type: ignore[misc]
         if key != self._legal_key:
             legal = g.legal_actions()
             melds = g.melds[g.side_of(g.current_seat)]
-            self._codes = _Immutables(sorted(zip(legal_indices(legal, melds), legal, strict=True)))
+            codes = legal_indices(legal, melds, self._bgame.layout)
+            self._codes = _Immutables(sorted(zip(codes, legal, strict=True)))
             self._legal_key = key
         return self._codes
 
@@ -242,7 +240,7 @@ class BurracoState(pyspiel.State):  # type: ignore[misc]
             return f"deal {cards_str([action])}"
         g = self.g
         seat = player if player >= 0 else g.current_seat
-        return str(decode_action(action, g.seats[seat], g.melds[g.side_of(seat)]))
+        return str(decode_action(action, g.seats[seat], g.melds[g.side_of(seat)], self._bgame.layout))
 
     def is_terminal(self) -> bool:
         return self.g is not None and self.g.end is not None
@@ -251,11 +249,8 @@ class BurracoState(pyspiel.State):  # type: ignore[misc]
         g = self.g
         if g is None or g.end is None:
             return [0.0] * self.rules.players
-        sc = g.scores()
-        assert sc is not None
-        tot = [sc[name]["total"] for name in g.sides]
         k = self._bgame.score_scale
-        return [(tot[g.side_of(s)] - tot[1 - g.side_of(s)]) * k for s in range(g.n)]
+        return [w * k for w in hand_rewards(g)]
 
     # ----- views ----------------------------------------------------------------------------------------------------
     def view(self, player: int) -> View:
@@ -295,7 +290,8 @@ class BurracoState(pyspiel.State):  # type: ignore[misc]
         g = self.g
         hands = " | ".join(f"{g.seats[s]}: {cards_str(g.hand_cards(s))}" for s in range(g.n))
         return f"{g!r}\n{hands}\n" + "\n".join(
-            f"{g.sides[i]}: " + "  ".join(cards_str(m.display_cards()) for m in g.melds[i]) for i in (0, 1)
+            f"{g.sides[i]}: " + "  ".join(cards_str(m.display_cards()) for m in g.melds[i])
+            for i in range(len(g.sides))
         )
 
 
@@ -373,21 +369,29 @@ PRIVATE_BLOCKS = ("hand", "unseen")  # the unseen counts are the deck minus the 
 class BurracoObserver:
     """The observer: the tensor of :func:`burraco.envs.encoding.encode_view` and :func:`view_string`, both limited
     to what the observation type asks for (``public``, ``private``); with ``perfect_recall`` the information
-    state string, and no tensor (the game provides none: asking for one raises)."""
+    state string, and no tensor (the game provides none: asking for one raises). ``layout``: the game's
+    (:attr:`BurracoGame.layout`; default the 2- and 4-player one)."""
 
-    def __init__(self, perfect_recall: bool = False, public: bool = True, private: bool = True) -> None:
+    def __init__(
+        self,
+        perfect_recall: bool = False,
+        public: bool = True,
+        private: bool = True,
+        layout: Layout | None = None,
+    ) -> None:
+        lay = layout_for(preset("italian")) if layout is None else layout
         self.perfect_recall = perfect_recall
         self.public = public
         self.private = private
         #: the tensor (None for the perfect-recall information state, which has none, as OpenSpiel's own games do)
         self.tensor: np.ndarray[Any, np.dtype[np.float32]] | None = (
-            None if perfect_recall else np.zeros(OBS_SIZE, np.float32)
+            None if perfect_recall else np.zeros(lay.obs_size, np.float32)
         )
         self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = (
             {} if self.tensor is None else {"observation": self.tensor}
         )
-        self._private_mask = np.zeros(OBS_SIZE, bool)
-        for name, off, size in OBS_LAYOUT:
+        self._private_mask = np.zeros(lay.obs_size, bool)
+        for name, off, size in lay.obs_layout:
             if name in PRIVATE_BLOCKS:
                 self._private_mask[off : off + size] = True
 

@@ -1,10 +1,16 @@
-"""A PettingZoo AEC environment: every seat is an agent (``N E S W``, or ``N S`` with two players).
+"""A PettingZoo AEC environment: every seat is an agent (``N E S W``, ``N S`` with two players, ``A B C …`` with
+3, 5 and 6).
 
-Observations are dicts ``{"observation": float32[OBS_SIZE], "action_mask": int8[NUM_ACTIONS]}`` (the layout of
-:mod:`burraco.envs.encoding`); only the agent to act has a non-zero mask. Rewards are team rewards: both partners
-get their side's score minus the other side's at the end of a hand (``reward="score"``, scaled by
-``reward_scale``), or +1 / 0 / -1 at the end of the match (``reward="win"``). An episode is one hand
-(``episode="hand"``) or a whole match (``episode="match"``; truncated after ``max_hands`` hands).
+Observations are dicts ``{"observation": float32[obs_size], "action_mask": int8[num_actions]}`` (the rules'
+:class:`~burraco.envs.encoding.Layout`: :data:`~burraco.envs.encoding.OBS_SIZE` and
+:data:`~burraco.envs.encoding.NUM_ACTIONS` with 2 and 4 players); only the agent to act has a non-zero mask.
+Rewards are team rewards: both partners get their side's score minus the other side's at the end of a hand
+(``reward="score"``, scaled by ``reward_scale``), or +1 / 0 / -1 at the end of the match (``reward="win"``). With 3,
+5 and 6 players a seat gets what its scorer adds to its match total minus the mean of the others
+(``burraco.envs._core.hand_rewards``): the teams change with the phase — every player alone until the first
+goes out, then the solo against the pair(s) whose partners share the pair's split score (RULES.md §14.3), every
+player alone again in the individual hands after 1000. An episode is one hand (``episode="hand"``) or a whole match
+(``episode="match"``; truncated after ``max_hands`` hands).
 
 >>> from burraco.envs import pettingzoo_env
 >>> env = pettingzoo_env(rules="italian-2p")
@@ -32,7 +38,7 @@ from pettingzoo import AECEnv
 from ..actions import Action
 from ..view import View
 from ._core import Table, make_rules, new_seed
-from .encoding import NUM_ACTIONS, OBS_SIZE, decode_action
+from .encoding import decode_action
 
 ObsDict = dict[str, npt.NDArray[Any]]
 
@@ -75,14 +81,15 @@ class BurracoAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         seats = self.table.game.seats
         self.possible_agents = list(seats)
         self._seat = {a: i for i, a in enumerate(seats)}
+        lay = self.table.layout
         obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(-1e6, 1e6, (OBS_SIZE,), np.float32),
-                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+                "observation": spaces.Box(-1e6, 1e6, (lay.obs_size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (lay.num_actions,), np.int8),
             }
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(lay.num_actions) for a in self.possible_agents}
         self._rng = random.Random()
         self._rewarded = False
         self.agents: list[str] = []
@@ -161,7 +168,7 @@ class BurracoAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         """The engine action an index names for ``agent`` in the current state."""
         g = self.table.game
         seat = self._seat[agent]
-        return decode_action(int(index), agent, g.melds[g.side_of(seat)])
+        return decode_action(int(index), agent, g.melds[g.side_of(seat)], self.table.layout)
 
     def view(self, agent: str) -> View:
         """The agent's :class:`~burraco.View` (its information set; with the match totals)."""

@@ -22,6 +22,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..game import Game
 from ..rules import PRESETS, rules_from_json
 from .config import ServerConfig
+from .director import Directors
+from .director import routes as director_routes
 from .events import TableGone, encode
 from .hub import Hub
 from .narration import check_lang
@@ -107,6 +109,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     cfg = config or ServerConfig()
     store = Store(cfg.db_url)
     hub = Hub(cfg, store)
+    desks = Directors(hub)
     limits = IpLimits(cfg)
     catalogues: dict[str, bytes] = {}  # language -> its encoded message catalogue
 
@@ -114,7 +117,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.start()
         app.state.hub = hub
+        await desks.resume()  # the online tables of events in play are followed from the start
         yield
+        await desks.stop()
         await hub.stop()
 
     def err(code: str, message: str, status: int = 400) -> JSONResponse:
@@ -360,6 +365,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
+    routes += director_routes(desks, limited, lambda r: _ip(r.client))  # the tournament desk (docs/tournaments.md)
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
     app.state.hub = hub
     return app

@@ -198,10 +198,12 @@ class Hub:
             if t.status in ("waiting", "playing") and t.computer_only() and (ip is None or t.owner_ip == ip)
         )
 
-    async def create_table(self, spec: Any, owner_ip: str = "") -> dict[str, Any]:
+    async def create_table(self, spec: Any, owner_ip: str = "", deal_seed: int | None = None) -> dict[str, Any]:
         """Create a table from a request body (see docs/protocol.md): returns its id, the seats' tokens and the
         creator token (the tournament director's: time-out). ``owner_ip`` (the creator's address, as the rate
-        limits key it) counts against the caps on tables of computer players only."""
+        limits key it) counts against the caps on tables of computer players only. ``deal_seed`` (the desk's
+        duplicate events only, never a request's field: whoever knows it knows every hand) deals hand ``i`` as
+        ``Match(rules, seed=deal_seed).deal_for_hand(i)``."""
         if not isinstance(spec, dict):
             raise ClientError("bad_request", "the body must be a JSON object")
         from ..rules import PRESETS, RulesError, preset
@@ -271,6 +273,8 @@ class Hub:
             "listed": bool(spec.get("listed", True)),
             "creator_hash": token_hash(creator),
         }
+        if deal_seed is not None:
+            config["deal_seed"] = int(deal_seed)
         table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         first = {"name": config["name"], "rules": config["rules"],
                  "seats": [{"kind": s.kind, "name": s.name} for s in seats]}

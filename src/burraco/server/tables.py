@@ -477,9 +477,12 @@ class Table:
         m = self.match
         assert m is not None
         # every deal from fresh OS randomness: the deals of finished games are public (records), so no
-        # generator state may link one deal to the next
-        deal = deal_from_seed(m.rules, random.Random(secrets.randbits(128)))
+        # generator state may link one deal to the next; a duplicate tournament's table (created by the desk with
+        # a secret ``deal_seed``, never from a request) deals the event's hands, as every table of its round does
         hand_no = len(m.games)
+        seed = self.config.get("deal_seed")
+        deal = (Match(m.rules, seed=int(seed)).deal_for_hand(hand_no) if seed is not None
+                else deal_from_seed(m.rules, random.Random(secrets.randbits(128))))
         await self._emit(
             [("hand", {"game_no": len(self.matches) - 1, "hand_no": hand_no,
                        "dealer": m.hand_dealer(hand_no), "deal": deal.to_json(m.seats)})]
@@ -691,6 +694,29 @@ class Table:
                 await self.advance()
                 return None
         raise ClientError("unknown_type", f"unknown message type {t!r}")
+
+    async def seat_computer(self, seat: str, level: str) -> None:
+        """Put a computer player of ``level`` in ``seat`` (the tournament director replacing a participant who
+        did not come); its invitation link stops working."""
+        level = check_level(level)
+        if seat not in self.seat_names:
+            raise ClientError("bad_message", f"'seat' must be one of {' '.join(self.seat_names)}")
+        async with self.lock:
+            if self.unloaded:
+                raise TableGone(self.id)
+            s = self.seats[self.seat_names.index(seat)]
+            changes = {"kind": "computer", "level": level, "claimed": False, "token_hash": "", "away": False,
+                       "name": computer_name(level)}
+            others = [c for c in self.conns if c.seat == s.index]
+
+            def committed() -> None:
+                s.connected = 0
+                for c in others:
+                    c.seat = None
+                    c.send({"type": "left"})
+
+            await self._emit([("seat", self.seat_event(s, changes))], seat=(s, changes), on_commit=committed)
+            await self.advance()
 
     def _need_seat(self, conn: Sink) -> Seat:
         if conn.seat is None:

@@ -27,6 +27,8 @@ import typer
 from rich.console import Console
 from rich.table import Table as RichTable
 
+from ..messages import render
+from ..parallel import ParallelError
 from .event import Event, TournamentError
 from .scoring import LineScore, ScoreError
 
@@ -414,7 +416,7 @@ def print_cmd(
         else:
             raise _fail(f"{out}: write a .html or a .pdf file")
     except TournamentError as e:
-        raise _fail(str(e)) from None
+        raise _fail(render(e.msg, lang)) from None  # in the printout's language
     console.print(f"wrote {out}")
 
 
@@ -434,6 +436,12 @@ def simulate(
     duplicate: bool = typer.Option(False, "--duplicate", help="every table of a round plays the same deals"),
     out: Path | None = typer.Option(None, "--out", help="save the event file here"),
     as_json: bool = typer.Option(False, "--json", help="print the standings as JSON"),
+    workers: int = typer.Option(
+        1, "--workers", "-w", help="play a round's tables over this many processes (0: one per CPU); same results"
+    ),
+    ray: str | None = typer.Option(
+        None, "--ray", help="play the tables on the Ray cluster at ADDRESS ('local': start one here; burraco[ray])"
+    ),
 ) -> None:
     """A whole tournament of computer players: the standings, for trying a format or ranking bots."""
     from rich.progress import Progress
@@ -458,8 +466,10 @@ def simulate(
                 rules=rules,
                 duplicate=duplicate,
                 progress=step,
+                workers=workers,
+                ray=ray,
             )
-        except (ValueError, TournamentError) as e:
+        except (ValueError, TournamentError, ParallelError) as e:
             raise _fail(str(e)) from None
     if out is not None:
         _save(ev, out)

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import rules as rules_mod
+from ..messages import MessageError, msg
 from ..rules import Rules, RulesError
 from . import movements as mv
 from .scoring import LineScore, ScoreError, VPRows, check_hand, match_vp, parse_vp_table, vp, vp_rows
@@ -33,8 +34,9 @@ MOVEMENTS = ("mitchell", "danish", "danish_modified", "round_robin", "individual
 LINES = ("NS", "EW")
 
 
-class TournamentError(ValueError):
-    """An entry the event refuses: the message says what and why; the event is unchanged."""
+class TournamentError(MessageError):
+    """An entry the event refuses: the message (``err.msg``, a :class:`~burraco.messages.Message` shown in the
+    reader's language; ``str(err)`` is its English text) says what and why; the event is unchanged."""
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -87,7 +89,7 @@ class Setup:
         kw["team_vp_table"] = tuple(tuple(r) for r in kw.get("team_vp_table", ()))
         unknown = set(kw) - set(cls.__dataclass_fields__)
         if unknown:
-            raise TournamentError(f"unknown setup field(s): {', '.join(sorted(unknown))}")
+            raise TournamentError(msg("te_setup_fields", fields=", ".join(sorted(unknown))))
         return cls(**kw)
 
 
@@ -201,7 +203,7 @@ class RoundState:
         for t in self.tables:
             if t.number == number:
                 return t
-        raise TournamentError(f"round {self.number} has no table {number} (tables 1–{len(self.tables)})")
+        raise TournamentError(msg("te_no_table", round=self.number, table=number, tables=len(self.tables)))
 
     def hands_counted(self, table: int, hands: int) -> int:
         n = 0
@@ -300,7 +302,7 @@ class Event:
         try:
             return cls(Setup(name=name, **kw))
         except TypeError as e:
-            raise TournamentError(str(e)) from e
+            raise TournamentError(str(e)) from e  # a wrong keyword: a programming error
 
     def to_json(self) -> dict[str, Any]:
         """``{"format": "burraco-event/1", "setup": …, "log": […]}``: everything there is to the event."""
@@ -313,9 +315,9 @@ class Event:
             try:
                 data = json.loads(data)
             except json.JSONDecodeError as e:
-                raise TournamentError(f"not an event file: {e}") from e
+                raise TournamentError(msg("te_not_event_file", error=str(e))) from e
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise TournamentError(f'not an event: expected {{"format": "{FORMAT}", "setup": …, "log": […]}}')
+            raise TournamentError(msg("te_not_event", format=FORMAT))
         return cls(Setup.from_json(data["setup"]), data.get("log", []))
 
     # ----- the log ----------------------------------------------------------------------------------------------
@@ -326,7 +328,7 @@ class Event:
         kind = e.get("type")
         handler = _HANDLERS.get(str(kind))
         if handler is None:
-            raise TournamentError(f"unknown entry type {kind!r} (types: {', '.join(sorted(_HANDLERS))})")
+            raise TournamentError(msg("te_entry_type", kind=str(kind), types=", ".join(sorted(_HANDLERS))))
         snapshot = (dict(self.entrants), len(self.rounds), [_copy_round(r) for r in self.rounds])
         try:
             handler(self, e)
@@ -343,9 +345,9 @@ class Event:
             self.rounds = rounds[:n]
             if isinstance(err, TournamentError):
                 raise
-            raise TournamentError(
-                str(err) if not isinstance(err, KeyError) else f"missing field {err}"
-            ) from err
+            if isinstance(err, KeyError):
+                raise TournamentError(msg("te_missing_field", field=str(err))) from err
+            raise TournamentError(getattr(err, "msg", None) or str(err)) from err
         self.log.append(e)
 
     # ----- what a director does (each is one entry) ------------------------------------------------------------
@@ -549,7 +551,7 @@ class Event:
     def history(self, entrant: str) -> list[Result]:
         """One entrant's results, round by round."""
         if entrant not in self.entrants:
-            raise TournamentError(f"no entrant {entrant!r}")
+            raise TournamentError(msg("te_no_entrant", entrant=str(entrant)))
         return [r for r in self.results() if r.entrant == entrant]
 
     def table_mp(self, rs: RoundState, table: int) -> tuple[int, int, int]:
@@ -573,9 +575,7 @@ class Event:
         """In a duplicate event: per hand of the round, every table's NS and EW scores on that same deal and each
         NS line's score against the average of the NS lines (luck removed, as in duplicate bridge)."""
         if not self.setup.duplicate:
-            raise TournamentError(
-                "the deals are compared only in a duplicate event (every table plays the same)"
-            )
+            raise TournamentError(msg("te_not_duplicate"))
         rs = self._round(round_no)
         out: list[dict[str, Any]] = []
         for h in range(1, self.setup.hands + 1):
@@ -607,7 +607,7 @@ class Event:
     # ----- internals ----------------------------------------------------------------------------------------------
     def _round(self, k: int) -> RoundState:
         if not 1 <= k <= len(self.rounds):
-            raise TournamentError(f"round {k} has not started (rounds started: {len(self.rounds)})")
+            raise TournamentError(msg("te_round_not_started", round=k, started=len(self.rounds)))
         return self.rounds[k - 1]
 
     def _order(self) -> list[str]:
@@ -622,17 +622,15 @@ class Event:
 
     def _pair(self, k: int) -> tuple[list[Table], tuple[str, ...], dict[str, Any]]:
         if k > self.setup.rounds:
-            raise TournamentError(f"the event has {self.setup.rounds} rounds; all have been started")
+            raise TournamentError(msg("te_all_rounds_started", rounds=self.setup.rounds))
         if self.rounds and not self.rounds[-1].closed:
-            raise TournamentError(
-                f"round {len(self.rounds)} is still in play: close it before starting the next"
-            )
+            raise TournamentError(msg("te_round_in_play", round=len(self.rounds)))
         movement = self.setup.movements[k - 1]
         order = self._order()
         kind = self.setup.kind
         need = 4 if kind == "individual" else 2
         if len(order) < need:
-            raise TournamentError(f"a round needs at least {need} active entrants; there are {len(order)}")
+            raise TournamentError(msg("te_too_few_entrants", need=need, count=len(order)))
         byes_had: dict[str, int] = {}
         for r in self.results():
             if r.line == "bye":
@@ -675,7 +673,7 @@ class Event:
             lines = {"order": rr}
             p = mv.round_robin_groups(rr, k - start, self.setup.groups)
         else:  # pragma: no cover - the setup check refuses others
-            raise TournamentError(f"unknown movement {movement!r}")
+            raise TournamentError(msg("te_unknown_movement", movement=str(movement)))
         if kind == "pairs":
             tables = [
                 Table(i + 1, Line(((a, 0), (a, 1))), Line(((b, 0), (b, 1))))
@@ -697,10 +695,7 @@ class Event:
                 if e == mv.PHANTOM and waiting:
                     line[i] = waiting.pop(0)
         if waiting:
-            raise TournamentError(
-                f"no free seat in the running Mitchell segment for {', '.join(waiting)}: a late entry plays from "
-                "the next segment (withdraw it until then)"
-            )
+            raise TournamentError(msg("te_no_mitchell_seat", names=", ".join(waiting)))
         return ns, ew
 
     def _team_tables(self, k: int, p: mv.Pairing) -> list[Table]:
@@ -713,6 +708,11 @@ class Event:
                 ns, ew = (ta, tb) if i % 2 == 0 else (tb, ta)
                 tables.append(Table(len(tables) + 1, ns, ew, match=m))
         return tables
+
+    def lineup_of(self, team: str, k: int | None = None) -> list[tuple[int, int]]:
+        """A team's pairs in round ``k`` (default: the next round), people by their index in the team: the
+        line-up given for that round, else the registration order two by two."""
+        return self._lineup(len(self.rounds) + 1 if k is None else k, team)
 
     def _lineup(self, k: int, team: str) -> list[tuple[int, int]]:
         for e in reversed(self.log):
@@ -814,28 +814,26 @@ class Event:
 def _h_register(ev: Event, e: dict[str, Any]) -> None:
     name = str(e.get("name", "")).strip()
     if not name:
-        raise TournamentError("an entrant needs a name")
+        raise TournamentError(msg("te_entrant_name"))
     people = tuple(_person(p) for p in e.get("people", []))
     kind = ev.setup.kind
     n = len(people)
     if kind == "pairs" and n != 2:
-        raise TournamentError(f"a pair is two players, not {n}")
+        raise TournamentError(msg("te_pair_size", n=n))
     if kind == "individual" and n != 1:
-        raise TournamentError(f"in an individual event each entrant is one player, not {n}")
+        raise TournamentError(msg("te_individual_size", n=n))
     if kind == "teams" and (n % 2 or not 4 <= n <= 8 or n // 2 < ev.setup.pairs_per_match):
-        raise TournamentError(
-            f"a team is two to four pairs (4 to 8 players, at least {2 * ev.setup.pairs_per_match}), not {n} players"
-        )
+        raise TournamentError(msg("te_team_size", least=2 * ev.setup.pairs_per_match, n=n))
     if any(not p.name.strip() for p in people):
-        raise TournamentError("every player needs a name")
+        raise TournamentError(msg("te_player_name"))
     if any(x.name.casefold() == name.casefold() and not x.withdrawn for x in ev.entrants.values()):
-        raise TournamentError(f"{name!r} is already registered")
+        raise TournamentError(msg("te_registered", name=str(name)))
     taken = {p.name.casefold() for x in ev.entrants.values() if not x.withdrawn for p in x.people}
     dup = [p.name for p in people if p.name.casefold() in taken]
     if dup or len({p.name.casefold() for p in people}) < n:
-        raise TournamentError(f"{', '.join(dup) or 'a player'} is already registered (one entry per player)")
+        raise TournamentError(msg("te_player_registered", names=", ".join(dup)))
     if ev.current is not None:
-        raise TournamentError("a late entry is registered between rounds, not while a round is in play")
+        raise TournamentError(msg("te_late_entry"))
     eid = str(len(ev.entrants) + 1)
     ev.entrants[eid] = Entrant(eid, name, people, first_round=len(ev.rounds) + 1)
 
@@ -843,34 +841,34 @@ def _h_register(ev: Event, e: dict[str, Any]) -> None:
 def _h_withdraw(ev: Event, e: dict[str, Any]) -> None:
     x = _entrant(ev, e)
     if x.withdrawn:
-        raise TournamentError(f"{x.label} has already withdrawn")
+        raise TournamentError(msg("te_withdrawn", name=x.label))
     if ev.current is not None:
-        raise TournamentError("withdrawals are made between rounds, not while a round is in play")
+        raise TournamentError(msg("te_withdraw_in_play"))
     ev.entrants[x.id] = Entrant(x.id, x.name, x.people, True, x.first_round)
 
 
 def _h_lineup(ev: Event, e: dict[str, Any]) -> None:
     if ev.setup.kind != "teams":
-        raise TournamentError("line-ups are for team events")
+        raise TournamentError(msg("te_lineup_teams"))
     x = _entrant(ev, {"entrant": e.get("team")})
     if int(e["round"]) != len(ev.rounds) + 1 or ev.current is not None:
-        raise TournamentError("a line-up is given for the next round, before it starts")
+        raise TournamentError(msg("te_lineup_when"))
     pairs = [tuple(int(i) for i in p) for p in e["pairs"]]
     used = [i for p in pairs for i in p]
     if len(pairs) != ev.setup.pairs_per_match or any(len(p) != 2 for p in pairs):
-        raise TournamentError(f"a line-up is {ev.setup.pairs_per_match} pairs of two players")
+        raise TournamentError(msg("te_lineup_pairs", n=ev.setup.pairs_per_match))
     if len(set(used)) != len(used) or not all(0 <= i < len(x.people) for i in used):
-        raise TournamentError(f"a line-up uses each of the team's players (1–{len(x.people)}) at most once")
+        raise TournamentError(msg("te_lineup_once", n=len(x.people)))
 
 
 def _h_start_round(ev: Event, e: dict[str, Any]) -> None:
     k = int(e["round"])
     if k != len(ev.rounds) + 1:
-        raise TournamentError(f"the next round is {len(ev.rounds) + 1}, not {k}")
+        raise TournamentError(msg("te_next_round", next=len(ev.rounds) + 1, round=k))
     tables, byes, lines = ev._pair(k)  # the movement again: a recorded pairing must be the one it gives
     got = [Table.from_json(t) for t in e["tables"]]
     if [t.to_json() for t in got] != [t.to_json() for t in tables] or list(e.get("byes", [])) != list(byes):
-        raise TournamentError(f"round {k}'s recorded pairing is not the one its movement gives")
+        raise TournamentError(msg("te_pairing_differs", round=k))
     ev.rounds.append(
         RoundState(k, ev.setup.movements[k - 1], tuple(tables), tuple(byes), str(e.get("at", "")), lines)
     )
@@ -879,7 +877,7 @@ def _h_start_round(ev: Event, e: dict[str, Any]) -> None:
 def _running(ev: Event, e: dict[str, Any]) -> RoundState:
     rs = ev._round(int(e["round"]))
     if rs.closed:
-        raise TournamentError(f"round {rs.number} is closed: only the director may correct it")
+        raise TournamentError(msg("te_round_closed", round=rs.number))
     return rs
 
 
@@ -887,11 +885,11 @@ def _sheet_args(ev: Event, rs: RoundState, e: dict[str, Any]) -> tuple[int, int]
     t = rs.table(int(e["table"])).number
     h = int(e["hand"])
     if not 1 <= h <= ev.setup.hands:
-        raise TournamentError(f"a round has hands 1–{ev.setup.hands}, not {h}")
+        raise TournamentError(msg("te_hand_number", hands=ev.setup.hands, hand=h))
     if t in rs.finished:
-        raise TournamentError(f"table {t} has finished its round")
+        raise TournamentError(msg("te_table_finished", table=t))
     if h > 1 and (t, h - 1) not in rs.sheets:
-        raise TournamentError(f"enter hand {h - 1} of table {t} before hand {h}")
+        raise TournamentError(msg("te_hand_order", prev=h - 1, table=t, hand=h))
     return t, h
 
 
@@ -900,14 +898,12 @@ def _h_hand(ev: Event, e: dict[str, Any]) -> None:
     t, h = _sheet_args(ev, rs, e)
     by = str(e.get("by", ""))
     if by not in ("NS", "EW", "online") and not by.startswith("director"):
-        raise TournamentError('a sheet is entered by a line ("NS" or "EW"), the online table or the director')
+        raise TournamentError(msg("te_sheet_by"))
     ns, ew = LineScore.from_json(e["ns"]), LineScore.from_json(e["ew"])
     check_hand(ev.rules, ns, ew)
     old = rs.sheets.get((t, h))
     if old is not None and old.counts:
-        raise TournamentError(
-            f"hand {h} of table {t} is already countersigned: ask the director to correct it"
-        )
+        raise TournamentError(msg("te_countersigned_ask", hand=h, table=t))
     rs.sheets[(t, h)] = HandSheet(ns, ew, by, confirmed_by=by if by.startswith("director") else None)
 
 
@@ -916,14 +912,14 @@ def _h_confirm(ev: Event, e: dict[str, Any]) -> None:
     t, h = rs.table(int(e["table"])).number, int(e["hand"])
     s = rs.sheets.get((t, h))
     if s is None:
-        raise TournamentError(f"hand {h} of table {t} has not been entered yet")
+        raise TournamentError(msg("te_not_entered", hand=h, table=t))
     by = str(e.get("by", ""))
     if by not in LINES and not by.startswith("director"):
-        raise TournamentError('a sheet is countersigned by a line ("NS" or "EW") or the director')
+        raise TournamentError(msg("te_confirm_by"))
     if by == s.entered_by:
-        raise TournamentError(f"the sheet was entered by {by}: the other line countersigns it")
+        raise TournamentError(msg("te_other_line", by=by))
     if s.counts:
-        raise TournamentError(f"hand {h} of table {t} is already countersigned")
+        raise TournamentError(msg("te_countersigned", hand=h, table=t))
     s.confirmed_by = by
 
 
@@ -932,12 +928,12 @@ def _h_correct(ev: Event, e: dict[str, Any]) -> None:
     t, h = rs.table(int(e["table"])).number, int(e["hand"])
     by = str(e.get("by", ""))
     if not by.startswith("director"):
-        raise TournamentError("only the director corrects a sheet")
+        raise TournamentError(msg("te_director_corrects"))
     reason = str(e.get("reason", "")).strip()
     if not reason:
-        raise TournamentError("a correction says why")
+        raise TournamentError(msg("te_correction_why"))
     if not 1 <= h <= ev.setup.hands:
-        raise TournamentError(f"a round has hands 1–{ev.setup.hands}, not {h}")
+        raise TournamentError(msg("te_hand_number", hands=ev.setup.hands, hand=h))
     ns, ew = LineScore.from_json(e["ns"]), LineScore.from_json(e["ew"])
     check_hand(ev.rules, ns, ew)
     old = rs.sheets.get((t, h))
@@ -950,7 +946,7 @@ def _h_correct(ev: Event, e: dict[str, Any]) -> None:
 def _h_timeout(ev: Event, e: dict[str, Any]) -> None:
     rs = _running(ev, e)
     if rs.timeout_at is not None:
-        raise TournamentError(f"the time-out of round {rs.number} was announced already")
+        raise TournamentError(msg("te_timeout_again", round=rs.number))
     rs.timeout_at = str(e.get("at", ""))
 
 
@@ -958,10 +954,10 @@ def _h_finish_table(ev: Event, e: dict[str, Any]) -> None:
     rs = _running(ev, e)
     t = rs.table(int(e["table"])).number
     if rs.timeout_at is None:
-        raise TournamentError(f"table {t} plays all {ev.setup.hands} hands unless the time-out is announced")
+        raise TournamentError(msg("te_finish_early", table=t, hands=ev.setup.hands))
     n = rs.hands_counted(t, ev.setup.hands)
     if (t, n + 1) in rs.sheets:
-        raise TournamentError(f"hand {n + 1} of table {t} waits for its countersignature")
+        raise TournamentError(msg("te_waits_confirm", hand=n + 1, table=t))
     rs.finished.add(t)
 
 
@@ -970,7 +966,7 @@ def _h_replace(ev: Event, e: dict[str, Any]) -> None:
     t = rs.table(int(e["table"])).number
     seat = str(e["seat"])
     if seat not in ("N", "E", "S", "W"):
-        raise TournamentError("a seat is N, E, S or W")
+        raise TournamentError(msg("te_seat"))
     rs.replaced[(t, seat)] = str(e["player"])
 
 
@@ -978,10 +974,7 @@ def _h_close_round(ev: Event, e: dict[str, Any]) -> None:
     rs = _running(ev, e)
     missing = [t.number for t in rs.tables if not rs.complete(t.number, ev.setup.hands)]
     if missing:
-        raise TournamentError(
-            f"round {rs.number} cannot close: table(s) {', '.join(map(str, missing))} have not entered and "
-            "countersigned all their hands"
-        )
+        raise TournamentError(msg("te_cannot_close", round=rs.number, tables=", ".join(map(str, missing))))
     rs.closed = True
 
 
@@ -1005,44 +998,40 @@ _HANDLERS = {
 # ----------------------------------------------------------------------------------------------------------------
 def _check_setup(s: Setup) -> None:
     if not s.name.strip():
-        raise TournamentError("an event needs a name")
+        raise TournamentError(msg("te_event_name"))
     if s.kind not in KINDS:
-        raise TournamentError(f"kind {s.kind!r}: pairs, teams or individual")
+        raise TournamentError(msg("te_kind", kind=str(s.kind)))
     if s.hands not in (2, 3, 4, 5):
-        raise TournamentError(f"a round is 2, 3, 4 or 5 hands, not {s.hands}")
+        raise TournamentError(msg("te_hands", hands=s.hands))
     if s.minutes is not None and s.minutes < 1:
-        raise TournamentError("minutes per round must be at least 1")
+        raise TournamentError(msg("te_minutes"))
     if s.rounds < 1:
-        raise TournamentError("an event has at least one round")
+        raise TournamentError(msg("te_rounds"))
     if len(s.movements) != s.rounds:
-        raise TournamentError(
-            f"{s.rounds} rounds need {s.rounds} movements (one per round), not {len(s.movements)}"
-        )
+        raise TournamentError(msg("te_movements_count", rounds=s.rounds, count=len(s.movements)))
     bad = [m for m in s.movements if m not in MOVEMENTS]
     if bad:
-        raise TournamentError(f"unknown movement {bad[0]!r} (movements: {', '.join(MOVEMENTS)})")
+        raise TournamentError(msg("te_unknown_movement_of", movement=str(bad[0]), movements=", ".join(MOVEMENTS)))
     if s.kind == "individual" and any(m != "individual" for m in s.movements):
-        raise TournamentError("an individual event rotates partners every round (movement 'individual')")
+        raise TournamentError(msg("te_individual_movement"))
     if s.kind != "individual" and "individual" in s.movements:
-        raise TournamentError("the 'individual' movement is for individual events")
+        raise TournamentError(msg("te_individual_only"))
     if s.ranking not in ("vp", "mp"):
-        raise TournamentError("ranking is by 'vp' or by 'mp'")
+        raise TournamentError(msg("te_ranking"))
     if s.seeding not in ("registration", "random"):
-        raise TournamentError("seeding is 'registration' or 'random'")
+        raise TournamentError(msg("te_seeding"))
     if s.groups < 1:
-        raise TournamentError("at least one group")
+        raise TournamentError(msg("te_groups"))
     if s.kind == "teams" and not 1 <= s.pairs_per_match <= 4:
-        raise TournamentError("a team match is played by 1 to 4 pairs of each team")
+        raise TournamentError(msg("te_pairs_per_match"))
     try:
         r = s.match_rules()
     except RulesError as e:
-        raise TournamentError(f"rules: {e}") from e
+        raise TournamentError(msg("te_rules", error=str(e))) from e
     if r.players != 4:
-        raise TournamentError("tournaments are played at tables of four (pairs against pairs)")
+        raise TournamentError(msg("te_four"))
     if not s.vp_table and r.vp_table_rows() is None:
-        raise TournamentError(
-            f"there is no shipped VP table for {s.hands}-hand rounds: load one (vp_table; see docs/tournaments.md)"
-        )
+        raise TournamentError(msg("te_no_vp_table", hands=s.hands))
     if s.vp_table:
         parse_vp_table({"rows": [{"max_diff": b, "winner": w, "loser": lo} for b, w, lo in s.vp_table]})
 
@@ -1054,13 +1043,13 @@ def _vp_arg(v: Any, what: str) -> VPRows:
         try:
             return tuple(rules_mod.load_vp_table(v))
         except RulesError as e:
-            raise TournamentError(f"{what}: {e}") from e
+            raise TournamentError(msg("te_vp_rules", what=what, error=str(e))) from e
     if isinstance(v, (list, tuple)) and all(isinstance(r, (list, tuple)) for r in v):
         v = {"rows": [{"max_diff": b, "winner": w, "loser": lo} for b, w, lo in v]}
     try:
         return parse_vp_table(v, what)
     except ScoreError as e:
-        raise TournamentError(str(e)) from e
+        raise TournamentError(e.msg) from e
 
 
 def _person(p: str | Person | Mapping[str, str]) -> Person:
@@ -1077,7 +1066,7 @@ def _entrant(ev: Event, e: Mapping[str, Any]) -> Entrant:
     eid = str(e.get("entrant"))
     x = ev.entrants.get(eid)
     if x is None:
-        raise TournamentError(f"no entrant {eid!r} (entrants 1–{len(ev.entrants)})")
+        raise TournamentError(msg("te_no_entrant_of", entrant=str(eid), count=len(ev.entrants)))
     return x
 
 

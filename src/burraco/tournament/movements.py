@@ -20,6 +20,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..messages import MessageError, msg
+
 if TYPE_CHECKING:
     import networkx as nx
 
@@ -27,8 +29,8 @@ if TYPE_CHECKING:
 PHANTOM = ""
 
 
-class MovementError(ValueError):
-    """A round that this movement cannot produce (say which and why)."""
+class MovementError(MessageError):
+    """A round that this movement cannot produce (``err.msg`` says which and why)."""
 
 
 @dataclass(frozen=True)
@@ -82,12 +84,9 @@ def mitchell_from_lines(ns: Sequence[str], ew: Sequence[str], r: int, skip: bool
     off by default)."""
     t = len(ns)
     if len(ew) != t or t == 0:
-        raise MovementError("a Mitchell segment needs as many EW pairs as NS pairs, and at least one table")
+        raise MovementError(msg("te_mitchell_sides"))
     if not 0 <= r < mitchell_rounds(t, skip):
-        raise MovementError(
-            f"a Mitchell segment of {t} tables has {mitchell_rounds(t, skip)} rounds without a rematch; "
-            f"round {r + 1} would repeat one (use a Danish round or fewer Mitchell rounds)"
-        )
+        raise MovementError(msg("te_mitchell_rounds", tables=t, rounds=mitchell_rounds(t, skip), round=r + 1))
     jump = 1 if skip and t % 2 == 0 and r >= t // 2 else 0
     pairs = []
     for i in range(t):
@@ -165,11 +164,9 @@ def round_robin(entrants: Sequence[str], r: int) -> Pairing:
         ids.append(PHANTOM)
     n = len(ids)
     if n < 2:
-        raise MovementError("a round robin needs at least two entrants")
+        raise MovementError(msg("te_robin_two"))
     if not 0 <= r < n - 1:
-        raise MovementError(
-            f"a round robin of {len(entrants)} entrants has {round_robin_rounds(len(entrants))} rounds"
-        )
+        raise MovementError(msg("te_robin_rounds", entrants=len(entrants), rounds=round_robin_rounds(len(entrants))))
     rest = ids[1:]
     k = r % (n - 1)
     rot = rest[-k:] + rest[:-k] if k else rest
@@ -184,7 +181,7 @@ def round_robin(entrants: Sequence[str], r: int) -> Pairing:
 def groups_of(order: Sequence[str], groups: int) -> list[list[str]]:
     """``order`` dealt into ``groups`` groups by the snake (1 2 3 3 2 1 …), so the groups are of equal strength."""
     if groups < 1:
-        raise MovementError("at least one group")
+        raise MovementError(msg("te_groups"))
     out: list[list[str]] = [[] for _ in range(groups)]
     for i, e in enumerate(order):
         k = i % (2 * groups)

@@ -273,7 +273,7 @@ def to_pdf(doc: Document) -> bytes:
         from reportlab.platypus import Flowable, PageBreak, Paragraph, SimpleDocTemplate, Spacer, TableStyle
         from reportlab.platypus import Table as PdfTable
     except ImportError as err:  # pragma: no cover - reportlab is a dependency of the server and dev extras
-        raise TournamentError('PDF printouts need ReportLab: pip install "burraco[server]"') from err
+        raise TournamentError(msg("te_reportlab")) from err
     wide = any(isinstance(b, Grid) and len(b.header) > 7 for p in doc.pages for b in p)
     buf = io.BytesIO()
     size = landscape(A4) if wide else A4
@@ -339,14 +339,14 @@ def import_participants(ev: Event, text: str, *, at: str = "", by: str = "") -> 
     before anything is registered: a bad file changes nothing."""
     rows = list(csv.DictReader(io.StringIO(text.lstrip("\ufeff"))))
     if not rows:
-        raise TournamentError("the CSV has no rows (columns: entrant,name,club,member)")
+        raise TournamentError(msg("te_csv_empty"))
     missing = {"name"} - set(rows[0])
     if missing or ("entrant" not in rows[0] and ev.setup.kind != "individual"):
-        raise TournamentError("the CSV needs the columns entrant,name (and optionally club,member)")
+        raise TournamentError(msg("te_csv_columns"))
     groups: dict[str, list[dict[str, str]]] = {}
     for i, r in enumerate(rows, 2):
         if not (r.get("name") or "").strip():
-            raise TournamentError(f"line {i}: a player needs a name")
+            raise TournamentError(msg("te_csv_name", line=i))
         key = (r.get("entrant") or "").strip() or (r["name"] or "").strip()
         groups.setdefault(key, []).append(
             {

@@ -19,11 +19,12 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from ..messages import MessageError, msg
 from ..rules import Rules, load_vp_table, victory_points
 
 
-class ScoreError(ValueError):
-    """An entry that cannot be right: the message says which number and why."""
+class ScoreError(MessageError):
+    """An entry that cannot be right: the message (``err.msg``) says which number and why."""
 
 
 @dataclass(frozen=True)
@@ -59,19 +60,17 @@ class LineScore:
     @classmethod
     def from_json(cls, d: Any) -> LineScore:
         if not isinstance(d, dict):
-            raise ScoreError(f"a line's score is an object with the fields {', '.join(_FIELDS)}, not {d!r}")
+            raise ScoreError(msg("te_line_object", fields=", ".join(_FIELDS), value=repr(d)))
         unknown = set(d) - set(_FIELDS)
         if unknown:
-            raise ScoreError(
-                f"unknown field(s) {', '.join(sorted(unknown))} (the fields are {', '.join(_FIELDS)})"
-            )
+            raise ScoreError(msg("te_line_fields", unknown=", ".join(sorted(unknown)), fields=", ".join(_FIELDS)))
         kw: dict[str, Any] = {}
         for k, v in d.items():
             if k in ("closing", "pozzetto"):
                 if not isinstance(v, bool):
-                    raise ScoreError(f"{k} is true or false, not {v!r}")
+                    raise ScoreError(msg("te_bool", field=k, value=repr(v)))
             elif not isinstance(v, int) or isinstance(v, bool):
-                raise ScoreError(f"{k} is a whole number, not {v!r}")
+                raise ScoreError(msg("te_whole", field=k, value=repr(v)))
             kw[k] = v
         return cls(**kw)
 
@@ -86,29 +85,26 @@ def check_line(r: Rules, s: LineScore, line: str = "the line") -> None:
     """Raise :class:`ScoreError` if one line's figures cannot be right under the rules ``r``."""
     for k in ("clean", "semiclean", "dirty"):
         if getattr(s, k) < 0:
-            raise ScoreError(f"{line}: the number of {k} burracos cannot be negative")
+            raise ScoreError(msg("te_negative_burracos", line=line, kind=k))
     if s.semiclean and not r.semiclean:
-        raise ScoreError(f"{line}: these rules have no semiclean burraco (it counts as dirty)")
+        raise ScoreError(msg("te_no_semiclean", line=line))
     for k in ("melds", "hand"):
         v = getattr(s, k)
         if v < 0:
-            raise ScoreError(f"{line}: {k} points are entered as a positive number ({v})")
+            raise ScoreError(msg("te_positive", line=line, field=k, value=v))
         if v % 5:
-            raise ScoreError(
-                f"{line}: {k} points {v} are not a multiple of 5 (every card is worth 5, 10, 15, 20 or 30)"
-            )
+            raise ScoreError(msg("te_multiple_5", line=line, field=k, value=v))
     burracos = s.clean + s.semiclean + s.dirty
     if s.melds < MIN_BURRACO_POINTS * burracos:
-        raise ScoreError(
-            f"{line}: {burracos} burraco(s) hold at least {MIN_BURRACO_POINTS * burracos} card points, "
-            f"not {s.melds}"
-        )
+        raise ScoreError(msg("te_burraco_points", line=line, burracos=burracos,
+                             least=MIN_BURRACO_POINTS * burracos, melds=s.melds))
     if s.closing:
         if not s.pozzetto:
-            raise ScoreError(f"{line}: a line closes only after taking its pozzetto (§8.1)")
+            raise ScoreError(msg("te_close_pozzetto", line=line))
         if burracos == 0 or (r.closing_burraco.value == "clean" and s.clean == 0):
-            need = "a clean burraco" if r.closing_burraco.value == "clean" else "a burraco"
-            raise ScoreError(f"{line}: closing needs {need} on the table (§8.1)")
+            if r.closing_burraco.value == "clean":
+                raise ScoreError(msg("te_close_clean", line=line))
+            raise ScoreError(msg("te_close_burraco", line=line))
 
 
 def check_hand(r: Rules, ns: LineScore, ew: LineScore) -> None:
@@ -117,7 +113,7 @@ def check_hand(r: Rules, ns: LineScore, ew: LineScore) -> None:
     check_line(r, ns, "NS")
     check_line(r, ew, "EW")
     if ns.closing and ew.closing:
-        raise ScoreError("both lines are entered as closing: only one line can close a hand (§8)")
+        raise ScoreError(msg("te_both_close"))
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -131,10 +127,7 @@ def vp_rows(r: Rules) -> VPRows:
     have none (say which table to load)."""
     rows = r.vp_table_rows()
     if rows is None:
-        raise ScoreError(
-            f"the rules have no VP table for {r.hands_per_match} hands: load one (a JSON file of rows "
-            "max_diff / winner / loser, see docs/tournaments.md)"
-        )
+        raise ScoreError(msg("te_rules_no_vp", hands=str(r.hands_per_match)))
     return tuple(rows)
 
 
@@ -157,35 +150,35 @@ def parse_vp_table(data: Any, name: str = "the table") -> VPRows:
         try:
             data = json.loads(data)
         except json.JSONDecodeError as e:
-            raise ScoreError(f"{name} is not JSON: {e}") from e
+            raise ScoreError(msg("te_vp_json", name=name, error=str(e))) from e
     rows_in = data.get("rows") if isinstance(data, dict) else None
     if not isinstance(rows_in, list) or not rows_in:
-        raise ScoreError(f'{name} needs a non-empty list "rows" of {{"max_diff", "winner", "loser"}}')
+        raise ScoreError(msg("te_vp_rows", name=name))
     rows: list[tuple[int, int, int]] = []
     for i, row in enumerate(rows_in, 1):
         try:
             b, w, lo = (row["max_diff"], row["winner"], row["loser"])
         except (TypeError, KeyError) as e:
-            raise ScoreError(f"{name}, row {i}: needs max_diff, winner and loser") from e
+            raise ScoreError(msg("te_vp_row_fields", name=name, row=i)) from e
         if not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in (b, w, lo)):
-            raise ScoreError(f"{name}, row {i}: max_diff, winner and loser are whole numbers ≥ 0")
+            raise ScoreError(msg("te_vp_row_numbers", name=name, row=i))
         rows.append((b, w, lo))
     total = rows[0][1] + rows[0][2]
     for i, (b, w, lo) in enumerate(rows, 1):
         if w + lo != total:
-            raise ScoreError(f"{name}, row {i}: {w} + {lo} VP is not {total} like the first row")
+            raise ScoreError(msg("te_vp_total", name=name, row=i, winner=w, loser=lo, total=total))
         if w < lo:
-            raise ScoreError(f"{name}, row {i}: the winner gets fewer VP ({w}) than the loser ({lo})")
+            raise ScoreError(msg("te_vp_winner_less", name=name, row=i, winner=w, loser=lo))
         if i < len(rows) and b % 5 != 0:
-            raise ScoreError(f"{name}, row {i}: max_diff {b} is not a multiple of 5")
+            raise ScoreError(msg("te_vp_bound_5", name=name, row=i, bound=b))
     if rows[0][1] != rows[0][2]:
-        raise ScoreError(f"{name}: the first row (the smallest differences) must give both lines the same VP")
+        raise ScoreError(msg("te_vp_first_row", name=name))
     for i in range(1, len(rows)):
         (b0, w0, _), (b1, w1, _) = rows[i - 1], rows[i]
         if b1 <= b0:
-            raise ScoreError(f"{name}, row {i + 1}: max_diff {b1} does not follow {b0} (ascending, no gaps)")
+            raise ScoreError(msg("te_vp_ascending", name=name, row=i + 1, bound=b1, prev=b0))
         if w1 < w0:
-            raise ScoreError(f"{name}, row {i + 1}: the winner's VP fall from {w0} to {w1}")
+            raise ScoreError(msg("te_vp_falls", name=name, row=i + 1, prev=w0, winner=w1))
     return tuple(rows)
 
 

@@ -12,6 +12,7 @@ any other event's.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..arena import play_game
@@ -19,6 +20,8 @@ from ..bots.base import Player
 from ..bots.players import parse_player
 from ..game import Game
 from ..match import Match
+from ..parallel import run
+from ..rules import Rules
 from .event import Event, Table
 from .scoring import LineScore
 
@@ -43,21 +46,47 @@ def line_score(g: Game, side: int) -> LineScore:
 
 def play_table(ev: Event, round_no: int, table: Table, specs: dict[str, str]) -> Match:
     """Play one table's round: the NS line's player spec at N and S, the EW line's at E and W."""
-    rules = ev.rules
-    m = Match(rules, seed=ev.deal_seed(round_no, table.number))
-    makers = [parse_player(specs[table.ns.entrant]), parse_player(specs[table.ew.entrant])]
+    job = _Job(
+        ev.rules, ev.deal_seed(round_no, table.number), ev.setup.seed, round_no, table.number,
+        specs[table.ns.entrant], specs[table.ew.entrant],
+    )  # fmt: skip
+    return _play(job)
+
+
+@dataclass(frozen=True)
+class _Job:
+    """What one table's round needs, small and picklable (it may run in another process or on a Ray node)."""
+
+    rules: Rules
+    deal_seed: int
+    seed: int
+    round_no: int
+    table: int
+    ns: str
+    ew: str
+
+
+def _play(job: _Job) -> Match:
+    m = Match(job.rules, seed=job.deal_seed)
+    makers = [parse_player(job.ns), parse_player(job.ew)]
     clock = [0.0, 0.0]
     moves = [0, 0]
     hand = 0
     while not m.is_over:
         g = m.start_hand()
         players: list[Player] = [
-            makers[s % 2](((ev.setup.seed * 1_000_003 + round_no) * 1_009 + table.number) * 64 + hand * 4 + s)
+            makers[s % 2](((job.seed * 1_000_003 + job.round_no) * 1_009 + job.table) * 64 + hand * 4 + s)
             for s in range(4)
         ]
-        play_game(rules, g, players, {0, 2}, clock, moves)
+        play_game(job.rules, g, players, {0, 2}, clock, moves)
         hand += 1
     return m
+
+
+def _table_result(job: _Job) -> tuple[dict[str, Any], list[int], list[tuple[LineScore, LineScore]]]:
+    """A table's round played: its match record, totals and each hand's two lines (what the event is given)."""
+    m = _play(job)
+    return m.to_record(), list(m.totals), [(line_score(g, 0), line_score(g, 1)) for g in m.games]
 
 
 def simulate(
@@ -72,11 +101,17 @@ def simulate(
     duplicate: bool = False,
     name: str = "Simulated tournament",
     progress: Progress | None = None,
+    workers: int = 1,
+    ray: str | None = None,
     **setup: Any,
 ) -> tuple[Event, list[dict[str, Any]]]:
     """Run a pairs event of ``pairs`` computer pairs, the specs of ``players`` dealt to them in turn (pair 1 the
     first spec, pair 2 the second, …). Returns the event and every table's match record with its round, table
-    and lines (so the standings can be checked against the hands actually played)."""
+    and lines (so the standings can be checked against the hands actually played).
+
+    A round's tables are played over ``workers`` processes (0: one per CPU) or on the Ray cluster at ``ray``
+    (:mod:`burraco.parallel`); every table's deals and players are seeded, so the event is the same however it
+    is spread."""
     if pairs < 2:
         raise ValueError("a tournament needs at least two pairs")
     if not players:
@@ -101,22 +136,31 @@ def simulate(
     played: list[dict[str, Any]] = []
     for _ in range(rounds):
         rs = ev.start_round(by="simulate")
-        for i, t in enumerate(rs.tables):
-            m = play_table(ev, rs.number, t, specs)
-            for h, g in enumerate(m.games, 1):
-                ev.enter_hand(t.number, h, line_score(g, 0), line_score(g, 1), by="online")
+        jobs = [
+            _Job(
+                ev.rules, ev.deal_seed(rs.number, t.number), ev.setup.seed, rs.number, t.number,
+                specs[t.ns.entrant], specs[t.ew.entrant],
+            )  # fmt: skip
+            for t in rs.tables
+        ]
+        results: list[Any] = [None] * len(jobs)
+        for done, (i, res) in enumerate(run(_table_result, jobs, workers=workers, ray=ray), 1):
+            results[i] = res
+            if progress is not None:
+                progress(rs.number, done, len(rs.tables))
+        for t, (record, totals, lines) in zip(rs.tables, results, strict=True):  # in table order: one event
+            for h, (ns, ew) in enumerate(lines, 1):
+                ev.enter_hand(t.number, h, ns, ew, by="online")
             played.append(
                 {
                     "round": rs.number,
                     "table": t.number,
                     "ns": t.ns.entrant,
                     "ew": t.ew.entrant,
-                    "record": m.to_record(),
-                    "totals": list(m.totals),
+                    "record": record,
+                    "totals": totals,
                 }
             )
-            if progress is not None:
-                progress(rs.number, i + 1, len(rs.tables))
         ev.close_round(by="simulate")
     return ev, played
 

@@ -29,7 +29,7 @@ from ..cards import cards_str
 from .commands import CommandError, command_text, parse_command
 from .i18n import Translator
 from .render import Names, hint_keys, pace_short, pace_text, rules_lines
-from .screens import PageScreen, ScoreScreen, TextScreen, score_page
+from .screens import CoachScreen, PageScreen, ScoreScreen, TextScreen, score_page
 from .session import Session, next_speed
 from .table import TABLE_CSS, TALL, TableState, TableView
 from .widgets import RANK_KEYS, CardHand, Clickable, Line, MeldBox, MoveLog
@@ -191,12 +191,16 @@ class PlayApp(App[int]):
         footer = self.tr("tui_press_quit") if self.session.match_over else self.tr("tui_next_hand")
         if self.session.can_undo():
             footer += " · " + self.tr("tui_score_undo")
+        footer += " · " + self.tr("tui_coach_key")
         self.push_screen(ScoreScreen(table, plain, footer, "scores"), self.scores_closed)
 
     def scores_closed(self, how: str | None) -> None:
         s = self.session
         if how == "undo":
             self.action_undo()
+            return
+        if how == "coach":  # the coach's page, then the scores again
+            self.push_screen(CoachScreen(self.tr, s, s.hand_index()), lambda _how: self.show_scores())
             return
         if s.match_over:
             self.exit(0)

@@ -27,6 +27,7 @@ from .render import (
     side_header,
     sort_hand,
     status_text,
+    totals_text,
 )
 from .session import SPEEDS, Session, SessionError, next_speed, parse_speed
 
@@ -56,14 +57,13 @@ class PlainUI:
     def table(self) -> None:
         """Write the whole table as the human sees it."""
         tr, v, names = self.tr, self.s.view, self.names
-        totals = v.match_totals or (0, 0)
-        self.say(f"== {match_line(tr, names, self.s.rules, totals, self.s.hand_index() + 1)} ==")
+        names.follow(v)
+        self.say(f"== {match_line(tr, self.s.rules, v.match_totals, self.s.hand_index() + 1)} ==")
         others = [s for s in range(self.s.rules.players) if s != self.s.human]
         self.say(" · ".join(f"{names.seat(s)}: {tr.cards(v.hand_sizes[s])}" for s in others))
         stock = tr("tui_stock", n=v.stock_size)
         self.say(f"{stock} · {pozzetti_text(tr, v)} · {self.pile()}")
-        own = v.side_of(v.seat)
-        for side in (own, 1 - own):
+        for side in names.own_first():
             self.say(side_header(tr, names, v, side))
             if not v.melds[side]:
                 self.say("  " + tr("tui_no_melds"))
@@ -104,29 +104,21 @@ class PlainUI:
         title = tr("tui_score_title", i=self.s.hand_index() + 1)
         self.say(f"-- {title} --")
         self.say(status_text(tr, names, self.s.view))
-        sides = [names.side(0), names.side(1)]
-        for label, *vals in score_lines(tr, self.s.match.sides, sc):
-            self.say(f"{label}: " + ", ".join(f"{sd} {val}" for sd, val in zip(sides, vals, strict=True)))
-        t = self.s.match.totals
-        self.say(f"{tr.word('tui_score_row', 'match')}: {sides[0]} {t[0]}, {sides[1]} {t[1]}")
+        names.follow(g)
+        for label, *vals in score_lines(tr, g.sides, sc):
+            self.say(f"{label}: " + ", ".join(f"{sd} {val}" for sd, val in zip(g.sides, vals, strict=True)))
+        m = self.s.match
+        totals = ", ".join(f"{sd} {t}" for sd, t in zip(m.sides, m.totals, strict=True))
+        self.say(f"{tr.word('tui_score_row', 'match')}: {totals}")
 
     def match_end(self) -> None:
-        tr, names, m = self.tr, self.names, self.s.match
+        tr, m = self.tr, self.s.match
         w = m.winner()
-        self.say(tr("tui_match_drawn") if w is None else tr("tui_match_won", side=names.side(w)))
+        self.say(tr("tui_match_drawn") if w is None else tr("tui_match_won", side=m.sides[w]))
         vp = m.vp()
         if vp is not None:
-            self.say(f"{tr.word('tui_score_row', 'vp')}: {names.side(0)} {vp[0]}, {names.side(1)} {vp[1]}")
-        self.say(
-            tr(
-                "tui_match_summary",
-                hands=len(m.games),
-                a_side=names.side(0),
-                a=m.totals[0],
-                b_side=names.side(1),
-                b=m.totals[1],
-            )
-        )
+            self.say(f"{tr.word('tui_score_row', 'vp')}: {m.sides[0]} {vp[0]}, {m.sides[1]} {vp[1]}")
+        self.say(tr("tui_match_summary", hands=len(m.games), totals=totals_text(m.sides, m.totals)))
 
     # ----- the loop -----------------------------------------------------------------------------------------------
     def run(self) -> int:

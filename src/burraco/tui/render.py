@@ -18,10 +18,12 @@ joker as the language's word; the full-screen table adds colour on top. What the
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 from rich.text import Text
 
 from ..cards import CARD_STR, JOKER, cards_str, is_wild_card
+from ..match import scorer_names
 from ..melds import Meld, burraco_bonus, meld_points
 from ..messages import card_symbol
 from ..rules import BurracoNeeded, PickupRule, Rules
@@ -34,6 +36,7 @@ __all__ = [
     "BURRACO_MARKS",
     "SUIT_COLOURS",
     "Names",
+    "Sides",
     "card_face",
     "card_rich",
     "end_text",
@@ -54,6 +57,8 @@ __all__ = [
     "side_points",
     "sort_hand",
     "status_text",
+    "start_side_seats",
+    "totals_text",
 ]
 
 #: colours of the suits (hearts and diamonds red, but their shapes differ, so colour is never the only cue)
@@ -121,16 +126,44 @@ def meld_line(tr: Translator, rules: Rules, k: int, m: Meld) -> str:
     return tr("tui_meld_line", k=k, cards=cards_str(m.display_cards()), caption=meld_caption(tr, rules, m))
 
 
+class Sides(Protocol):
+    """What :meth:`Names.follow` reads: a :class:`~burraco.View` or a :class:`~burraco.Game`."""
+
+    @property
+    def side_seats(self) -> tuple[tuple[int, ...], ...]: ...
+
+    @property
+    def sides(self) -> tuple[str, ...]: ...
+
+
 class Names:
     """Seat and side names as the human sees them: ``You (S)``, ``Partner (N)``, ``Opponent E``; the sides ``Us
-    (NS)`` and ``Them (EW)`` with four players, the two players' own names with two. ``human`` None: a spectator
-    (the seat letters)."""
+    (NS)`` and ``Them (EW)`` where the human plays in a pair, the players' own names where they play alone (two
+    players, and the first part of a hand of three or five). ``human`` None: a spectator (the seat letters).
+
+    With three and five players the sides change during a hand (RULES.md §14.3–§14.4: a pair forms against the
+    solo player): the table calls :meth:`follow` with the state it shows, so that a partner is named as one."""
 
     def __init__(self, tr: Translator, seats: Sequence[str], human: int | None) -> None:
         self.tr = tr
         self.seats = tuple(seats)
         self.human = human
         self.n = len(seats)
+        #: the sides of the state last followed (at first, as a hand starts)
+        self.side_seats: tuple[tuple[int, ...], ...] = start_side_seats(self.n)
+        self.sides: tuple[str, ...] = tuple("".join(self.seats[s] for s in side) for side in self.side_seats)
+
+    def follow(self, state: Sides) -> None:
+        """Name the sides (and the human's partners) as they stand in ``state``."""
+        self.side_seats = state.side_seats
+        self.sides = state.sides
+
+    def partners(self) -> tuple[int, ...]:
+        """The human's partners as the sides stand (none for a spectator or a player alone)."""
+        if self.human is None:
+            return ()
+        side = next((x for x in self.side_seats if self.human in x), ())
+        return tuple(s for s in side if s != self.human)
 
     def seat(self, s: int) -> str:
         name = self.seats[s]
@@ -138,7 +171,7 @@ class Names:
             return name
         if s == self.human:
             return self.tr("tui_seat_you", seat=name)
-        if self.n == 4 and s == (self.human + 2) % 4:
+        if s in self.partners():
             return self.tr("tui_seat_partner", seat=name)
         return self.tr("tui_seat_opponent", seat=name)
 
@@ -147,35 +180,63 @@ class Names:
         return [self.seat(s) for s in range(self.n)]
 
     def side(self, side: int) -> str:
-        """The side's letters: ``NS``, ``EW`` (with two players, the seat's letter)."""
-        if self.n == 4:
-            return ("NS", "EW")[side]
-        return self.seats[side]
+        """The side's letters: ``NS``, ``EW``; a player alone: his seat's letter."""
+        return self.sides[side]
 
     def side_label(self, side: int) -> str:
-        """The side as the table names it: ``Us (NS)`` / ``Them (EW)``; with two players ``You (S)`` /
-        ``Opponent N`` (a spectator sees the letters)."""
+        """The side as the table names it: ``Us (NS)`` / ``Them (EW)``; a player alone as his seat is named
+        (``You (S)``, ``Opponent N``); a spectator sees the letters."""
         if self.human is None:
             return self.side(side)
-        if self.n == 2:
-            return self.seat(side)
-        if side == self.human % 2:
+        seats = self.side_seats[side]
+        if len(seats) == 1:
+            return self.seat(seats[0])
+        if self.human in seats:
             return self.tr("tui_side_us", side=self.side(side))
         return self.tr("tui_side_them", side=self.side(side))
 
+    def own_first(self) -> list[int]:
+        """The sides in the order the table shows them: the human's (or, for a spectator, the first seat's), then
+        the others in playing order from the seat after him."""
+        me = 0 if self.human is None else self.human
+        order: list[int] = []
+        for k in range(self.n):
+            s = (me + k) % self.n
+            side = next(i for i, x in enumerate(self.side_seats) if s in x)
+            if side not in order:
+                order.append(side)
+        return order
 
-def side_header(tr: Translator, names: Names, view: View, side: int) -> str:
+
+def start_side_seats(n: int) -> tuple[tuple[int, ...], ...]:
+    """The sides as a hand of ``n`` players starts: pairs of opposite seats with four and six, every player alone
+    with two, three and five (RULES.md §14.3–§14.4)."""
+    if n in (4, 6):
+        half = n // 2
+        return tuple((s, s + half) for s in range(half))
+    return tuple((s,) for s in range(n))
+
+
+def totals_text(scorers: Sequence[str], totals: Sequence[int]) -> str:
+    """The match totals in one line: ``NS 320 – EW 150`` (with three and five players, one total a player)."""
+    return " – ".join(f"{name} {t}" for name, t in zip(scorers, totals, strict=True))
+
+
+def side_header(tr: Translator, names: Names, view: View, side: int, short: bool = False) -> str:
     """The head of a side's melds: its running points on the table and its pozzetto,
-    ``Us (NS): 410 pts (200 of them bonuses) · pozzetto taken``."""
+    ``Us (NS): 410 pts (200 of them bonuses) · pozzetto taken``; ``short`` (the narrow columns of five sides):
+    ``Opponent D: 120``, the pozzetto only once taken."""
     pts, bonus = side_points(view.rules, view.melds[side])
     label = names.side_label(side)
-    if bonus:
+    if short:
+        head = f"{label}: {pts + bonus}"
+    elif bonus:
         head = tr("tui_side_points_bonus", side=label, n=pts + bonus, b=bonus)
     else:
         head = tr("tui_side_points", side=label, n=pts)
     if view.poz_taken[side]:
         poz = tr("tui_poz_taken")
-    elif any(view.pozzetti):
+    elif any(view.pozzetti) and not short:
         poz = tr("tui_poz_not")
     else:
         poz = ""
@@ -251,8 +312,10 @@ def pace_short(tr: Translator, delay: float) -> str:
     return tr.word("tui_pace", name) if name else f"{delay:g} s"
 
 
-def match_line(tr: Translator, names: Names, rules: Rules, totals: Sequence[int], hand_i: int) -> str:
-    """``Match NS 320 – EW 150 (to 2005, hand 3)``."""
+def match_line(tr: Translator, rules: Rules, totals: Sequence[int] | None, hand_i: int) -> str:
+    """``Match NS 320 – EW 150 (to 2005, hand 3)`` (one total a player with three and five players; ``totals``
+    None: before the first hand has been scored)."""
+    scorers = scorer_names(rules)
     goal = []
     if rules.target is not None:
         goal.append(tr("tui_target", n=rules.target))
@@ -260,14 +323,7 @@ def match_line(tr: Translator, names: Names, rules: Rules, totals: Sequence[int]
         goal.append(tr("tui_hand_of", i=hand_i, n=rules.hands_per_match))
     else:
         goal.append(tr("tui_hand_no", i=hand_i))
-    return tr(
-        "tui_match",
-        a_side=names.side(0),
-        a=totals[0],
-        b_side=names.side(1),
-        b=totals[1],
-        goal=", ".join(goal),
-    )
+    return tr("tui_match", totals=totals_text(scorers, totals or (0,) * len(scorers)), goal=", ".join(goal))
 
 
 def rules_lines(tr: Translator, r: Rules) -> list[str]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ..analysis import Analysis, Decision
 from ..bots.players import canonical_player
-from ..messages import msg
 from ..record import RecordError, load_record
 from ..rules import Rules
 from .i18n import Translator
@@ -49,8 +49,6 @@ def play(
     :class:`PlayError` in the player's language. A resumed game is played in the language it was saved in unless
     ``lang`` says another."""
     tr = _translator(lang)
-    if rules.players not in (2, 4):
-        raise PlayError(tr.render(msg("table_players", players=rules.players)))
     try:
         delay = parse_speed(speed)
         if resume:
@@ -104,7 +102,13 @@ def watch(file: Path, seat: str | None, lang: str | None) -> int:
     name = seat or (str(head.get("human")) if isinstance(head, dict) else seats[0])
     if name.upper() not in seats:
         raise PlayError(tr("tui_bad_seat", seat=name, seats=" ".join(seats)))
-    WatchApp(positions, tr, seats.index(name.upper()), error).run()
+    marks: list[Decision] = []
+    if isinstance(record, dict) and "analysis" in record:  # annotated by the coach (docs/analysis.md)
+        try:
+            marks = Analysis.from_json(record["analysis"]).decisions
+        except ValueError as e:
+            raise PlayError(tr("tui_bad_record", why=str(e))) from e
+    WatchApp(positions, tr, seats.index(name.upper()), error, marks).run()
     return 0
 
 

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, ClassVar
 
 from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
-from textual.widgets import Button, Static
+from textual.widgets import Button, ProgressBar, Static
 
+from .coach import coach_lines
 from .i18n import Translator
-from .render import Names, score_lines, status_text
+from .render import Names, score_lines, status_text, totals_text
 from .session import Session
 
-__all__ = ["PageScreen", "ScoreScreen", "TextScreen", "score_page"]
+__all__ = ["CoachScreen", "PageScreen", "ScoreScreen", "TextScreen", "score_page"]
 
 
 class TextScreen(ModalScreen[str]):
@@ -65,9 +68,57 @@ class PageScreen(TextScreen):
 
 class ScoreScreen(TextScreen):
     """The scores of a hand just ended: Enter deals the next hand (or ends the match), u undoes the human's last
-    decision (back into the hand that ended)."""
+    decision (back into the hand that ended), a asks the coach about the hand."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("u", "close('undo')", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("u", "close('undo')", show=False),
+        Binding("a", "close('coach')", show=False),
+    ]
+
+
+class CoachScreen(TextScreen):
+    """The coach's page on the hand just ended: a progress bar while the analysis runs (in a thread: the table
+    stays responsive, q still quits), then the marked decisions and the points lost. Enter or Escape goes back to
+    the scores."""
+
+    DEFAULT_CSS = """
+    CoachScreen ProgressBar { height: 1; margin: 1 0; }
+    """
+
+    def __init__(self, tr: Translator, session: Session, hand: int) -> None:
+        super().__init__(tr("tui_coach_running", h=hand + 1, i=0, n="…"), "", tr("tui_coach_close"), "coach")
+        self.tr = tr
+        self.session = session
+        self.hand = hand
+        self.done = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.body, id="body")
+            yield ProgressBar(id="progress", show_eta=False)
+            yield Button(self.footer, id="close", variant="primary")
+
+    def on_mount(self) -> None:
+        self.run_worker(self._analyse(), exclusive=True, group="coach")
+
+    def _progress(self, done: int, total: int) -> None:
+        """Called from the analysis' thread."""
+        self.app.call_from_thread(self._show_progress, done, total)
+
+    def _show_progress(self, done: int, total: int) -> None:
+        self.query_one(ProgressBar).update(total=total, progress=done)
+        self.query_one("#body", Static).update(self.tr("tui_coach_running", h=self.hand + 1, i=done, n=total))
+
+    async def _analyse(self) -> None:
+        decisions = await asyncio.to_thread(self.session.coach, self.hand, self._progress)
+        lines = coach_lines(self.tr, decisions, self.hand, self.session.rules.players, self.session.coach_iterations)
+        self.plain = "\n".join(lines)
+        self.done = True
+        try:
+            self.query_one(ProgressBar).display = False
+            self.query_one("#body", Static).update(self.plain)
+        except NoMatches:  # closed meanwhile
+            return
 
 
 def score_page(tr: Translator, names: Names, session: Session) -> tuple[Table, str]:
@@ -76,19 +127,26 @@ def score_page(tr: Translator, names: Names, session: Session) -> tuple[Table, s
     sc = g.scores()
     assert sc is not None
     m = session.match
-    sides = [names.side(0), names.side(1)]
+    names.follow(g)
+    sides = list(g.sides)
     title = tr("tui_score_title", i=session.hand_index() + 1) + " · " + status_text(tr, names, session.view)
     t = Table(title=title, expand=True)
     t.add_column("")
     for s in sides:
         t.add_column(s, justify="right")
     lines = [title]
-    for row in score_lines(tr, m.sides, sc):
+    for row in score_lines(tr, g.sides, sc):
         t.add_row(*row)
         lines.append(" ".join(row))
     match_row = tr.word("tui_score_row", "match")
-    t.add_row(match_row, *(str(x) for x in m.totals), style="bold")
-    lines.append(f"{match_row} {m.totals[0]} {m.totals[1]}")
+    if tuple(m.sides) == g.sides:  # the match totals are the hand's sides': one more row
+        t.add_row(match_row, *(str(x) for x in m.totals), style="bold")
+        lines.append(f"{match_row} {' '.join(str(x) for x in m.totals)}")
+    else:  # three and five players: a total per player (his half of a pair's hand, RULES.md §14.3)
+        line = f"{match_row}: {totals_text(m.sides, m.totals)}"
+        t.add_section()
+        t.add_row(line, *([""] * len(sides)), style="bold")
+        lines.append(line)
     if m.is_over:
         vp = m.vp()
         if vp is not None:
@@ -96,15 +154,8 @@ def score_page(tr: Translator, names: Names, session: Session) -> tuple[Table, s
             t.add_row(vp_row, str(vp[0]), str(vp[1]), style="bold")
             lines.append(f"{vp_row} {vp[0]} {vp[1]}")
         w = m.winner()
-        result = tr("tui_match_drawn") if w is None else tr("tui_match_won", side=names.side(w))
-        summary = tr(
-            "tui_match_summary",
-            hands=len(m.games),
-            a_side=sides[0],
-            a=m.totals[0],
-            b_side=sides[1],
-            b=m.totals[1],
-        )
+        result = tr("tui_match_drawn") if w is None else tr("tui_match_won", side=m.sides[w])
+        summary = tr("tui_match_summary", hands=len(m.games), totals=totals_text(m.sides, m.totals))
         t.caption = f"{result}. {summary}"
         lines += [result, summary]
     return t, "\n".join(lines)

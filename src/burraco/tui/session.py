@@ -22,6 +22,7 @@ played with breaks equals the record of the same game played in one sitting.
 from __future__ import annotations
 
 import hashlib
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,10 +30,11 @@ from pathlib import Path
 from typing import Any
 
 from ..actions import Action, IllegalActionError
+from ..analysis import Analysis, Decision, Progress, analyse
 from ..arena import parse_player
 from ..bots.hint import Hint, hint
 from ..game import Game
-from ..match import Match
+from ..match import Match, seat_names
 from ..messages import Message, MessageError, msg
 from ..messages import text as text_message
 from ..rules import Rules, rules_from_json
@@ -120,6 +122,10 @@ class Seating:
     opponents: str
 
 
+#: sampled deals per decision of the coach at the table (docs/analysis.md: 16 is ``burraco analyse``'s default)
+COACH_ITERATIONS = 16
+
+
 class Session:
     """One human against the computer: the match, its players, saving, undo and hints."""
 
@@ -134,6 +140,11 @@ class Session:
         #: the language the game is played in (kept in the saved game, so ``--resume`` speaks it again)
         self.lang = lang
         self.undos = 0
+        #: the coach's judgements of the human's decisions, by hand (kept in the saved game: the replay shows them)
+        self.coached: dict[int, list[Decision]] = {}
+        self._coaching = threading.Lock()
+        #: sampled deals per decision of the coach
+        self.coach_iterations = COACH_ITERATIONS
         self.started = time.strftime("%Y-%m-%dT%H:%M:%S")
         #: the moves of the current hand as the human seat saw them
         self.log = HandLog(seating.human, seats=match.seats)
@@ -152,14 +163,15 @@ class Session:
         save: bool = True,
         lang: str | None = None,
     ) -> Session:
-        """A new match (the human sits South; West deals the first hand, so North plays first), played in
+        """A new match (the human sits South; West deals the first hand, so North plays first; with three, five
+        and six players he sits in the middle of the seat letters, B, C or D, and the last seat deals), played in
         ``lang``."""
         if seed is None:
             seed = int.from_bytes(
                 hashlib.blake2b(repr(time.time_ns()).encode(), digest_size=4).digest(), "big"
             )
         seating = Seating(
-            human=2 if rules.players == 4 else 1,
+            human=rules.players // 2,
             partner=check_player(partner),
             opponents=check_player(opponents),
         )
@@ -178,7 +190,7 @@ class Session:
         try:
             seed = int(head["seed"])
             rules = rules_from_json(record.get("rules", "italian"))
-            seats = ("N", "E", "S", "W") if rules.players == 4 else ("N", "S")
+            seats = seat_names(rules.players)
             seating = Seating(
                 human=seats.index(str(head["human"])),
                 partner=check_player(str(head.get("partner", DEFAULT_LEVEL))),
@@ -190,6 +202,12 @@ class Session:
         lang = head.get("lang")
         s = cls(match, seating, seed, path, str(lang) if isinstance(lang, str) else None)
         s.undos = int(head.get("undos", 0))
+        if "analysis" in record:
+            try:
+                for d in Analysis.from_json(record["analysis"]).decisions:
+                    s.coached.setdefault(d.hand, []).append(d)
+            except ValueError:
+                pass  # an analysis this version cannot read: the game goes on without it
         s.started = str(head.get("started", s.started))
         return s
 
@@ -237,10 +255,13 @@ class Session:
         return not self.game.is_over and self.game.current_seat != self.human
 
     def player_spec(self, seat: int) -> str | None:
-        """The computer player at ``seat`` (None for the human)."""
+        """The computer player at ``seat`` (None for the human): the partner's level for a seat of the human's
+        side as the sides stand (with three and five players a pair forms during the hand, RULES.md §14.3), the
+        opponents' for the others."""
         if seat == self.human:
             return None
-        if self.rules.players == 4 and seat == (self.human + 2) % 4:
+        g = self.game
+        if g.side_of_seat[seat] == g.side_of_seat[self.human]:
             return self.seating.partner
         return self.seating.opponents
 
@@ -327,12 +348,33 @@ class Session:
             raise IllegalActionError("you have not played yet: there is nothing to undo")
         h, j = last
         rec = self.match.to_record()
+        self.coached = {k: v for k, v in self.coached.items() if k < h}  # the hand changes from h on
         rec["hands"] = rec["hands"][: h + 1]
         rec["hands"][h]["actions"] = rec["hands"][h]["actions"][:j]
         self.match = Match.from_record(rec, self.seed)
         self.log = HandLog.of_game(self.game, self.human)
         self.undos += 1
         self.save()
+
+    # ----- the coach ----------------------------------------------------------------------------------------------
+    def coach(self, hand: int, progress: Progress | None = None) -> list[Decision]:
+        """The coach's judgement of the human's decisions in ``hand`` (a hand that has ended), from his view at
+        each one (:func:`burraco.analysis.analyse`, :attr:`coach_iterations` sampled deals each, seeded by the
+        game's seed: the same every time); kept in the saved game. ``progress(done, total)`` follows it."""
+        with self._coaching:  # one analysis at a time (a page closed and opened again waits for the first)
+            if hand in self.coached:
+                return self.coached[hand]
+            res = analyse(
+                self.match.to_record(),
+                [self.seat_names[self.human]],
+                iterations=self.coach_iterations,
+                seed=derive_seed(self.seed, "coach", hand) % 1_000_000,
+                progress=progress,
+                hands=[hand],
+            )
+            self.coached[hand] = res.decisions
+            self.save()
+            return res.decisions
 
     def _is_human(self, a: Action) -> bool:
         return a.seat == self.seat_names[self.human]
@@ -353,6 +395,11 @@ class Session:
             "started": self.started,
             "updated": time.time(),
         }
+        if self.coached:
+            decisions = [d for k in sorted(self.coached) for d in self.coached[k]]
+            me = (self.seat_names[self.human],)
+            done = Analysis(self.rules.name, me, self.coach_iterations, 0, decisions)
+            rec["analysis"] = done.to_json()
         return rec
 
     def save(self) -> None:
@@ -361,6 +408,7 @@ class Session:
 
 
 __all__ = [
+    "COACH_ITERATIONS",
     "DEFAULT_LEVEL",
     "SPEEDS",
     "Seating",

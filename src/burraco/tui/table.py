@@ -8,7 +8,8 @@ turn it is; a line for messages (refusals, hints) or for typing cards; the seat'
 
 The layout is made for 80×24 upwards: on a short screen (fewer than :data:`TALL` rows) nothing has a border, the
 melds stand side by side without captions and the log takes every row left; on a taller one the boxes have
-borders and each meld its own line with its caption while they fit.
+borders and each meld its own line with its caption while they fit. Two sides' melds stand one above the other on
+a short screen; three or more (three, five and six players) stand in columns on every screen.
 """
 
 from __future__ import annotations
@@ -41,7 +42,10 @@ from .render import (
 )
 from .widgets import CardHand, Clickable, FlowLine, Line, MeldBox, MoveLog
 
-__all__ = ["TABLE_CSS", "TALL", "TableState", "TableView"]
+__all__ = ["MAX_SIDES", "TABLE_CSS", "TALL", "TableState", "TableView"]
+
+#: the most sides a hand has (five players, each alone until a pair forms: RULES.md §14.4)
+MAX_SIDES = 5
 
 #: rows from which the table is drawn with borders and captions (below: the compact layout of 80×24)
 TALL = 32
@@ -54,6 +58,7 @@ TableView { height: 1fr; }
 #melds { height: auto; layout: vertical; }
 MeldBox { width: 1fr; padding: 0 1; }
 .-tall #melds { layout: horizontal; }
+#melds.-many { layout: horizontal; }
 #piles { height: auto; padding: 0 1; }
 #stock { width: auto; margin-right: 2; }
 #pozzetti { width: auto; margin-right: 2; color: $text-muted; }
@@ -101,8 +106,8 @@ class TableView(Vertical):
         yield Line(id="title")
         yield FlowLine(id="seats")
         with Horizontal(id="melds"):
-            yield MeldBox(0, id="melds-0")
-            yield MeldBox(1, id="melds-1")
+            for col in range(MAX_SIDES):  # as many as the hand has sides (the others hidden)
+                yield MeldBox(col, id=f"melds-{col}")
         with Horizontal(id="piles"):
             yield Clickable(id="stock")
             yield Line(id="pozzetti")
@@ -122,16 +127,17 @@ class TableView(Vertical):
         """Keep the last round of moves on the screen: where the log has fewer rows than that round takes, the
         melds close up (their cards without spaces); where it has room again, they open up."""
         log = self.query_one(MoveLog)
-        boxes = list(self.query(MeldBox))
+        boxes = [b for b in self.query(MeldBox) if b.display]
         if not boxes or not log.scrollable_content_region.height:
             return
         need = log.rows_for(self.round)
         have = log.scrollable_content_region.height
-        if self.screen.has_class("-tall"):  # side by side: the taller side counts
+        if self.screen.has_class("-tall") or len(boxes) > 2:  # side by side: the taller side counts
             gain = max(b.rows(b.tight) for b in boxes) - max(b.rows(False) for b in boxes)
         else:  # one above the other: the rows add up
             gain = sum(b.rows(b.tight) - b.rows(False) for b in boxes)
-        tight = have + gain < need
+        # columns of five sides are too narrow for a meld's cards written without spaces: they wrap inside a card
+        tight = have + gain < need and len(boxes) <= 3
         for b in boxes:
             b.set_tight(tight)
 
@@ -145,19 +151,25 @@ class TableView(Vertical):
 
     def show(self, st: TableState) -> None:
         tr, v, names = self.tr, st.view, st.names
-        totals = v.match_totals or (0, 0)
+        names.follow(v)
         title = tr("tui_title")
-        self.line("title").show(f"{title} · {st.rules.name} · {match_line(tr, names, st.rules, totals, st.hand_i)}")
+        self.line("title").show(f"{title} · {st.rules.name} · {match_line(tr, st.rules, v.match_totals, st.hand_i)}")
         others = [s for s in range(st.rules.players) if s != v.seat]
         self.query_one("#seats", FlowLine).show([seat_line(tr, names, v, st.log, s) for s in others])
-        own = v.side_of(v.seat)
         room = self.meld_room()
-        for col, side in enumerate((own, 1 - own)):
+        order = names.own_first()
+        # more than two sides (three, five and six players): side by side on every screen, else they would take
+        # a short screen's every row
+        self.query_one("#melds").set_class(len(order) > 2, "-many")
+        for col, box in enumerate(self.query(MeldBox)):
+            box.display = col < len(order)
+            if col >= len(order):
+                continue
+            side = order[col]
             melds = [(m.display_cards(), m.burraco or "", meld_caption(tr, st.rules, m)) for m in v.melds[side]]
             # the left column holds the human's side: #melds-0 is always "your melds"
-            self.query_one(f"#melds-{col}", MeldBox).set_melds(
-                side_header(tr, names, v, side), tr("tui_no_melds"), melds, tr.joker, room
-            )
+            head = side_header(tr, names, v, side, short=len(order) > 3)
+            box.set_melds(head, tr("tui_no_melds"), melds, tr.joker, room)
         self.line("stock").show(Text("▤ " + tr("tui_stock", n=v.stock_size), style="bold"))
         self.line("pozzetti").show(pozzetti_text(tr, v))
         self.line("pile").show(pile_text(tr, v))

@@ -8,6 +8,7 @@ is "yours", and a draw names no card).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from textual import events
@@ -15,7 +16,9 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 
 from ..actions import ActionError
+from ..analysis import Decision
 from ..game import Game
+from .coach import mark_line
 from .i18n import Translator
 from .movelog import HandLog
 from .render import Names
@@ -25,7 +28,7 @@ from .widgets import Line
 __all__ = ["WatchApp", "watch_positions"]
 
 #: a position of a record: the hand's index, the game after some of its actions, the match totals before the hand
-Position = tuple[int, Game, tuple[int, int]]
+Position = tuple[int, Game, tuple[int, ...]]
 
 
 class WatchApp(App[int]):
@@ -42,13 +45,23 @@ class WatchApp(App[int]):
         Binding("pageup", "step(-10)", show=False),
         Binding("home", "jump(0)", show=False),
         Binding("end", "jump(-1)", show=False),
-        *[Binding(str(k), f"seat({k - 1})", show=False) for k in range(1, 5)],
+        *[Binding(str(k), f"seat({k - 1})", show=False) for k in range(1, 7)],
         Binding("q", "quit", show=False),
     ]
 
-    def __init__(self, positions: list[Position], tr: Translator, seat: int, error: str = "") -> None:
+    def __init__(
+        self,
+        positions: list[Position],
+        tr: Translator,
+        seat: int,
+        error: str = "",
+        marks: Sequence[Decision] = (),
+    ) -> None:
+        """``marks``: the coach's judgements of an annotated record (docs/analysis.md); a marked move shows the
+        coach's word once it is played."""
         super().__init__()
         self.positions = positions
+        self.marks = {(d.hand, d.index): d for d in marks if d.mark is not None}
         self.tr = tr
         self.seat = seat
         self.index = 0
@@ -88,13 +101,17 @@ class WatchApp(App[int]):
         names = Names(self.tr, g.seats, None)
         v = dataclasses.replace(g.view(self.seat), match_totals=totals)
         hands = sorted({h for h, _, _ in self.positions})
+        message = self.error if self.index == len(self.positions) - 1 else ""
+        mark = self.marks.get((hand_i, len(g.actions) - 1))
+        if mark is not None and not message:
+            message = mark_line(self.tr, mark, g.rules.players)
         st = TableState(
             view=v,
             names=names,
             rules=g.rules,
             hand_i=hand_i + 1,
             log=self.log_at(self.index),
-            message=self.error if self.index == len(self.positions) - 1 else "",
+            message=message,
             extra=[self.tr("tui_seen_from", seat=g.seats[self.seat])],
         )
         self.query_one(TableView).show(st)
@@ -132,7 +149,7 @@ def watch_positions(record: Any, tr: Translator | None = None) -> tuple[list[Pos
     for i, (deal, actions) in enumerate(hands):
         if m.is_over or (m.games and not m.game.is_over):
             break
-        before = (m.totals[0], m.totals[1])
+        before = tuple(m.totals)
         g = m.start_hand(deal)
         out.append((i, g.clone(), before))
         for j, text in enumerate(actions):
