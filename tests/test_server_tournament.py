@@ -587,11 +587,16 @@ def test_duplicate_event_online_tables_play_the_same_deals(server: ThreadServer)
     Event.deal_seed (as `burraco tournament simulate` deals them); a table of an ordinary event deals its own."""
     from burraco.match import Match
 
-    def deals_of(d: DeskClient) -> list[list[Any]]:
+    def deals_of(d: DeskClient, duplicate: bool) -> list[list[Any]]:
         desk = d.ok("start", {"online": "all", "computers": {"1": ALL_COMPUTERS, "2": ALL_COMPUTERS}})
         ids = [t["table_id"] for t in desk["rounds"][0]["tables"]]
         wait_for(lambda: all(call(server.url, "GET", f"/api/tables/{i}")[1]["status"] == "finished" for i in ids),
                  "both online tables to finish their match")
+        if duplicate:  # a finished table's deals stay closed while another table of the round may play them
+            for path in ("games", "games/0/record", "games/0/replay"):
+                status, body = call(server.url, "GET", f"/api/tables/{ids[0]}/{path}")
+                assert status == 403 and body["error"] == "sealed", body
+            d.ok("close")
         out = []
         for i in ids:
             status, rec = call(server.url, "GET", f"/api/tables/{i}/games/0/record")
@@ -601,12 +606,12 @@ def test_duplicate_event_online_tables_play_the_same_deals(server: ThreadServer)
 
     dup = new_event(server.url, rounds=1, movements="mitchell", duplicate=True, seed=4242)
     register_pairs(dup)
-    t1, t2 = deals_of(dup)
+    t1, t2 = deals_of(dup, True)
     assert len(t1) == 3 and t1 == t2  # the same three deals at both tables
     ev = Event.create("Torneo del giovedì", rounds=1, movements="mitchell", duplicate=True, seed=4242)
     m = Match(ev.rules, seed=ev.deal_seed(1, 1))
     assert t1 == [m.deal_for_hand(i).to_json(m.seats) for i in range(3)]
     plain = new_event(server.url, rounds=1, movements="mitchell", seed=4242)
     register_pairs(plain)
-    p1, p2 = deals_of(plain)
+    p1, p2 = deals_of(plain, False)
     assert p1[0] != p2[0] and p1[0] != t1[0]  # fresh deals at every table

@@ -42,8 +42,8 @@ def browser() -> Iterator[Any]:
 
 
 def new_page(browser: Any) -> Any:
-    # bypass_csp: wait_for_function's string predicates are evaluated, which the pages' Content-Security-Policy
-    # forbids (test_server_table_browser / test_server_browser check the pages under it)
+    # bypass_csp: the tests' own wait_for_function predicates are strings, which the pages' Content-Security-Policy
+    # (no eval) would refuse; the pages themselves run under it in every other respect
     ctx = browser.new_context(viewport={"width": 1200, "height": 900}, locale="en-US", bypass_csp=True)
     page = ctx.new_page()
     page.set_default_timeout(TIMEOUT_MS)
@@ -94,6 +94,10 @@ def test_director_runs_a_round_online_and_at_the_club(server: ThreadServer, brow
     desk.click("[data-testid=start-round]")
     desk.wait_for_selector("[data-testid=table-2] >> text=at the club")
     assert "online" in desk.locator("[data-testid=table-1] h3").text_content()
+    # no second round while this one is in play, and no standings "after round 0"
+    start = desk.locator("[data-testid=start-round]")
+    assert start.is_disabled() and start.text_content() == "Round 1 in play"
+    assert "Standings (no round closed yet)" in desk.locator("body").text_content()
     ns_link = desk.locator("[data-testid=link-2-NS]").get_attribute("href")
     ew_link = desk.locator("[data-testid=link-2-EW]").get_attribute("href")
     tid = desk.url.split("/tournament/")[1].split("/")[0]

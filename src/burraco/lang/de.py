@@ -269,6 +269,7 @@ TEMPLATES: dict[str, str] = {
     "te_replace_physical": "Tisch {table} ist ein echter Tisch: nur ein Platz an einem Online-Tisch kann einem Computer gegeben werden"
     "Tisch {table} ist ein echter Tisch: nur ein Platz an einem Online-Tisch kann einem Computer gegeben werden",
     "te_online_create": "Tisch {table}: {error}",
+    "te_sealed": "dieser Tisch spielt die Duplikat-Verteilungen der Runde: seine Spiele sind zu sehen, wenn die Runde abgeschlossen ist",
     "te_no_event": "kein Turnier '{event}'",
     "te_director_name": "'director' ist der Name der Turnierleitung (höchstens 64 Zeichen)",
     "te_event_name_text": "'name' ist der Name des Turniers",
@@ -305,6 +306,8 @@ TEMPLATES: dict[str, str] = {
     "desk_online_tables": "Online gespielte Tische (Nummern, durch Kommas getrennt, oder all)",
     "desk_computers": "Computer auf allen Plätzen der Online-Tische",
     "desk_start": "Runde {n} starten",
+    "desk_in_play": "Runde {n} läuft",
+    "desk_standings_none": "Rangliste (noch keine Runde abgeschlossen)",
     "desk_timeout": "Time-out ansagen",
     "desk_close": "Runde abschließen",
     "desk_finish": "Diesen Tisch beenden (Time-out)",
@@ -651,9 +654,9 @@ TEMPLATES: dict[str, str] = {
 }
 
 WORDS: dict[str, dict[str, str]] = {
+    "coach_mark": {"inaccuracy": "Ungenauigkeit", "mistake": "Fehler", "blunder": "grober Fehler"},
     #: card ranks in words, for the browser's accessible card names (web_card)
     "web_rank": {"A": "Ass", "2": "Zwei", "3": "Drei", "4": "Vier", "5": "Fünf", "6": "Sechs", "7": "Sieben", "8": "Acht", "9": "Neun", "T": "Zehn", "J": "Bube", "Q": "Dame", "K": "König"},
-    "coach_mark": {"inaccuracy": "Ungenauigkeit", "mistake": "Fehler", "blunder": "grober Fehler"},
     "joker": {"JK": "Joker"},  # the joker as a player names it (cards as symbols)
     "tui_sort": {"suit": "nach Farbe", "rank": "nach Rang"},
     "tui_pace": {"instant": "sofort", "fast": "schnell", "normal": "normal", "slow": "langsam"},

@@ -256,6 +256,7 @@ TEMPLATES: dict[str, str] = {
     "te_replace_physical": "table {table} is a physical table: only a seat of an online table can be given to a computer player"
     "table {table} is a physical table: only a seat of an online table can be given to a computer player",
     "te_online_create": "table {table}: {error}",
+    "te_sealed": "this table plays the round's duplicate deals: its games are shown when the round is closed",
     "te_no_event": "no event '{event}'",
     "te_director_name": "'director' is the director's name (64 characters at most)",
     "te_event_name_text": "'name' is the event's name",
@@ -292,6 +293,8 @@ TEMPLATES: dict[str, str] = {
     "desk_online_tables": "Tables played online (numbers, comma-separated, or all)",
     "desk_computers": "Computer players in every seat of the online tables",
     "desk_start": "Start round {n}",
+    "desk_in_play": "Round {n} in play",
+    "desk_standings_none": "Standings (no round closed yet)",
     "desk_timeout": "Announce the time-out",
     "desk_close": "Close the round",
     "desk_finish": "End this table (time-out)",
@@ -633,9 +636,9 @@ TEMPLATES: dict[str, str] = {
 }
 
 WORDS: dict[str, dict[str, str]] = {
+    "coach_mark": {"inaccuracy": "inaccuracy", "mistake": "mistake", "blunder": "blunder"},
     #: card ranks in words, for the browser's accessible card names (web_card)
     "web_rank": {"A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven", "8": "eight", "9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king"},
-    "coach_mark": {"inaccuracy": "inaccuracy", "mistake": "mistake", "blunder": "blunder"},
     "joker": {"JK": "Joker"},  # the joker as a player names it (cards as symbols)
     "tui_sort": {"suit": "by suit", "rank": "by rank"},
     "tui_pace": {"instant": "instant", "fast": "fast", "normal": "normal", "slow": "slow"},

@@ -256,6 +256,7 @@ TEMPLATES: dict[str, str] = {
     "te_replace_physical": "il tavolo {table} è un tavolo fisico: solo un posto di un tavolo online può essere dato a un computer"
     "il tavolo {table} è un tavolo fisico: solo un posto di un tavolo online può essere dato a un computer",
     "te_online_create": "tavolo {table}: {error}",
+    "te_sealed": "questo tavolo gioca le smazzate duplicate del turno: le sue partite si vedono quando il turno è chiuso",
     "te_no_event": "nessun torneo '{event}'",
     "te_director_name": "'director' è il nome dell'arbitro (al più 64 caratteri)",
     "te_event_name_text": "'name' è il nome del torneo",
@@ -292,6 +293,8 @@ TEMPLATES: dict[str, str] = {
     "desk_online_tables": "Tavoli giocati online (numeri separati da virgole, o all)",
     "desk_computers": "Computer in tutti i posti dei tavoli online",
     "desk_start": "Inizia il turno {n}",
+    "desk_in_play": "Turno {n} in corso",
+    "desk_standings_none": "Classifica (nessun turno ancora chiuso)",
     "desk_timeout": "Annuncia il time-out",
     "desk_close": "Chiudi il turno",
     "desk_finish": "Chiudi questo tavolo (time-out)",
@@ -637,9 +640,9 @@ TEMPLATES: dict[str, str] = {
 }
 
 WORDS: dict[str, dict[str, str]] = {
+    "coach_mark": {"inaccuracy": "imprecisione", "mistake": "errore", "blunder": "errore grave"},
     #: card ranks in words, for the browser's accessible card names (web_card)
     "web_rank": {"A": "asso", "2": "due", "3": "tre", "4": "quattro", "5": "cinque", "6": "sei", "7": "sette", "8": "otto", "9": "nove", "T": "dieci", "J": "fante", "Q": "donna", "K": "re"},
-    "coach_mark": {"inaccuracy": "imprecisione", "mistake": "errore", "blunder": "errore grave"},
     "joker": {"JK": "Jolly"},  # the joker as a player names it (cards as symbols)
     "tui_sort": {"suit": "per seme", "rank": "per valore"},
     "tui_pace": {"instant": "istantaneo", "fast": "veloce", "normal": "normale", "slow": "lento"},

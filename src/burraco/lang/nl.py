@@ -267,6 +267,7 @@ TEMPLATES: dict[str, str] = {
     "te_replace_physical": "tafel {table} is een echte tafel: alleen een plaats aan een online tafel kan aan een computer worden gegeven"
     "tafel {table} is een echte tafel: alleen een plaats aan een online tafel kan aan een computer worden gegeven",
     "te_online_create": "tafel {table}: {error}",
+    "te_sealed": "deze tafel speelt de dubbele verdelingen van de ronde: de spellen zijn te zien als de ronde gesloten is",
     "te_no_event": "geen toernooi '{event}'",
     "te_director_name": "'director' is de naam van de wedstrijdleider (hoogstens 64 tekens)",
     "te_event_name_text": "'name' is de naam van het toernooi",
@@ -303,6 +304,8 @@ TEMPLATES: dict[str, str] = {
     "desk_online_tables": "Online gespeelde tafels (nummers gescheiden door komma's, of all)",
     "desk_computers": "Computer op alle plaatsen van de online tafels",
     "desk_start": "Ronde {n} starten",
+    "desk_in_play": "Ronde {n} bezig",
+    "desk_standings_none": "Stand (nog geen ronde gesloten)",
     "desk_timeout": "Time-out aankondigen",
     "desk_close": "Ronde afsluiten",
     "desk_finish": "Deze tafel beëindigen (time-out)",
@@ -646,9 +649,9 @@ TEMPLATES: dict[str, str] = {
 }
 
 WORDS: dict[str, dict[str, str]] = {
+    "coach_mark": {"inaccuracy": "onnauwkeurigheid", "mistake": "fout", "blunder": "blunder"},
     #: card ranks in words, for the browser's accessible card names (web_card)
     "web_rank": {"A": "aas", "2": "twee", "3": "drie", "4": "vier", "5": "vijf", "6": "zes", "7": "zeven", "8": "acht", "9": "negen", "T": "tien", "J": "boer", "Q": "vrouw", "K": "heer"},
-    "coach_mark": {"inaccuracy": "onnauwkeurigheid", "mistake": "fout", "blunder": "blunder"},
     "joker": {"JK": "Joker"},  # the joker as a player names it (cards as symbols)
     "tui_sort": {"suit": "op kleur", "rank": "op rang"},
     "tui_pace": {"instant": "direct", "fast": "snel", "normal": "normaal", "slow": "langzaam"},

@@ -251,6 +251,7 @@ TEMPLATES: dict[str, str] = {
     "te_replace_physical": "a mesa {table} é uma mesa física: só um lugar de uma mesa online pode ser dado a um computador"
     "a mesa {table} é uma mesa física: só um lugar de uma mesa online pode ser dado a um computador",
     "te_online_create": "mesa {table}: {error}",
+    "te_sealed": "esta mesa joga as mãos duplicadas da rodada: as suas partidas aparecem quando a rodada for encerrada",
     "te_no_event": "nenhum torneio '{event}'",
     "te_director_name": "'director' é o nome do diretor (no máximo 64 caracteres)",
     "te_event_name_text": "'name' é o nome do torneio",
@@ -287,6 +288,8 @@ TEMPLATES: dict[str, str] = {
     "desk_online_tables": "Mesas jogadas online (números separados por vírgulas, ou all)",
     "desk_computers": "Computador em todos os lugares das mesas online",
     "desk_start": "Iniciar a rodada {n}",
+    "desk_in_play": "Rodada {n} em andamento",
+    "desk_standings_none": "Classificação (nenhuma rodada encerrada ainda)",
     "desk_timeout": "Anunciar o time-out",
     "desk_close": "Encerrar a rodada",
     "desk_finish": "Encerrar esta mesa (time-out)",
@@ -631,9 +634,9 @@ TEMPLATES: dict[str, str] = {
 }
 
 WORDS: dict[str, dict[str, str]] = {
+    "coach_mark": {"inaccuracy": "imprecisão", "mistake": "erro", "blunder": "erro grave"},
     #: card ranks in words, for the browser's accessible card names (web_card)
     "web_rank": {"A": "ás", "2": "dois", "3": "três", "4": "quatro", "5": "cinco", "6": "seis", "7": "sete", "8": "oito", "9": "nove", "T": "dez", "J": "valete", "Q": "dama", "K": "rei"},
-    "coach_mark": {"inaccuracy": "imprecisão", "mistake": "erro", "blunder": "erro grave"},
     "joker": {"JK": "Curingão"},  # the joker as a player names it (cards as symbols)
     "tui_sort": {"suit": "por naipe", "rank": "por valor"},
     "tui_pace": {"instant": "instantâneo", "fast": "rápido", "normal": "normal", "slow": "lento"},

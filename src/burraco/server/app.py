@@ -20,6 +20,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..game import Game
+from ..messages import msg, render
 from ..rules import PRESETS, rules_from_json
 from .config import ServerConfig
 from .director import Directors
@@ -196,11 +197,19 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             return err(e.code, e.message, 404)
         return JSONResponse(t.info_json())
 
+    def sealed(t: Any) -> Response | None:
+        """A duplicate event's table in its running round keeps its records closed (docs/tournaments.md)."""
+        if desks.sealed(t.id):
+            return err("sealed", render(msg("te_sealed")), 403)
+        return None
+
     async def games(request: Request) -> Response:
         try:
             t = await _table(request)
         except ClientError as e:
             return err(e.code, e.message, 404)
+        if (closed := sealed(t)) is not None:
+            return closed
         return JSONResponse({"table": t.id, "games": t.finished_games()})
 
     async def record(request: Request) -> Response:
@@ -209,6 +218,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             rec = t.record(int(request.path_params["game_no"]))
         except ClientError as e:
             return err(e.code, e.message, 404)
+        if (closed := sealed(t)) is not None:
+            return closed
         name = f"burraco-{t.id}-game{request.path_params['game_no']}.json"
         return JSONResponse(rec, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
@@ -221,6 +232,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                 rec = t.record(game_no)
         except ClientError as e:
             return err(e.code, e.message, 404)
+        if (closed := sealed(t)) is not None:
+            return closed
         if body is None:  # computed once per finished game (it never changes), off the event loop
             async with t.replay_lock:  # requests arriving meanwhile wait for this one's result
                 body = t.replay_cache.get(game_no)

@@ -4,7 +4,7 @@ table's secret link per line, countersigned by the other line), or both at once 
 
 The event itself is :class:`burraco.tournament.Event`, stored as its setup and its entry log
 (:mod:`.tournament_store`): every change is one or more entries, checked by the event, committed to the store, and
-only then answered. Online tables are ordinary tables of the :class:`~burraco.server.tables.Hub` (created with the
+only then answered. Online tables are ordinary tables of the :class:`~burraco.server.hub.Hub` (created with the
 event's preset and hands, the participants' names in their seats); their finished hands flow into the event as
 the online table's score sheets whenever the event is read, and the director's time-out is their ``timeout``
 action (RULES.md §9.4).
@@ -139,6 +139,19 @@ class Directors:
             if rs is None or not any(x.get("mode") == "online" for (r, _), x in d.tables.items() if r == rs.number):
                 del self.desks[tid]  # nothing to follow: loaded again on first use
         self.follow()
+
+    def sealed(self, table_id: str) -> bool:
+        """Whether a table's records (its games, records, replays) are closed for now: an online table of a
+        duplicate event's running round. Every table of the round plays the same deals, so a finished table's
+        record would tell a slower table's players the cards; it opens when the round closes."""
+        for d in self.desks.values():
+            rs = d.event.current
+            if rs is None or not d.event.setup.duplicate:
+                continue
+            for (r, _), x in d.tables.items():
+                if r == rs.number and x.get("table_id") == table_id:
+                    return True
+        return False
 
     async def stop(self) -> None:
         """Stop following (the server is stopping)."""
@@ -868,6 +881,7 @@ _PAGE_MESSAGES = (
     msg("desk_online_tables"),
     msg("desk_computers"),
     msg("desk_start", n="{n}"),
+    msg("desk_in_play", n="{n}"),
     msg("desk_timeout"),
     msg("desk_close"),
     msg("desk_finish"),
@@ -909,6 +923,7 @@ _PAGE_MESSAGES = (
     msg("t_hand", n="{n}"),
     msg("t_pairings", n="{n}"),
     msg("t_standings", n="{n}"),
+    msg("desk_standings_none"),
     msg("t_line"),
     msg("t_clean"),
     msg("t_semiclean"),

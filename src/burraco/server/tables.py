@@ -697,7 +697,7 @@ class Table:
 
     async def seat_computer(self, seat: str, level: str) -> None:
         """Put a computer player of ``level`` in ``seat`` (the tournament director replacing a participant who
-        did not come); its invitation link stops working."""
+        did not come); its invitation link stops working, and any connection on the seat becomes a spectator."""
         level = check_level(level)
         if seat not in self.seat_names:
             raise ClientError("bad_message", f"'seat' must be one of {' '.join(self.seat_names)}")

@@ -95,6 +95,11 @@ function tableCard(ev, tab, extra) {
     tab.mode === "online" && tab.table_id && !tab.links ? el("a", { href: `/t/${tab.table_id}` }, t("desk_watch")) : null,
     sheetRows(ev, tab), extra || null);
 }
+function standingsTitle(ev) {
+  const closed = ev.rounds.filter((r) => r.closed).length;
+  return closed ? t("t_standings", { n: closed }) : t("desk_standings_none");
+}
+
 function standingsTable(ev) {
   return el("table", { testid: "standings" },
     el("tr", {}, ["t_rank", "t_entrant", "t_rounds_played", "t_vp", "t_mp", "t_diff"].map((c) => el("th", {}, t(c)))),
@@ -212,7 +217,11 @@ function deskLive(ev) {
   const path = (a) => `/api/tournaments/${tid}/desk/${a}`;
   const cur = ev.rounds.length ? ev.rounds[ev.rounds.length - 1] : null;
   const startBtn = document.querySelector("[data-testid=start-round]");
-  if (startBtn) startBtn.textContent = t("desk_start", { n: ev.rounds.length + 1 });
+  if (startBtn) {  // no second round while one is in play: the button says so
+    const inPlay = cur && !cur.closed;
+    startBtn.disabled = Boolean(inPlay);
+    startBtn.textContent = inPlay ? t("desk_in_play", { n: cur.round }) : t("desk_start", { n: ev.rounds.length + 1 });
+  }
   const tables = cur ? cur.tables.map((tab) => {
     const extra = [];
     if (tab.links) {
@@ -239,7 +248,7 @@ function deskLive(ev) {
         } }, t("desk_withdraw"))))))),
     lineupForm(ev, cur),
     cur ? el("section", {}, el("h2", {}, t("t_round", { n: cur.round })), tables, cur.byes.length ? el("p", {}, t("t_bye"), ": ", cur.byes.map((b) => entrantName(ev, b)).join(", ")) : null) : null,
-    el("section", {}, el("h2", {}, t("t_standings", { n: ev.rounds.filter((r) => r.closed).length })), standingsTable(ev)),
+    el("section", {}, el("h2", {}, standingsTitle(ev)), standingsTable(ev)),
   ];
 }
 
@@ -247,7 +256,7 @@ function publicLive(ev) {
   return [
     clockLine(ev), whereEverybodyPlays(ev),
     ev.rounds.slice().reverse().map((r) => el("section", {}, el("h2", {}, t("t_round", { n: r.round })), r.tables.map((tab) => tableCard(ev, tab)))),
-    el("section", {}, el("h2", {}, t("t_standings", { n: ev.rounds.filter((r) => r.closed).length })), standingsTable(ev)),
+    el("section", {}, el("h2", {}, standingsTitle(ev)), standingsTable(ev)),
     printLinks(),
   ];
 }
