@@ -305,5 +305,9 @@ def test_the_page_runs_under_its_content_security_policy(server: ThreadServer, b
     page.locator("[data-testid=hand] .card").first.wait_for()
     page.locator("[data-testid=hint]").click()
     page.locator("[data-testid=hint-text][data-action]").wait_for()
+    # the tournament desk's page too (its style in director.css)
+    page.goto(server.url + "/tournament/new?lang=en")
+    page.locator("[data-testid=new-create]").wait_for()
+    assert page.evaluate("getComputedStyle(document.body).maxWidth") != "none"  # its style sheet applies
     assert refused == []
     ctx.close()

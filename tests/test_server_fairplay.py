@@ -181,3 +181,20 @@ def test_the_websocket_refuses_pages_of_other_sites(server: ThreadServer) -> Non
     assert origin_allowed("http://h:1", "h:1") and not origin_allowed("http://h:2", "h:1")
     assert not origin_allowed("null", "h:1") and not origin_allowed("file://", "h:1")
     assert origin_allowed("https://club.example", "h:1", ("https://club.example/",))
+
+
+def test_the_desks_printouts_have_a_policy_of_their_own_without_script(server: ThreadServer) -> None:
+    import json
+
+    from burraco.server.security import PRINT_CSP
+
+    req = urllib.request.Request(server.url + "/api/tournaments", method="POST", headers={
+        "Content-Type": "application/json"}, data=json.dumps({"name": "Coppa", "rounds": 1, "director": "M"}).encode())
+    with urllib.request.urlopen(req, timeout=20) as r:
+        made = json.loads(r.read())
+    get = urllib.request.Request(server.url + f"/api/tournaments/{made['id']}/print/participants.html",
+                                 headers={"Authorization": f"Bearer {made['token']}"})
+    with urllib.request.urlopen(get, timeout=20) as r:
+        assert r.headers["Content-Security-Policy"] == PRINT_CSP and "script" not in PRINT_CSP
+        assert r.headers["X-Frame-Options"] == "DENY"
+        assert b"<style>" in r.read()

@@ -101,6 +101,18 @@ def test_the_table_fits_the_screen_with_the_hand_in_view(server: ThreadServer, b
     page.context.close()
 
 
+@pytest.mark.parametrize("lang", ["it", "de", "pt", "nl"])
+def test_the_table_fits_a_small_phone_in_every_language(server: ThreadServer, browser: Any, lang: str) -> None:
+    t = solo(server)
+    page = page_at(browser, 360, 740, locale=lang, touch=True)
+    page.goto(server.url + t["links"]["N"])
+    page.locator("[data-testid=hand] .card").first.wait_for()
+    wait_turn_or_end(page)
+    page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+    assert_fits(page)
+    page.context.close()
+
+
 @pytest.mark.parametrize("drag", [False, True], ids=["clicks", "drag-and-drop"])
 def test_a_whole_hand_at_1280x800_without_scrolling(server: ThreadServer, browser: Any, drag: bool) -> None:
     t = solo(server)

@@ -42,6 +42,7 @@ from .events import TableGone
 from .hub import Hub
 from .protocol import DEFAULT_LEVEL, ClientError
 from .seats import check_level
+from .security import PRINT_CSP
 from .store import token_hash
 from .tournament_store import TournamentRow, TournamentStore
 
@@ -732,7 +733,8 @@ def routes(dirs: Directors, limited: Callable[[Handler], Handler], ip_of: Callab
                                 "participants as html or pdf; standings, sheets, participants as csv)", 404)
             document = maker()
         if fmt == "html":
-            return Response(printouts.to_html(document), media_type="text/html; charset=utf-8")
+            return Response(printouts.to_html(document), media_type="text/html; charset=utf-8",
+                            headers={"Content-Security-Policy": PRINT_CSP})  # its inline style, no script
         pdf = await asyncio.to_thread(printouts.to_pdf, document)
         return Response(pdf, media_type="application/pdf", headers={
             "Content-Disposition": f'inline; filename="{d.id}-{doc}.pdf"'})

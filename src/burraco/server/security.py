@@ -15,7 +15,14 @@ CSP = (
     "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 
-#: the headers added to every HTTP answer
+#: the policy of a printable document (the desk's printouts): one HTML file with its own inline style, no script at
+#: all, nothing fetched from anywhere, never framed
+PRINT_CSP = (
+    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors 'none'"
+)
+
+#: the headers added to every HTTP answer (an answer that sets its own Content-Security-Policy keeps it)
 HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"content-security-policy", CSP.encode()),
     (b"x-frame-options", b"DENY"),

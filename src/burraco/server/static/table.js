@@ -576,4 +576,3 @@ function showGiven(m) {
     el("input", { readonly: "readonly", value: location.origin + m.link, "data-testid": "given-" + m.seat, "aria-label": t("web_seat_of", { seat: m.seat }) }));
   document.body.classList.add("side-open");
 }
-export { reducedMotion };
