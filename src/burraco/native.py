@@ -1,0 +1,331 @@
+"""The native core: one hand in compact C form (``burraco._native``, src/native/native.c), beside the pure-Python
+engine, which stays the reference.
+
+A :class:`NativeHand` is made from a :class:`~burraco.game.Game` and serves the same legal actions (the same list,
+in the same order), ``apply``, ``clone``, the scores at the hand's end and a random playout to the end of the hand
+in one call that releases the GIL. tests/test_native.py compares it with the Python engine on every state of random
+hands of every preset it takes; :func:`supported` says which rule sets those are (2 and 4 players, every preset
+but those with a pick-up condition, and no house rule that adds actions); anything else plays on the Python engine.
+
+>>> from burraco import Game, preset
+>>> g = Game.new(preset("italian"), seed=3)
+>>> if available():
+...     h = NativeHand.from_game(g)
+...     assert h.legal_actions() == g.legal_actions()
+"""
+
+from __future__ import annotations
+
+import os
+from types import ModuleType
+from typing import Any
+
+from .actions import ADD, DISCARD, DRAW, MELD, PICK, Action, IllegalActionError
+from .cards import NUM_TYPES
+from .game import DRAW_PHASE, END_PHASE, PLAY_PHASE, SEATS_2, SEATS_4, Game
+from .melds import CLEAN, DIRTY, SEMICLEAN, Meld, _new, meld_rules
+from .messages import msg
+from .rules import BurracoNeeded, PickupRule, Rules, StockEnd
+
+#: the end codes of the native state, in order (0 = the hand is running)
+ENDS: tuple[str | None, ...] = (None, "closed", "stock", "stalemate", "timeout", "cap")
+_END_CODE = {e: i for i, e in enumerate(ENDS)}
+_PHASES = (DRAW_PHASE, PLAY_PHASE, END_PHASE)
+_PHASE_CODE = {p: i for i, p in enumerate(_PHASES)}
+_BURRACO_CODE = {None: 0, CLEAN: 1, SEMICLEAN: 2, DIRTY: 3}
+_SCORE_KEYS = ("melds", "bonuses", "closing", "hand", "pozzetto", "total")
+
+
+def _load() -> ModuleType | None:
+    if os.environ.get("BURRACO_PURE", "") not in ("", "0"):
+        return None
+    try:
+        from . import _native
+    except ImportError:
+        return None
+    _native.configure(Action, (DRAW, PICK, MELD, ADD, DISCARD), SEATS_4, SEATS_2)
+    return _native
+
+
+_mod: ModuleType | None = _load()
+
+
+def available() -> bool:
+    """True when the native core was built (setup.py, where a C compiler is present) and ``BURRACO_PURE`` is unset."""
+    return _mod is not None
+
+
+def build() -> str:
+    """Which engine runs: ``"native"`` (the C core with the Python engine), or ``"pure"``."""
+    return "native" if _mod is not None else "pure"
+
+
+def supported(rules: Rules) -> str | None:
+    """Why the native core does not play ``rules`` (an English sentence), or None when it does."""
+    if rules.players not in (2, 4):
+        return f"{rules.players} players (the native core plays 2 and 4)"
+    if rules.pickup_rule is not PickupRule.NONE:
+        return f"the pick-up condition {rules.pickup_rule.value}"
+    if rules.min_first_meld:
+        return "a first-meld minimum"
+    if rules.first_player_redraw or rules.wild_may_return_to_hand:
+        return "the house rules redraw and swap"
+    if rules.allow_set_of_twos or 2 in rules.allowed_set_ranks:
+        return "sets of 2s"
+    if rules.max_wilds != 1:
+        return "more than one wild per meld"
+    if rules.pozzetto_requires_burraco:
+        return "a pozzetto that needs a burraco"
+    if rules.max_set_size > 14 or rules.max_sequence_len > 14:
+        return "melds longer than 14 cards"
+    if rules.decks > 2:
+        return "more than two decks"
+    return None
+
+
+_RULES: dict[Rules, Any] = {}
+
+
+def native_rules(rules: Rules) -> Any:
+    """The native core's copy of the parameters of ``rules`` (cached); ValueError where :func:`supported` refuses."""
+    got = _RULES.get(rules)
+    if got is not None:
+        return got
+    if _mod is None:
+        raise RuntimeError("the native core is not built (or BURRACO_PURE is set)")
+    why = supported(rules)
+    if why is not None:
+        raise ValueError(f"the native core does not play {rules.name}: {why}")
+    r = rules
+    spec = {
+        "players": r.players,
+        "direction": r.direction,
+        "max_set": r.max_set_size,
+        "max_seq": r.max_sequence_len,
+        "two_aces": int(r.two_natural_aces),
+        "min_len": r.burraco_min_len,
+        "semiclean": int(r.semiclean),
+        "at_end_only": int(r.semipulito_wild_at_end_only),
+        "set_ranks": sum(1 << k for k in r.allowed_set_ranks),
+        "forbid_dup_set": int(r.forbid_duplicate_set_rank),
+        "forbid_ident_seq": int(r.forbid_identical_sequences),
+        "discard_open": int(r.discard_pile_open),
+        "no_rediscard": int(r.single_card_pile_no_rediscard),
+        "pickup_one_ok": int(r.pickup_with_one_card_allowed),
+        "indirect_counts": int(r.indirect_pozzetto_counts_if_unplayed),
+        "poz_penalty": r.pozzetto_penalty,
+        "closing_clean": int(r.closing_burraco is BurracoNeeded.CLEAN),
+        "closing_requires_discard": int(r.closing_requires_discard),
+        "closing_wild_ok": int(r.closing_discard_may_be_wild),
+        "closing_bonus": r.closing_bonus,
+        "bonus_clean": r.bonus_clean,
+        "bonus_semi": r.bonus_semiclean,
+        "bonus_dirty": r.bonus_dirty,
+        "extra_honours": int(r.extra_honours),
+        "bonus_ak": r.bonus_ace_to_king,
+        "bonus_aa": r.bonus_ace_to_ace,
+        "no_canastra_penalty": int(r.no_canastra_penalty),
+        "stock_end_morto": int(r.stock_end is StockEnd.MORTO_BECOMES_STOCK),
+        "stalemate": int(r.stalemate),
+        "turn_cap": r.turn_cap,
+        "three_morto": int(r.three_morto),
+        "values": tuple(r.card_values()),
+    }
+    got = _RULES[rules] = _mod.Rules(spec)
+    return got
+
+
+
+def _meld_fields(m: Meld) -> tuple[int, ...] | tuple[Any, ...]:
+    return (m.kind, m.cards, m.suit, m.rank, m.mask, m.wild, m.wild_pos, m.naturals, _BURRACO_CODE[m.burraco])
+
+
+def fields_of(g: Game) -> tuple[Any, ...]:
+    """The state of a Python game in the native core's layout (what :meth:`NativeHand.fields` returns): hands,
+    hand sizes, stock (top last), pile, pozzetti, pozzetti taken, the order the sides took them, who took them,
+    the hidden pozzetti, the pending ones, the melds (kind, cards, suit, rank, mask, wild, wild position, naturals,
+    burraco class), the cards known, the table and the scalar fields."""
+    ints = (
+        g.turn, _PHASE_CODE[g.phase], int(g.picked), int(g.drew), g.lone, int(g.lone_gone), g.top, int(g.top_used),
+        int(g.melded), int(g.opening), int(g.must_open), g.drawn, int(g.redrawn), int(g.last_turn),
+        int(g.timeout_called), _END_CODE[g.end], g.closed_by, g.first, g.laid, g.stalemate_run, g.turns,
+        g.timeout_left, len(g.actions), 0,
+    )  # fmt: skip
+    return (
+        tuple(bytes(h) for h in g.hands),
+        tuple(g.hand_n),
+        tuple(g.stock),
+        tuple(g.pile),
+        tuple(g.pozzetti),
+        tuple(g.poz_taken),
+        tuple(g.poz_order),
+        tuple(g.poz_by),
+        tuple(None if h is None else bytes(h) for h in g.hidden),
+        tuple(int(p) for p in g.poz_pending),
+        tuple(tuple(_meld_fields(m) for m in side) for side in g.melds),
+        tuple(bytes(k) for k in g.known),
+        bytes(g.table),
+        ints,
+    )
+
+
+class NativeHand:
+    """One hand on the native core, made from a :class:`~burraco.game.Game` (:meth:`from_game`)."""
+
+    __slots__ = ("rules", "deal", "_h")
+
+    rules: Rules
+    _h: Any
+
+    def __init__(self, rules: Rules, deal: Any, h: Any) -> None:
+        self.rules = rules
+        self.deal = deal
+        self._h = h
+
+    @classmethod
+    def from_game(cls, g: Game) -> NativeHand:
+        """The native copy of ``g`` (ValueError where :func:`supported` refuses its rules)."""
+        if g.solo >= 0:
+            raise ValueError("the native core has no solo and pairs (3 and 5 players)")
+        assert _mod is not None or native_rules(g.rules) is None
+        return cls(g.rules, g.deal, _mod.Hand(native_rules(g.rules), fields_of(g)))  # type: ignore[union-attr]
+
+    def fields(self) -> tuple[Any, ...]:
+        """The state in the layout of :func:`fields_of`."""
+        got: tuple[Any, ...] = self._h.fields()
+        return got
+
+    def clone(self) -> NativeHand:
+        """An independent copy."""
+        return NativeHand(self.rules, self.deal, self._h.clone())
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to act, as :meth:`Game.legal_actions` lists them."""
+        got: list[Action] = self._h.legal_actions()
+        return got
+
+    def apply(self, action: Action) -> None:
+        """Apply a legal action; anything else raises the :class:`~burraco.actions.ActionError` the Python engine
+        gives for it (the state is left as is)."""
+        if not self._h.apply(action):
+            err = self.to_game().check(action) if isinstance(action, Action) else None
+            raise err or IllegalActionError(msg("not_an_action", action=str(action)), str(action))
+
+    def apply_index(self, i: int) -> None:
+        """Apply the ``i``-th action of :meth:`legal_actions`."""
+        self._h.apply_index(i)
+
+    def random_playout(self, seed: int) -> int:
+        """Play uniform random legal actions (the core's own random stream, from ``seed``) to the end of the hand,
+        the GIL released; returns the number of decisions."""
+        got: int = self._h.random_playout(seed)
+        return got
+
+    @property
+    def end(self) -> str | None:
+        """How the hand ended (as :attr:`Game.end`), or None while it runs."""
+        got: str | None = ENDS[self._h.end]
+        return got
+
+    @property
+    def is_over(self) -> bool:
+        """True once the hand has ended."""
+        return bool(self._h.end)
+
+    @property
+    def turn(self) -> int:
+        """The seat in turn (the last one to act once the hand has ended)."""
+        return int(self._h.turn)
+
+    @property
+    def phase(self) -> str:
+        """``draw``, ``play`` or ``end``, as :attr:`Game.phase`."""
+        return _PHASES[self._h.phase]
+
+    def scores(self) -> dict[str, dict[str, int]] | None:
+        """The score breakdown per side once the hand has ended (as :meth:`Game.scores`), else None."""
+        if not self._h.end:
+            return None
+        sides = ("NS", "EW") if self.rules.players == 4 else SEATS_2
+        return {sides[k]: dict(zip(_SCORE_KEYS, v, strict=True)) for k, v in enumerate(self._h.scores())}
+
+    def to_game(self, actions: list[Action] | None = None) -> Game:
+        """A Python :class:`Game` in this state (``actions``: its history, for records; empty by default)."""
+        return game_from_fields(self.rules, self.deal, self.fields(), actions or [])
+
+
+def game_from_fields(rules: Rules, deal: Any, f: tuple[Any, ...], actions: list[Action]) -> Game:
+    """A Python game from the native layout (:func:`fields_of`)."""
+    from .game import initial_sides, seat_names, side_names
+
+    g = Game(rules, None, 0)
+    ctx = meld_rules(rules)
+    n = rules.players
+    fields: dict[str, Any] = {
+        "deal": deal,
+        "n": n,
+        "seats": seat_names(n),
+        "sides": side_names(n),
+        "side_seats": initial_sides(n),
+        "side_of_seat": tuple(s & 1 if n == 4 else s for s in range(n)),
+        "solo": -1,
+        "hands": [bytearray(h) for h in f[0]],
+        "hand_n": list(f[1]),
+        "stock": list(f[2]),
+        "pile": list(f[3]),
+        "pozzetti": list(f[4]),
+        "poz_taken": list(f[5]),
+        "poz_order": list(f[6]),
+        "poz_by": list(f[7]),
+        "hidden": [None if h is None else list(h) for h in f[8]],
+        "poz_pending": [bool(p) for p in f[9]],
+        "melds": [[_new(m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], ctx) for m in side] for side in f[10]],
+        "known": [bytearray(k) for k in f[11]],
+        "table": bytearray(f[12]),
+        "actions": list(actions),
+    }
+    ints = f[13]
+    names = (
+        "turn", "phase", "picked", "drew", "lone", "lone_gone", "top", "top_used", "melded", "opening", "must_open",
+        "drawn", "redrawn", "last_turn", "timeout_called", "end", "closed_by", "first", "laid", "stalemate_run",
+        "turns", "timeout_left",
+    )  # fmt: skip
+    flags = {"picked", "drew", "lone_gone", "top_used", "melded", "opening", "must_open", "redrawn", "last_turn",
+             "timeout_called"}  # fmt: skip
+    for name, v in zip(names, ints, strict=False):
+        if name == "phase":
+            fields[name] = _PHASES[v]
+        elif name == "end":
+            fields[name] = ENDS[v]
+        elif name in flags:
+            fields[name] = bool(v)
+        else:
+            fields[name] = v
+    for name, v in fields.items():
+        setattr(g, name, v)
+    g._ctx = ctx
+    from .gen import generator
+
+    g._gen = generator(ctx)
+    g._values = rules.card_values()
+    g._legal = None
+    g._meldkeys = [None] * len(g.melds)
+    assert len(g.hands) == n and all(len(h) == NUM_TYPES for h in g.hands)
+    return g
+
+
+def random_hands(g: Game, count: int, seed: int) -> int:
+    """Play ``count`` random playouts from copies of ``g`` on the native core, the GIL released; returns the total
+    number of decisions."""
+    if _mod is None:
+        raise RuntimeError("the native core is not built (or BURRACO_PURE is set)")
+    got: int = _mod.random_hands(NativeHand.from_game(g)._h, count, seed)
+    return got
+
+
+def state_size() -> int:
+    """Bytes of one native hand state (what a clone copies)."""
+    if _mod is None:
+        return 0
+    got: int = _mod.state_size()
+    return got

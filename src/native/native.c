@@ -1,0 +1,1884 @@
+/* burraco._native: one hand of Burraco in compact native form (the engine's inner loop in C).
+ *
+ * The pure-Python engine (burraco/game.py, melds.py, gen.py) is the reference: this module holds the same state
+ * in fixed-size C structs and implements the same legal actions (the same list, in the same order), the same
+ * apply, clone and scoring, and a random playout to the end of the hand that releases the GIL. burraco/native.py
+ * wraps it (conversion from and to a Game, the rule sets it supports); tests/test_native.py compares both engines
+ * on every state of random hands.
+ *
+ * Supported: 2 and 4 players, every rule parameter but the house rules that the native core refuses (see
+ * burraco/native.py: supported()); those rule sets run on the Python engine.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define NT 53
+#define JOKER 52
+#define MAXP 4
+#define MAXSIDES 2
+#define MAXPOZ 3
+#define MAXMELDS 40
+#define MAXCARDS 160
+#define MAXMC 16 /* cards in one meld or one action */
+#define PH (-1)  /* placeholder of the generator: any wild but the suit's own 2 */
+
+enum { V_DRAW, V_PICK, V_MELD, V_ADD, V_DISCARD };
+enum { PH_DRAW, PH_PLAY, PH_END };
+enum { E_NONE, E_CLOSED, E_STOCK, E_STALEMATE, E_TIMEOUT, E_CAP };
+enum { B_NONE, B_CLEAN, B_SEMI, B_DIRTY };
+
+typedef struct {
+    int players, direction, max_set, max_seq, two_aces, min_len, semiclean, at_end_only;
+    int set_ranks; /* bit r for rank r allowed in sets */
+    int forbid_dup_set, forbid_ident_seq, discard_open, no_rediscard, pickup_one_ok, indirect_counts;
+    int poz_penalty, closing_clean, closing_requires_discard, closing_wild_ok, closing_bonus;
+    int bonus_clean, bonus_semi, bonus_dirty, extra_honours, bonus_ak, bonus_aa, no_canastra_penalty;
+    int stock_end_morto, stalemate, turn_cap, three_morto;
+    int values[NT];
+} NRules;
+
+typedef struct {
+    uint8_t kind; /* 0 set, 1 sequence */
+    int8_t suit, rank, wild;
+    uint8_t wild_pos, size, naturals, burraco;
+    uint16_t mask;
+    uint8_t cards[MAXMC];
+} NMeld;
+
+typedef struct {
+    uint8_t verb, n, meld;
+    uint8_t cards[MAXMC];
+} NAct;
+
+typedef struct {
+    uint8_t hands[MAXP][NT];
+    uint8_t known[MAXP][NT];
+    uint8_t hidden[MAXP][NT];
+    uint8_t table[NT];
+    uint8_t stock[MAXCARDS], pile[MAXCARDS];
+    uint8_t poz[MAXPOZ][20];
+    uint8_t hand_n[MAXP];
+    int16_t stock_n, pile_n;
+    int8_t poz_n[MAXPOZ]; /* -1: taken (None) */
+    int8_t npoz;
+    int8_t has_hidden[MAXP], poz_pending[MAXP];
+    int8_t poz_taken[MAXSIDES], poz_by[MAXSIDES], poz_order[MAXPOZ], npoz_order;
+    uint8_t nmelds[MAXSIDES];
+    int8_t turn, phase, picked, drew, lone, lone_gone, top, top_used, melded, opening, must_open, drawn, redrawn;
+    int8_t last_turn, timeout_called, end, closed_by, first;
+    int16_t laid, stalemate_run, turns, timeout_left;
+    int32_t nactions;
+    NMeld melds[MAXSIDES][MAXMELDS];
+} NState;
+
+static int n_sides(const NRules *R) { return R->players == 4 ? 2 : 2; }
+static int side_of(const NRules *R, int seat) { return R->players == 4 ? seat & 1 : seat; }
+static int side_size(const NRules *R) { return R->players == 4 ? 2 : 1; }
+
+static int popc(unsigned x) { return __builtin_popcount(x); }
+static int bitlen(unsigned x) { return x ? 32 - __builtin_clz(x) : 0; }
+static int lowbit(unsigned x) { return x ? __builtin_ctz(x) : -1; }
+
+static void sort_u8(uint8_t *a, int n) {
+    for (int i = 1; i < n; i++) {
+        uint8_t v = a[i];
+        int j = i - 1;
+        while (j >= 0 && a[j] > v) {
+            a[j + 1] = a[j];
+            j--;
+        }
+        a[j + 1] = v;
+    }
+}
+
+static void sort_i8(int8_t *a, int n) {
+    for (int i = 1; i < n; i++) {
+        int8_t v = a[i];
+        int j = i - 1;
+        while (j >= 0 && a[j] > v) {
+            a[j + 1] = a[j];
+            j--;
+        }
+        a[j + 1] = v;
+    }
+}
+
+/* ----- melds (burraco/melds.py) ------------------------------------------------------------------------------ */
+
+static int classify(const NRules *R, const NMeld *m) {
+    if (m->size < R->min_len)
+        return B_NONE;
+    if (m->wild < 0)
+        return B_CLEAN;
+    if (!R->semiclean)
+        return B_DIRTY;
+    if (m->kind == 0 || m->wild_pos == 0)
+        return m->naturals >= 7 ? B_SEMI : B_DIRTY;
+    if (R->at_end_only)
+        return B_DIRTY;
+    int p = m->wild_pos;
+    int below = popc(m->mask & ((1u << p) - 1));
+    int above = popc(m->mask >> (p + 1));
+    return (below >= 7 || above >= 7) ? B_SEMI : B_DIRTY;
+}
+
+static void meld_fill(const NRules *R, NMeld *m, int kind, const uint8_t *cards, int n, int suit, int rank,
+                      unsigned mask, int wild, int wild_pos, int naturals) {
+    m->kind = (uint8_t)kind;
+    m->suit = (int8_t)suit;
+    m->rank = (int8_t)rank;
+    m->mask = (uint16_t)mask;
+    m->wild = (int8_t)wild;
+    m->wild_pos = (uint8_t)wild_pos;
+    m->size = (uint8_t)n;
+    m->naturals = (uint8_t)naturals;
+    memcpy(m->cards, cards, (size_t)n);
+    m->burraco = (uint8_t)classify(R, m);
+}
+
+/* melds.MeldRules._seq: 1 and the meld in *out, or 0 when the cards are no sequence */
+static int seq_solve(const NRules *R, const uint8_t *cards, int ncards, int suit, unsigned fixed, int old_wild,
+                     const uint8_t *added, int nadded, NMeld *out) {
+    int two = suit * 13 + 1, ace = suit * 13;
+    unsigned positions = fixed;
+    int aces = 0, nw = 0, twos_s = 0;
+    int wilds[MAXMC + 1];
+    for (int i = 0; i < nadded; i++) {
+        int c = added[i];
+        if (c == JOKER)
+            wilds[nw++] = c;
+        else if (c == two)
+            twos_s++;
+        else if (c % 13 == 1)
+            wilds[nw++] = c;
+        else if (c / 13 != suit)
+            return 0;
+        else if (c == ace)
+            aces++;
+        else {
+            int p = c % 13 + 1;
+            if (positions >> p & 1)
+                return 0;
+            positions |= 1u << p;
+        }
+    }
+    if (old_wild == two)
+        twos_s++;
+    else if (old_wild >= 0) {
+        memmove(wilds + 1, wilds, sizeof(int) * (size_t)nw);
+        wilds[0] = old_wild;
+        nw++;
+    }
+    unsigned ace_opts[2];
+    int nace;
+    if (aces == 0) {
+        ace_opts[0] = 0;
+        nace = 1;
+    } else if (aces == 1) {
+        ace_opts[0] = 1u << 1;
+        ace_opts[1] = 1u << 14;
+        nace = 2;
+    } else if (aces == 2) {
+        if (!R->two_aces)
+            return 0;
+        ace_opts[0] = (1u << 1) | (1u << 14);
+        nace = 1;
+    } else
+        return 0;
+    int nat2_opts[2], nn2;
+    if (twos_s && !(positions >> 2 & 1)) {
+        nat2_opts[0] = 1;
+        nat2_opts[1] = 0;
+        nn2 = 2;
+    } else {
+        nat2_opts[0] = 0;
+        nn2 = 1;
+    }
+    for (int i2 = 0; i2 < nn2; i2++) {
+        int nat2 = nat2_opts[i2];
+        int w = nw + twos_s - nat2;
+        if (w > 1) /* max_wilds is 1 in every rule set the native core takes */
+            continue;
+        for (int ia = 0; ia < nace; ia++) {
+            unsigned ap = ace_opts[ia];
+            if (positions & ap)
+                continue;
+            unsigned mask = positions | ap | (nat2 ? 4u : 0u);
+            if (!R->two_aces && (mask & 2) && (mask >> 14 & 1))
+                continue;
+            if (mask == 0)
+                continue;
+            int lo = lowbit(mask), hi = bitlen(mask) - 1, n = popc(mask);
+            int gaps = hi - lo + 1 - n;
+            if (gaps > w)
+                continue;
+            if (gaps == 0 && w == 1 && lo == 1 && hi == 14)
+                continue;
+            if (n < 2)
+                continue;
+            int size = n + w;
+            if (size > R->max_seq || size < 3)
+                continue;
+            int wild = -1;
+            if (w)
+                wild = nw ? wilds[0] : two;
+            int wild_pos = 0;
+            if (gaps) {
+                unsigned gm = (((1u << (hi + 1)) - (1u << lo)) & ~mask);
+                wild_pos = bitlen(gm) - 1;
+            }
+            meld_fill(R, out, 1, cards, ncards, suit, 0, mask, wild, wild_pos, n);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* melds.MeldRules._make on sorted cards (a set of 2s never: the native core refuses rules that allow one) */
+static int make_meld(const NRules *R, const uint8_t *cards, int n, NMeld *out) {
+    if (n < 3 || n > MAXMC)
+        return 0;
+    int others[MAXMC], no = 0;
+    for (int i = 0; i < n; i++)
+        if (cards[i] != JOKER && cards[i] % 13 != 1)
+            others[no++] = cards[i];
+    if (!no)
+        return 0;
+    int first = others[0] % 13, same = no >= 2;
+    for (int i = 1; i < no && same; i++)
+        if (others[i] % 13 != first)
+            same = 0;
+    if (same) {
+        int rank = first + 1;
+        if (!(R->set_ranks >> rank & 1))
+            return 0;
+        int nw = 0, w0 = -1;
+        for (int i = 0; i < n; i++)
+            if (cards[i] == JOKER || cards[i] % 13 == 1) {
+                if (nw == 0)
+                    w0 = cards[i];
+                nw++;
+            }
+        if (nw > 1 || n > R->max_set)
+            return 0;
+        meld_fill(R, out, 0, cards, n, -1, rank, 0, w0, 0, n - nw);
+        return 1;
+    }
+    int suit = others[0] / 13;
+    for (int i = 0; i < no; i++)
+        if (others[i] / 13 != suit)
+            return 0;
+    return seq_solve(R, cards, n, suit, 0, -1, cards, n, out);
+}
+
+/* melds.MeldRules._attach: added sorted */
+static int attach_meld(const NRules *R, const NMeld *m, const uint8_t *added, int na, NMeld *out) {
+    int n = m->size + na;
+    if (n > MAXMC)
+        return 0;
+    uint8_t cards[MAXMC];
+    memcpy(cards, m->cards, m->size);
+    memcpy(cards + m->size, added, (size_t)na);
+    sort_u8(cards, n);
+    if (m->kind == 0) {
+        int wilds = m->wild < 0 ? 0 : 1;
+        for (int i = 0; i < na; i++) {
+            int c = added[i];
+            if (c == JOKER || c % 13 == 1)
+                wilds++;
+            else if (c % 13 + 1 != m->rank)
+                return 0;
+        }
+        if (wilds > 1 || n > R->max_set)
+            return 0;
+        int w = m->wild, nat = 0;
+        for (int i = 0; i < na; i++) {
+            int c = added[i];
+            if (c == JOKER || c % 13 == 1) {
+                if (m->wild < 0)
+                    w = c;
+            } else
+                nat++;
+        }
+        meld_fill(R, out, 0, cards, n, -1, m->rank, 0, w, 0, m->naturals + nat);
+        return 1;
+    }
+    return seq_solve(R, cards, n, m->suit, m->mask, m->wild, added, na, out);
+}
+
+static int burraco_bonus(const NRules *R, const NMeld *m) {
+    switch (m->burraco) {
+    case B_NONE:
+        return 0;
+    case B_CLEAN:
+        if (R->extra_honours && m->kind == 1) {
+            if (m->mask == 0x7FFE)
+                return R->bonus_aa;
+            if (m->naturals >= 13)
+                return R->bonus_ak;
+        }
+        return R->bonus_clean;
+    case B_SEMI:
+        return R->bonus_semi;
+    default:
+        return R->bonus_dirty;
+    }
+}
+
+/* ----- generation (burraco/gen.py, Game._raw_meld_actions) --------------------------------------------------- */
+
+typedef struct {
+    NAct *a;
+    int n, cap, oom;
+} ABuf;
+
+static NAct *abuf_push(ABuf *b) {
+    if (b->n == b->cap) {
+        int cap = b->cap ? b->cap * 2 : 256;
+        NAct *na = (NAct *)realloc(b->a, sizeof(NAct) * (size_t)cap);
+        if (na == NULL) {
+            b->oom = 1;
+            return NULL;
+        }
+        b->a = na;
+        b->cap = cap;
+    }
+    return &b->a[b->n++];
+}
+
+static void push_act(ABuf *b, int verb, const uint8_t *cards, int n, int meld) {
+    NAct *a = abuf_push(b);
+    if (a == NULL)
+        return;
+    a->verb = (uint8_t)verb;
+    a->n = (uint8_t)n;
+    a->meld = (uint8_t)meld;
+    if (n)
+        memcpy(a->cards, cards, (size_t)n);
+}
+
+static const int WILDS[5] = {JOKER, 1, 14, 27, 40};
+
+static int wild_sig(const uint8_t *h) {
+    return (h[52] > 0) | (h[1] > 0) << 1 | (h[14] > 0) << 2 | (h[27] > 0) << 3 | (h[40] > 0) << 4;
+}
+
+/* canonical tuples (hearts, PH for a foreign wild) of one generation step */
+typedef struct {
+    int8_t c[MAXMC];
+    int8_t n;
+    uint16_t mask;
+} Canon;
+
+#define MAXCANON 4096
+
+static int canon_eq(const Canon *a, const int8_t *c, int n) {
+    return a->n == n && memcmp(a->c, c, (size_t)n) == 0;
+}
+
+static int canon_cmp(const void *pa, const void *pb) {
+    const Canon *a = (const Canon *)pa, *b = (const Canon *)pb;
+    int n = a->n < b->n ? a->n : b->n;
+    for (int i = 0; i < n; i++)
+        if (a->c[i] != b->c[i])
+            return a->c[i] < b->c[i] ? -1 : 1;
+    return a->n - b->n;
+}
+
+/* expand one canonical tuple to suit and the hand's other wilds; mask==-1: no mask filter */
+static void expand_push(ABuf *b, const Canon *t, int suit, const int *others, int nothers, int verb, int meld) {
+    int sh = 13 * suit;
+    uint8_t cards[MAXMC];
+    if (t->n && t->c[0] == PH) {
+        for (int k = 0; k < nothers; k++) {
+            for (int i = 1; i < t->n; i++)
+                cards[i - 1] = (uint8_t)(t->c[i] + sh);
+            cards[t->n - 1] = (uint8_t)others[k];
+            sort_u8(cards, t->n);
+            push_act(b, verb, cards, t->n, meld);
+        }
+    } else {
+        for (int i = 0; i < t->n; i++)
+            cards[i] = (uint8_t)(t->c[i] + sh);
+        push_act(b, verb, cards, t->n, meld);
+    }
+}
+
+/* Generator._sequences run on the suit's own counts (the normalisations of gen.py do not change the result) */
+static int gen_sequences(const NRules *R, const uint8_t *cs, int any_other, Canon *out) {
+    int avail[16] = {0};
+    for (int p = 2; p < 14; p++)
+        avail[p] = cs[p - 1] > 0;
+    avail[1] = avail[14] = cs[0] > 0;
+    int nout = 0;
+    static __thread Canon seen[MAXCANON];
+    int nseen = 0;
+    for (int a = 1; a < 14; a++) {
+        if (!avail[a])
+            continue;
+        int missing = 0, miss_pos = 0;
+        for (int b = a + 1; b < 15; b++) {
+            if (!avail[b]) {
+                missing++;
+                miss_pos = b;
+                if (missing > 1)
+                    break;
+                continue;
+            }
+            if (a == 1 && b == 14 && !(R->two_aces && cs[0] >= 2))
+                break;
+            int holes[16], nh = 0;
+            if (missing)
+                holes[nh++] = miss_pos;
+            else {
+                holes[nh++] = 0;
+                for (int q = a + 1; q < b; q++)
+                    holes[nh++] = q;
+            }
+            for (int ih = 0; ih < nh; ih++) {
+                int hole = holes[ih];
+                int8_t cards[MAXMC + 1];
+                int n = 0, two_used = 0;
+                for (int p = a; p <= b; p++) {
+                    if (p == hole)
+                        continue;
+                    if (n >= MAXMC)
+                        break;
+                    cards[n++] = (int8_t)(p == 14 ? 0 : p - 1);
+                    if (p == 2)
+                        two_used = 1;
+                }
+                if (n < 2)
+                    continue;
+                sort_i8(cards, n);
+                int ws[2], nws = 0;
+                if (any_other)
+                    ws[nws++] = PH;
+                if (cs[1] - two_used >= 1)
+                    ws[nws++] = 1;
+                /* the emits of this hole, in order: the naturals alone, then with each wild */
+                int8_t cand[3][MAXMC + 1];
+                int clen[3], nc = 0;
+                if (hole == 0) {
+                    if (n >= 3) {
+                        memcpy(cand[nc], cards, (size_t)n);
+                        clen[nc++] = n;
+                    }
+                    if (!(a > 1 || b < 14))
+                        nws = 0;
+                }
+                for (int k = 0; k < nws; k++) {
+                    memcpy(cand[nc], cards, (size_t)n);
+                    cand[nc][n] = (int8_t)ws[k];
+                    sort_i8(cand[nc], n + 1);
+                    clen[nc++] = n + 1;
+                }
+                for (int k = 0; k < nc; k++) {
+                    int dup = 0;
+                    for (int s = 0; s < nseen && !dup; s++)
+                        dup = canon_eq(&seen[s], cand[k], clen[k]);
+                    if (dup)
+                        continue;
+                    if (nseen < MAXCANON) {
+                        memcpy(seen[nseen].c, cand[k], (size_t)clen[k]);
+                        seen[nseen].n = (int8_t)clen[k];
+                        nseen++;
+                    }
+                    uint8_t probe[MAXMC];
+                    for (int i = 0; i < clen[k]; i++)
+                        probe[i] = (uint8_t)(cand[k][i] == PH ? JOKER : cand[k][i]);
+                    sort_u8(probe, clen[k]);
+                    NMeld m;
+                    if (clen[k] <= MAXMC && make_meld(R, probe, clen[k], &m) && nout < MAXCANON) {
+                        memcpy(out[nout].c, cand[k], (size_t)clen[k]);
+                        out[nout].n = (int8_t)clen[k];
+                        out[nout].mask = m.mask;
+                        nout++;
+                    }
+                }
+            }
+        }
+    }
+    return nout;
+}
+
+/* Generator._seq_additions on the meld's own positions and the suit's counts */
+static int gen_seq_additions(const NRules *R, unsigned mask, int has_w0, int w0_two, const uint8_t *counts,
+                             int any_other, Canon *out) {
+    int lo = lowbit(mask), hi = bitlen(mask) - 1;
+    int ace = counts[0], two_h = counts[1];
+    if (!R->two_aces && ace > 1)
+        ace = 1;
+    int wild_source = has_w0 || any_other || two_h > 0;
+    int nat_count = popc(mask);
+    unsigned av = 0;
+    for (int p = 1; p < 15; p++) {
+        int ok;
+        if (p == 1 || p == 14)
+            ok = ace > 0;
+        else if (p == 2)
+            ok = two_h > 0 || w0_two;
+        else
+            ok = counts[p - 1] > 0;
+        if (ok)
+            av |= 1u << p;
+    }
+    int lefts[16], nl = 0, rights[16], nr = 0, miss = 0;
+    lefts[nl++] = lo;
+    for (int p = lo - 1; p > 0; p--) {
+        if (!(av >> p & 1)) {
+            miss++;
+            if (miss > 1)
+                break;
+        }
+        lefts[nl++] = p;
+    }
+    rights[nr++] = hi;
+    miss = 0;
+    for (int p = hi + 1; p < 15; p++) {
+        if (!(av >> p & 1)) {
+            miss++;
+            if (miss > 1)
+                break;
+        }
+        rights[nr++] = p;
+    }
+    int nout = 0;
+#define ADD_OUT(arr, len)                                                                                          \
+    do {                                                                                                           \
+        int8_t _t[MAXMC + 1];                                                                                      \
+        memcpy(_t, arr, (size_t)(len));                                                                            \
+        sort_i8(_t, len);                                                                                          \
+        int _dup = 0;                                                                                              \
+        for (int _s = 0; _s < nout && !_dup; _s++)                                                                 \
+            _dup = canon_eq(&out[_s], _t, len);                                                                    \
+        if (!_dup && nout < MAXCANON && (len) <= MAXMC) {                                                          \
+            memcpy(out[nout].c, _t, (size_t)(len));                                                                \
+            out[nout].n = (int8_t)(len);                                                                           \
+            out[nout].mask = 0;                                                                                    \
+            nout++;                                                                                                \
+        }                                                                                                          \
+    } while (0)
+    for (int ia = 0; ia < nl; ia++) {
+        int a = lefts[ia];
+        for (int ib = 0; ib < nr; ib++) {
+            int b = rights[ib];
+            unsigned empty = (((1u << (b + 1)) - (1u << a)) & ~mask);
+            unsigned missing = empty & ~av;
+            if (missing & (missing - 1))
+                continue;
+            unsigned wps[16];
+            int nwp = 0;
+            if (!wild_source) {
+                if (missing)
+                    continue;
+                wps[nwp++] = 0;
+            } else if (missing)
+                wps[nwp++] = missing;
+            else {
+                wps[nwp++] = 0;
+                for (int q = a; q <= b; q++)
+                    if (empty >> q & 1)
+                        wps[nwp++] = 1u << q;
+            }
+            int free_edge = a == 1 && b == 14;
+            for (int iw = 0; iw < nwp; iw++) {
+                unsigned wp = wps[iw];
+                unsigned nat = empty & ~wp;
+                unsigned fin = mask | nat;
+                if (!R->two_aces && (fin & 2) && (fin >> 14 & 1))
+                    continue;
+                if ((int)((nat >> 1 & 1) + (nat >> 14 & 1)) > ace)
+                    continue;
+                int8_t base[MAXMC + 2];
+                int nb = 0;
+                unsigned bits = nat & ~4u;
+                for (int q = 1; q < 15 && nb < MAXMC; q++)
+                    if (bits >> q & 1)
+                        base[nb++] = (int8_t)(q == 14 ? 0 : q - 1);
+                int size = nat_count + popc(nat);
+                int opt_two[2], opt_stay[2], no = 0;
+                if (nat & 4) {
+                    if (two_h > 0) {
+                        opt_two[no] = 1;
+                        opt_stay[no++] = has_w0;
+                    }
+                    if (w0_two) {
+                        opt_two[no] = 0;
+                        opt_stay[no++] = 0;
+                    }
+                } else {
+                    opt_two[no] = 0;
+                    opt_stay[no++] = has_w0;
+                }
+                for (int io = 0; io < no; io++) {
+                    int8_t cards[MAXMC + 2];
+                    int nc = nb;
+                    memcpy(cards, base, (size_t)nb);
+                    if (opt_two[io] && nc < MAXMC)
+                        cards[nc++] = 1;
+                    if (opt_stay[io]) {
+                        if (size + 1 > R->max_seq || (wp == 0 && free_edge))
+                            continue;
+                        if (nc)
+                            ADD_OUT(cards, nc);
+                        continue;
+                    }
+                    if (wp == 0 && nc && size <= R->max_seq)
+                        ADD_OUT(cards, nc);
+                    if (size + 1 > R->max_seq || (wp == 0 && free_edge))
+                        continue;
+                    if (nc >= MAXMC)
+                        continue;
+                    if (any_other) {
+                        cards[nc] = PH;
+                        ADD_OUT(cards, nc + 1);
+                    }
+                    if (two_h - opt_two[io] >= 1) {
+                        cards[nc] = 1;
+                        ADD_OUT(cards, nc + 1);
+                    }
+                }
+            }
+        }
+    }
+#undef ADD_OUT
+    qsort(out, (size_t)nout, sizeof(Canon), canon_cmp);
+    return nout;
+}
+
+/* Game._raw_meld_actions */
+static void raw_melds(const NRules *R, const NState *S, int seat, ABuf *b) {
+    static __thread Canon canon[MAXCANON];
+    const uint8_t *h = S->hands[seat];
+    int side = side_of(R, seat);
+    int sig = wild_sig(h);
+    int wl[5], nwl = 0;
+    for (int i = 0; i < 5; i++)
+        if (sig >> i & 1)
+            wl[nwl++] = WILDS[i];
+    int nm = S->nmelds[side];
+    const NMeld *melds = S->melds[side];
+    int dup_ranks = 0;
+    if (R->forbid_dup_set)
+        for (int i = 0; i < nm; i++)
+            if (melds[i].kind == 0)
+                dup_ranks |= 1 << melds[i].rank;
+    /* new sets */
+    int need = sig ? 2 : 3;
+    for (int rank = 1; rank <= 13; rank++) {
+        int base = rank - 1;
+        int tot = h[base] + h[base + 13] + h[base + 26] + h[base + 39];
+        if (tot < need || !(R->set_ranks >> rank & 1) || (dup_ranks >> rank & 1))
+            continue;
+        for (int a = 0; a <= h[base]; a++)
+            for (int bb = 0; bb <= h[base + 13]; bb++)
+                for (int c = 0; c <= h[base + 26]; c++)
+                    for (int d = 0; d <= h[base + 39]; d++) {
+                        int k = a + bb + c + d;
+                        if (k < 2)
+                            continue;
+                        uint8_t cards[MAXMC + 1];
+                        int n = 0;
+                        for (int i = 0; i < a && n < MAXMC; i++)
+                            cards[n++] = (uint8_t)base;
+                        for (int i = 0; i < bb && n < MAXMC; i++)
+                            cards[n++] = (uint8_t)(base + 13);
+                        for (int i = 0; i < c && n < MAXMC; i++)
+                            cards[n++] = (uint8_t)(base + 26);
+                        for (int i = 0; i < d && n < MAXMC; i++)
+                            cards[n++] = (uint8_t)(base + 39);
+                        if (3 <= k && k <= R->max_set)
+                            push_act(b, V_MELD, cards, n, 0);
+                        if (sig && k + 1 <= R->max_set)
+                            for (int w = 0; w < nwl; w++) {
+                                uint8_t c2[MAXMC + 1];
+                                memcpy(c2, cards, (size_t)n);
+                                c2[n] = (uint8_t)wl[w];
+                                sort_u8(c2, n + 1);
+                                push_act(b, V_MELD, c2, n + 1, 0);
+                            }
+                    }
+    }
+    /* new sequences */
+    int max_zeros = sig ? 11 : 10;
+    for (int suit = 0; suit < 4; suit++) {
+        const uint8_t *cs = h + suit * 13;
+        int zeros = 0;
+        for (int i = 0; i < 13; i++)
+            zeros += cs[i] == 0;
+        if (zeros > max_zeros)
+            continue;
+        int own = 2 << suit;
+        int others[5], nothers = 0;
+        for (int i = 0; i < 5; i++)
+            if (sig >> i & 1 && (1 << i) != own)
+                others[nothers++] = WILDS[i];
+        int nc = gen_sequences(R, cs, (sig & ~own) != 0, canon);
+        for (int i = 0; i < nc; i++) {
+            if (R->forbid_ident_seq) {
+                int dup = 0;
+                for (int j = 0; j < nm && !dup; j++)
+                    dup = melds[j].kind == 1 && melds[j].suit == suit && melds[j].mask == canon[i].mask;
+                if (dup)
+                    continue;
+            }
+            expand_push(b, &canon[i], suit, others, nothers, V_MELD, 0);
+        }
+    }
+    /* attachments */
+    for (int k = 0; k < nm; k++) {
+        const NMeld *m = &melds[k];
+        if (m->kind == 0) {
+            int base = m->rank - 1;
+            int cnt[4] = {h[base], h[base + 13], h[base + 26], h[base + 39]};
+            if (!sig && !(cnt[0] | cnt[1] | cnt[2] | cnt[3]))
+                continue;
+            int has_wild = m->wild >= 0;
+            for (int a = 0; a <= cnt[0]; a++)
+                for (int bb = 0; bb <= cnt[1]; bb++)
+                    for (int c = 0; c <= cnt[2]; c++)
+                        for (int d = 0; d <= cnt[3]; d++) {
+                            int kk = a + bb + c + d;
+                            uint8_t cards[MAXMC + 1];
+                            int n = 0;
+                            for (int i = 0; i < a && n < MAXMC; i++)
+                                cards[n++] = (uint8_t)base;
+                            for (int i = 0; i < bb && n < MAXMC; i++)
+                                cards[n++] = (uint8_t)(base + 13);
+                            for (int i = 0; i < c && n < MAXMC; i++)
+                                cards[n++] = (uint8_t)(base + 26);
+                            for (int i = 0; i < d && n < MAXMC; i++)
+                                cards[n++] = (uint8_t)(base + 39);
+                            if (kk && m->size + kk <= R->max_set)
+                                push_act(b, V_ADD, cards, n, k + 1);
+                            if (sig && !has_wild && m->size + kk + 1 <= R->max_set)
+                                for (int w = 0; w < nwl; w++) {
+                                    uint8_t c2[MAXMC + 1];
+                                    memcpy(c2, cards, (size_t)n);
+                                    c2[n] = (uint8_t)wl[w];
+                                    sort_u8(c2, n + 1);
+                                    push_act(b, V_ADD, c2, n + 1, k + 1);
+                                }
+                        }
+        } else {
+            const uint8_t *cs = h + m->suit * 13;
+            if (!sig) {
+                int any = 0;
+                for (int i = 0; i < 13; i++)
+                    any |= cs[i];
+                if (!any)
+                    continue;
+            }
+            int own = 2 << m->suit;
+            int others[5], nothers = 0;
+            for (int i = 0; i < 5; i++)
+                if (sig >> i & 1 && (1 << i) != own)
+                    others[nothers++] = WILDS[i];
+            int w0_two = m->wild == m->suit * 13 + 1;
+            int nc = gen_seq_additions(R, m->mask, m->wild >= 0, w0_two, cs, (sig & ~own) != 0, canon);
+            for (int i = 0; i < nc; i++)
+                expand_push(b, &canon[i], m->suit, others, nothers, V_ADD, k + 1);
+        }
+    }
+}
+
+/* ----- the hand (burraco/game.py) ---------------------------------------------------------------------------- */
+
+static int has_burraco(const NRules *R, const NState *S, int side, int clean_only) {
+    for (int i = 0; i < S->nmelds[side]; i++) {
+        int b = S->melds[side][i].burraco;
+        if (b != B_NONE && (!clean_only || b == B_CLEAN))
+            return 1;
+    }
+    return 0;
+}
+
+static int pozzetto_for(const NRules *R, const NState *S, int side) {
+    int taken = S->poz_taken[side];
+    if (taken == 0) {
+        for (int i = 0; i < S->npoz; i++)
+            if (S->poz_n[i] >= 0 && !(R->three_morto && i == 2))
+                return i;
+        return -1;
+    }
+    if (R->three_morto && taken == 1 && S->npoz_order == 2 && S->poz_order[1] == side && S->npoz > 2 &&
+        S->poz_n[2] >= 0)
+        return 2;
+    return -1;
+}
+
+static int pozzetti_left(const NState *S) {
+    int k = 0;
+    for (int i = 0; i < S->npoz; i++)
+        k += S->poz_n[i] >= 0;
+    return k;
+}
+
+static int unreached_morto(const NRules *R, const NState *S, int side) {
+    if (R->indirect_counts)
+        return -1;
+    for (int s = 0; s < R->players; s++)
+        if (S->poz_pending[s] && side_of(R, s) == side)
+            return s;
+    return -1;
+}
+
+/* Game._closing_error: 1 when the side may not close with card c (c<0: without a discard) */
+static int closing_error(const NRules *R, const NState *S, int side, int c) {
+    if (S->poz_taken[side] == 0)
+        return 1;
+    if (unreached_morto(R, S, side) >= 0)
+        return 1;
+    if (!has_burraco(R, S, side, R->closing_clean))
+        return 1;
+    if (c >= 0 && !R->closing_wild_ok && (c == JOKER || c % 13 == 1))
+        return 1;
+    return 0;
+}
+
+static int discard_error(const NRules *R, const NState *S, int seat, int c) {
+    if (R->no_rediscard && c == S->lone && !S->lone_gone && S->hands[seat][c] == 1)
+        return 1;
+    if (S->hand_n[seat] == 1) {
+        int side = side_of(R, seat);
+        if (pozzetto_for(R, S, side) >= 0)
+            return 0;
+        return closing_error(R, S, side, c);
+    }
+    return 0;
+}
+
+static void finish(NState *S, int how, int seat) {
+    S->end = (int8_t)how;
+    S->closed_by = (int8_t)(how == E_CLOSED ? seat : -1);
+    S->phase = PH_END;
+}
+
+static void take_pozzetto(const NRules *R, NState *S, int seat, int side, int i, int direct) {
+    int n = S->poz_n[i];
+    S->poz_n[i] = -1;
+    if (S->poz_taken[side] == 0) {
+        S->poz_order[S->npoz_order++] = (int8_t)side;
+        S->poz_by[side] = (int8_t)seat;
+    }
+    S->poz_taken[side]++;
+    for (int k = 0; k < n; k++)
+        S->hands[seat][S->poz[i][k]]++;
+    S->hand_n[seat] = (uint8_t)(S->hand_n[seat] + n);
+    if (!direct) {
+        S->poz_pending[seat] = 1;
+        if (side_size(R) > 1) {
+            memset(S->hidden[seat], 0, NT);
+            for (int k = 0; k < n; k++)
+                S->hidden[seat][S->poz[i][k]]++;
+            S->has_hidden[seat] = 1;
+        }
+    }
+}
+
+static void lay(const NRules *R, NState *S, int seat, int side, const NAct *a, const NMeld *m) {
+    uint8_t *h = S->hands[seat], *kn = S->known[seat];
+    for (int i = 0; i < a->n; i++) {
+        int c = a->cards[i];
+        S->table[c]++;
+        h[c]--;
+        if (kn[c])
+            kn[c]--;
+    }
+    S->hand_n[seat] = (uint8_t)(S->hand_n[seat] - a->n);
+    if (a->verb == V_MELD)
+        S->melds[side][S->nmelds[side]++] = *m;
+    else
+        S->melds[side][a->meld - 1] = *m;
+    S->melded = 1;
+    if (S->lone >= 0) {
+        for (int i = 0; i < a->n; i++)
+            if (a->cards[i] == S->lone)
+                S->lone_gone = 1;
+    }
+    if (S->top >= 0 && !S->top_used)
+        for (int i = 0; i < a->n; i++)
+            if (a->cards[i] == S->top)
+                S->top_used = 1;
+    if (S->hand_n[seat] == 0) {
+        int i = pozzetto_for(R, S, side);
+        if (i >= 0)
+            take_pozzetto(R, S, seat, side, i, 1);
+        else
+            finish(S, E_CLOSED, seat);
+    }
+}
+
+/* the meld a meld/add action makes (0 when invalid or a duplicate) */
+static int meld_result(const NRules *R, const NState *S, int side, const NAct *a, NMeld *out) {
+    if (a->verb == V_MELD) {
+        if (!make_meld(R, a->cards, a->n, out))
+            return 0;
+        for (int i = 0; i < S->nmelds[side]; i++) {
+            const NMeld *o = &S->melds[side][i];
+            if (o->kind != out->kind)
+                continue;
+            if (out->kind == 0 && R->forbid_dup_set && o->rank == out->rank)
+                return 0;
+            if (out->kind == 1 && R->forbid_ident_seq && o->suit == out->suit && o->mask == out->mask)
+                return 0;
+        }
+        return S->nmelds[side] < MAXMELDS;
+    }
+    if (a->meld < 1 || a->meld > S->nmelds[side])
+        return 0;
+    return attach_meld(R, &S->melds[side][a->meld - 1], a->cards, a->n, out);
+}
+
+static void next_turn(const NRules *R, NState *S) {
+    S->turn = (int8_t)(((S->turn + R->direction) % R->players + R->players) % R->players);
+    S->phase = PH_DRAW;
+    S->picked = S->drew = 0;
+    S->lone = -1;
+    S->lone_gone = 0;
+    S->top = -1;
+    S->top_used = 1;
+    S->melded = S->opening = 0;
+    S->laid = 0;
+    S->must_open = 0;
+    S->drawn = -1;
+    S->poz_pending[S->turn] = 0;
+    if (side_size(R) == 1)
+        S->has_hidden[S->turn] = 0;
+    if (S->stock_n == 0 && pozzetti_left(S) == 0)
+        finish(S, E_STOCK, -1);
+    else if (S->stock_n == 0 && !R->stock_end_morto)
+        finish(S, E_STOCK, -1);
+}
+
+static void do_draw(const NRules *R, NState *S, int seat) {
+    if (S->stock_n == 0) {
+        for (int i = 0; i < S->npoz; i++)
+            if (S->poz_n[i] >= 0) {
+                int n = S->poz_n[i];
+                for (int k = 0; k < n; k++)
+                    S->stock[k] = S->poz[i][n - 1 - k];
+                S->stock_n = (int16_t)n;
+                S->poz_n[i] = -1;
+                break;
+            }
+    }
+    int c = S->stock[--S->stock_n];
+    S->hands[seat][c]++;
+    S->hand_n[seat]++;
+    S->phase = PH_PLAY;
+    S->drew = 1;
+    S->drawn = (int8_t)c;
+    if (!R->stock_end_morto && S->stock_n <= 2)
+        S->last_turn = 1;
+}
+
+static void do_pick(const NRules *R, NState *S, int seat) {
+    uint8_t *h = S->hands[seat], *kn = S->known[seat];
+    int top = S->pile[S->pile_n - 1];
+    if (S->pile_n == 1) {
+        S->lone = (int8_t)top;
+        S->lone_gone = 0;
+    }
+    S->top = (int8_t)top;
+    S->top_used = 1;
+    for (int i = 0; i < S->pile_n; i++) {
+        h[S->pile[i]]++;
+        if (R->discard_open)
+            kn[S->pile[i]]++;
+    }
+    if (!R->discard_open)
+        kn[top]++;
+    S->hand_n[seat] = (uint8_t)(S->hand_n[seat] + S->pile_n);
+    S->pile_n = 0;
+    S->picked = 1;
+    S->phase = PH_PLAY;
+}
+
+static void do_discard(const NRules *R, NState *S, int seat, int c) {
+    S->hands[seat][c]--;
+    S->hand_n[seat]--;
+    if (S->known[seat][c])
+        S->known[seat][c]--;
+    S->pile[S->pile_n++] = (uint8_t)c;
+    int side = side_of(R, seat);
+    int closed = 0;
+    if (S->hand_n[seat] == 0) {
+        int i = pozzetto_for(R, S, side);
+        if (i >= 0)
+            take_pozzetto(R, S, seat, side, i, 0);
+        else
+            closed = 1;
+    }
+    if (side_size(R) > 1) {
+        int p = seat ^ 2;
+        S->has_hidden[p] = 0;
+    }
+    if (S->lone >= 0 && !S->melded && !S->drew)
+        S->stalemate_run++;
+    else
+        S->stalemate_run = 0;
+    S->turns++;
+    if (S->timeout_left > 0)
+        S->timeout_left--;
+    if (closed)
+        finish(S, E_CLOSED, seat);
+    else if (S->last_turn)
+        finish(S, E_STOCK, -1);
+    else if (R->stalemate && S->stalemate_run >= R->players)
+        finish(S, E_STALEMATE, -1);
+    else if (S->timeout_left == 0)
+        finish(S, E_TIMEOUT, -1);
+    else if (S->turns >= R->turn_cap)
+        finish(S, E_CAP, -1);
+    else
+        next_turn(R, S);
+}
+
+/* apply a legal action (no checks) */
+static void apply_act(const NRules *R, NState *S, const NAct *a) {
+    int seat = S->turn;
+    S->nactions++;
+    switch (a->verb) {
+    case V_DRAW:
+        do_draw(R, S, seat);
+        break;
+    case V_PICK:
+        do_pick(R, S, seat);
+        break;
+    case V_DISCARD:
+        do_discard(R, S, seat, a->cards[0]);
+        break;
+    default: {
+        int side = side_of(R, seat);
+        NMeld m;
+        if (meld_result(R, S, side, a, &m))
+            lay(R, S, seat, side, a, &m);
+    }
+    }
+}
+
+/* Game._completable for a hand of one card after a meld (the rules the native core takes have no pending
+ * condition, so a hand of two cards or more can always discard) */
+static int completable(const NRules *R, const NState *S, ABuf *scratch) {
+    int seat = S->turn;
+    if (S->end != E_NONE)
+        return 1;
+    int n = S->hand_n[seat];
+    if (n == 0 || n >= 2)
+        return 1;
+    const uint8_t *h = S->hands[seat];
+    for (int c = 0; c < NT; c++)
+        if (h[c] && !discard_error(R, S, seat, c))
+            return 1;
+    int side = side_of(R, seat);
+    int start = scratch->n;
+    raw_melds(R, S, seat, scratch);
+    int ok = 0;
+    for (int i = start; i < scratch->n && !ok; i++) {
+        NAct a = scratch->a[i];
+        NMeld m;
+        if (!meld_result(R, S, side, &a, &m))
+            continue;
+        int left = n - a.n;
+        if (left == 0 && pozzetto_for(R, S, side) < 0) {
+            if (R->closing_requires_discard)
+                continue;
+            NState g = *S;
+            lay(R, &g, seat, side, &a, &m);
+            if (g.end != E_NONE && has_burraco(R, &g, side, R->closing_clean) && g.poz_taken[side] &&
+                unreached_morto(R, &g, side) < 0)
+                ok = 1;
+            continue;
+        }
+        ok = 1; /* left == 0 with a pozzetto to take (a single card leaves no other hand) */
+    }
+    scratch->n = start;
+    return ok;
+}
+
+/* Game._after_meld_error for an action that leaves fewer than 2 cards: 1 when it is not legal */
+static int after_meld_error(const NRules *R, const NState *S, int seat, const NAct *a, ABuf *scratch) {
+    int left = S->hand_n[seat] - a->n;
+    int side = side_of(R, seat);
+    if (left >= 2)
+        return 0;
+    NMeld m;
+    if (!meld_result(R, S, side, a, &m))
+        return 1;
+    NState g = *S;
+    if (left == 0 && pozzetto_for(R, &g, side) < 0) {
+        if (R->closing_requires_discard)
+            return 1;
+        lay(R, &g, seat, side, a, &m);
+        if (!has_burraco(R, &g, side, R->closing_clean))
+            return 1;
+        if (g.poz_taken[side] == 0)
+            return 1;
+        if (unreached_morto(R, &g, side) >= 0)
+            return 1;
+        return 0;
+    }
+    lay(R, &g, seat, side, a, &m);
+    if (left == 0)
+        return 0;
+    return !completable(R, &g, scratch);
+}
+
+static int pick_error(const NRules *R, const NState *S, int seat) {
+    if (S->pile_n == 0 || S->last_turn)
+        return 1;
+    if (!R->pickup_one_ok && S->hand_n[seat] == 1)
+        return 1;
+    return 0;
+}
+
+/* Game.legal_actions into b (b->n = 0 first); scratch for the dead-end checks */
+static void legal(const NRules *R, const NState *S, ABuf *b, ABuf *scratch) {
+    b->n = 0;
+    if (S->end != E_NONE)
+        return;
+    int seat = S->turn;
+    if (S->phase == PH_DRAW) {
+        push_act(b, V_DRAW, NULL, 0, 0);
+        if (S->pile_n && !pick_error(R, S, seat))
+            push_act(b, V_PICK, NULL, 0, 0);
+        return;
+    }
+    const uint8_t *h = S->hands[seat];
+    int n = S->hand_n[seat];
+    if (n >= 3) {
+        int lone = S->lone;
+        int skip = lone >= 0 && !S->lone_gone && h[lone] == 1 && R->no_rediscard ? lone : -1;
+        for (int c = 0; c < NT; c++)
+            if (h[c] && c != skip) {
+                uint8_t cc = (uint8_t)c;
+                push_act(b, V_DISCARD, &cc, 1, 0);
+            }
+    } else {
+        for (int c = 0; c < NT; c++)
+            if (h[c] && !discard_error(R, S, seat, c)) {
+                uint8_t cc = (uint8_t)c;
+                push_act(b, V_DISCARD, &cc, 1, 0);
+            }
+    }
+    int start = b->n;
+    raw_melds(R, S, seat, b);
+    int maxlen = 0;
+    for (int i = start; i < b->n; i++)
+        if (b->a[i].n > maxlen)
+            maxlen = b->a[i].n;
+    if (n >= 16 || b->n == start || n >= 2 + maxlen)
+        return;
+    int w = start;
+    for (int i = start; i < b->n; i++) {
+        NAct a = b->a[i];
+        scratch->n = 0;
+        if (n - a.n >= 2 || !after_meld_error(R, S, seat, &a, scratch))
+            b->a[w++] = a;
+    }
+    b->n = w;
+}
+
+/* the score breakdown of one side: melds, bonuses, closing, hand, pozzetto, total */
+static void side_score(const NRules *R, const NState *S, int side, int out[6]) {
+    int melds = 0, bonuses = 0, clean = 0;
+    for (int i = 0; i < S->nmelds[side]; i++) {
+        const NMeld *m = &S->melds[side][i];
+        for (int k = 0; k < m->size; k++)
+            melds += R->values[m->cards[k]];
+        bonuses += burraco_bonus(R, m);
+        if (m->burraco == B_CLEAN)
+            clean = 1;
+    }
+    if (R->no_canastra_penalty && !clean)
+        melds = -melds;
+    int closing = (S->end == E_CLOSED && S->closed_by >= 0 && side_of(R, S->closed_by) == side) ? R->closing_bonus : 0;
+    int hand = 0, uncounted = 0;
+    for (int s = 0; s < R->players; s++) {
+        if (side_of(R, s) != side)
+            continue;
+        if (S->poz_pending[s] && !R->indirect_counts) {
+            uncounted = 1;
+            continue;
+        }
+        for (int c = 0; c < NT; c++)
+            hand -= R->values[c] * S->hands[s][c];
+    }
+    int taken = S->poz_taken[side] > 0 && !uncounted;
+    int pozz = taken ? 0 : -R->poz_penalty;
+    out[0] = melds;
+    out[1] = bonuses;
+    out[2] = closing;
+    out[3] = hand;
+    out[4] = pozz;
+    out[5] = melds + bonuses + closing + hand + pozz;
+}
+
+/* ----- random numbers (splitmix64: a playout's own stream, never Python's) ----------------------------------- */
+
+static uint64_t rng_next(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static int rng_below(uint64_t *s, int n) { return (int)(((rng_next(s) >> 11) * (uint64_t)n) >> 53); }
+
+/* a random playout to the end of the hand: the number of decisions */
+static long playout(const NRules *R, NState *S, uint64_t *seed, ABuf *b, ABuf *scratch) {
+    long k = 0;
+    while (S->end == E_NONE) {
+        legal(R, S, b, scratch);
+        if (b->oom || scratch->oom || b->n == 0)
+            return -1;
+        NAct a = b->a[rng_below(seed, b->n)];
+        apply_act(R, S, &a);
+        k++;
+    }
+    return k;
+}
+
+/* ----- Python objects ---------------------------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD NRules r;
+} RulesObject;
+
+typedef struct {
+    PyObject_HEAD RulesObject *rules;
+    NState s;
+    ABuf legal, scratch;
+    long legal_at; /* nactions of the cached legal list, -1 none */
+    PyObject *legal_list;
+} HandObject;
+
+static PyTypeObject RulesType, HandType;
+static PyObject *G_Action, *G_VERBS[5], *G_SEATS[MAXP * 2], *G_EMPTY;
+
+static int dict_int(PyObject *d, const char *key, int *out) {
+    PyObject *v = PyDict_GetItemString(d, key);
+    if (v == NULL) {
+        PyErr_Format(PyExc_KeyError, "native rules: missing %s", key);
+        return -1;
+    }
+    long x = PyLong_AsLong(v);
+    if (x == -1 && PyErr_Occurred())
+        return -1;
+    *out = (int)x;
+    return 0;
+}
+
+static PyObject *Rules_new(PyTypeObject *tp, PyObject *args, PyObject *kw) {
+    PyObject *d;
+    if (!PyArg_ParseTuple(args, "O!", &PyDict_Type, &d))
+        return NULL;
+    RulesObject *self = (RulesObject *)tp->tp_alloc(tp, 0);
+    if (self == NULL)
+        return NULL;
+    NRules *R = &self->r;
+#define F(name) dict_int(d, #name, &R->name) < 0
+    if (F(players) || F(direction) || F(max_set) || F(max_seq) || F(two_aces) || F(min_len) || F(semiclean) ||
+        F(at_end_only) || F(set_ranks) || F(forbid_dup_set) || F(forbid_ident_seq) || F(discard_open) ||
+        F(no_rediscard) || F(pickup_one_ok) || F(indirect_counts) || F(poz_penalty) || F(closing_clean) ||
+        F(closing_requires_discard) || F(closing_wild_ok) || F(closing_bonus) || F(bonus_clean) || F(bonus_semi) ||
+        F(bonus_dirty) || F(extra_honours) || F(bonus_ak) || F(bonus_aa) || F(no_canastra_penalty) ||
+        F(stock_end_morto) || F(stalemate) || F(turn_cap) || F(three_morto)) {
+        Py_DECREF(self);
+        return NULL;
+    }
+#undef F
+    PyObject *vals = PyDict_GetItemString(d, "values");
+    if (vals == NULL || !PyTuple_Check(vals) || PyTuple_GET_SIZE(vals) != NT) {
+        Py_DECREF(self);
+        PyErr_SetString(PyExc_ValueError, "native rules: values must be a tuple of 53 ints");
+        return NULL;
+    }
+    for (int c = 0; c < NT; c++)
+        R->values[c] = (int)PyLong_AsLong(PyTuple_GET_ITEM(vals, c));
+    if (R->players != 2 && R->players != 4) {
+        Py_DECREF(self);
+        PyErr_SetString(PyExc_ValueError, "the native core plays 2 and 4 players only");
+        return NULL;
+    }
+    if (R->max_set > 14 || R->max_seq > 14) {
+        Py_DECREF(self);
+        PyErr_SetString(PyExc_ValueError, "the native core takes melds of at most 14 cards");
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
+static PyTypeObject RulesType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "burraco._native.Rules",
+    .tp_basicsize = sizeof(RulesObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The rule parameters of the native core (burraco.native builds them from a Rules).",
+    .tp_new = Rules_new,
+};
+
+static void Hand_dealloc(HandObject *self) {
+    Py_XDECREF(self->rules);
+    Py_XDECREF(self->legal_list);
+    free(self->legal.a);
+    free(self->scratch.a);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static HandObject *hand_alloc(RulesObject *rules) {
+    HandObject *h = (HandObject *)HandType.tp_alloc(&HandType, 0);
+    if (h == NULL)
+        return NULL;
+    Py_INCREF(rules);
+    h->rules = rules;
+    h->legal_at = -1;
+    return h;
+}
+
+/* ----- conversion: the fields tuple (burraco.native.fields_of documents its layout) -------------------------- */
+
+static int seq_u8(PyObject *o, uint8_t *out, int cap, int *n) {
+    PyObject *f = PySequence_Fast(o, "a sequence of cards");
+    if (f == NULL)
+        return -1;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(f);
+    if (k > cap) {
+        Py_DECREF(f);
+        PyErr_SetString(PyExc_ValueError, "too many cards for the native core");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(f, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(f);
+            return -1;
+        }
+        out[i] = (uint8_t)v;
+    }
+    *n = (int)k;
+    Py_DECREF(f);
+    return 0;
+}
+
+static int seq_i8(PyObject *o, int8_t *out, int cap, int *n) {
+    uint8_t tmp[MAXCARDS];
+    int k;
+    if (seq_u8(o, tmp, cap, &k) < 0)
+        return -1;
+    for (int i = 0; i < k; i++)
+        out[i] = (int8_t)tmp[i];
+    *n = k;
+    return 0;
+}
+
+/* fields: (hands, hand_n, stock, pile, pozzetti, poz_taken, poz_order, poz_by, hidden, poz_pending, melds, known,
+ * table, ints) with melds a list per side of (kind, cards, suit, rank, mask, wild, wild_pos, naturals) and ints
+ * the scalar fields in the order of INT_FIELDS below */
+#define NINTS 24
+
+static int load_fields(const NRules *R, NState *S, PyObject *t) {
+    memset(S, 0, sizeof(*S));
+    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 14) {
+        PyErr_SetString(PyExc_ValueError, "native fields: a tuple of 14");
+        return -1;
+    }
+    int n, P = R->players;
+    PyObject *hands = PyTuple_GET_ITEM(t, 0);
+    for (int s = 0; s < P; s++) {
+        PyObject *hs = PySequence_GetItem(hands, s);
+        if (hs == NULL || seq_u8(hs, S->hands[s], NT, &n) < 0) {
+            Py_XDECREF(hs);
+            return -1;
+        }
+        Py_DECREF(hs);
+    }
+    uint8_t tmp[MAXCARDS];
+    if (seq_u8(PyTuple_GET_ITEM(t, 1), S->hand_n, MAXP, &n) < 0)
+        return -1;
+    if (seq_u8(PyTuple_GET_ITEM(t, 2), S->stock, MAXCARDS, &n) < 0)
+        return -1;
+    S->stock_n = (int16_t)n;
+    if (seq_u8(PyTuple_GET_ITEM(t, 3), S->pile, MAXCARDS, &n) < 0)
+        return -1;
+    S->pile_n = (int16_t)n;
+    PyObject *poz = PyTuple_GET_ITEM(t, 4);
+    S->npoz = (int8_t)PySequence_Size(poz);
+    if (S->npoz > MAXPOZ) {
+        PyErr_SetString(PyExc_ValueError, "too many pozzetti");
+        return -1;
+    }
+    for (int i = 0; i < S->npoz; i++) {
+        PyObject *p = PySequence_GetItem(poz, i);
+        if (p == Py_None)
+            S->poz_n[i] = -1;
+        else {
+            if (seq_u8(p, S->poz[i], 20, &n) < 0) {
+                Py_XDECREF(p);
+                return -1;
+            }
+            S->poz_n[i] = (int8_t)n;
+        }
+        Py_XDECREF(p);
+    }
+    if (seq_i8(PyTuple_GET_ITEM(t, 5), S->poz_taken, MAXSIDES, &n) < 0)
+        return -1;
+    if (seq_i8(PyTuple_GET_ITEM(t, 6), S->poz_order, MAXPOZ, &n) < 0)
+        return -1;
+    S->npoz_order = (int8_t)n;
+    if (seq_i8(PyTuple_GET_ITEM(t, 7), S->poz_by, MAXSIDES, &n) < 0)
+        return -1;
+    PyObject *hidden = PyTuple_GET_ITEM(t, 8);
+    for (int s = 0; s < P; s++) {
+        PyObject *hs = PySequence_GetItem(hidden, s);
+        if (hs == NULL)
+            return -1;
+        if (hs != Py_None) {
+            if (seq_u8(hs, S->hidden[s], NT, &n) < 0) {
+                Py_DECREF(hs);
+                return -1;
+            }
+            S->has_hidden[s] = 1;
+        }
+        Py_DECREF(hs);
+    }
+    if (seq_i8(PyTuple_GET_ITEM(t, 9), S->poz_pending, MAXP, &n) < 0)
+        return -1;
+    PyObject *melds = PyTuple_GET_ITEM(t, 10);
+    for (int side = 0; side < n_sides(R); side++) {
+        PyObject *ms = PySequence_GetItem(melds, side);
+        if (ms == NULL)
+            return -1;
+        Py_ssize_t k = PySequence_Size(ms);
+        if (k > MAXMELDS) {
+            Py_DECREF(ms);
+            PyErr_SetString(PyExc_ValueError, "too many melds for the native core");
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < k; i++) {
+            PyObject *m = PySequence_GetItem(ms, i);
+            int kind, suit, rank, mask, wild, wild_pos, naturals, nc, burraco = 0;
+            PyObject *cards;
+            if (!PyArg_ParseTuple(m, "iOiiiiii|i", &kind, &cards, &suit, &rank, &mask, &wild, &wild_pos, &naturals,
+                                  &burraco) ||
+                seq_u8(cards, tmp, MAXMC, &nc) < 0) {
+                Py_XDECREF(m);
+                Py_DECREF(ms);
+                return -1;
+            }
+            meld_fill(R, &S->melds[side][i], kind, tmp, nc, suit, rank, (unsigned)mask, wild, wild_pos, naturals);
+            Py_DECREF(m);
+        }
+        S->nmelds[side] = (uint8_t)k;
+        Py_DECREF(ms);
+    }
+    PyObject *known = PyTuple_GET_ITEM(t, 11);
+    for (int s = 0; s < P; s++) {
+        PyObject *ks = PySequence_GetItem(known, s);
+        if (ks == NULL || seq_u8(ks, S->known[s], NT, &n) < 0) {
+            Py_XDECREF(ks);
+            return -1;
+        }
+        Py_DECREF(ks);
+    }
+    if (seq_u8(PyTuple_GET_ITEM(t, 12), S->table, NT, &n) < 0)
+        return -1;
+    int iv[NINTS];
+    PyObject *ints = PySequence_Fast(PyTuple_GET_ITEM(t, 13), "ints");
+    if (ints == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(ints) != NINTS) {
+        Py_DECREF(ints);
+        PyErr_SetString(PyExc_ValueError, "native fields: wrong number of ints");
+        return -1;
+    }
+    for (int i = 0; i < NINTS; i++)
+        iv[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(ints, i));
+    Py_DECREF(ints);
+    if (PyErr_Occurred())
+        return -1;
+    int8_t *b8[] = {&S->turn,      &S->phase,    &S->picked,     &S->drew,    &S->lone,   &S->lone_gone,
+                    &S->top,       &S->top_used, &S->melded,     &S->opening, &S->must_open, &S->drawn,
+                    &S->redrawn,   &S->last_turn, &S->timeout_called, &S->end, &S->closed_by, &S->first};
+    for (int i = 0; i < 18; i++)
+        *b8[i] = (int8_t)iv[i];
+    S->laid = (int16_t)iv[18];
+    S->stalemate_run = (int16_t)iv[19];
+    S->turns = (int16_t)iv[20];
+    S->timeout_left = (int16_t)iv[21];
+    S->nactions = iv[22];
+    (void)iv[23];
+    return 0;
+}
+
+static PyObject *bytes_of(const uint8_t *p, int n) { return PyBytes_FromStringAndSize((const char *)p, n); }
+
+static PyObject *tuple_u8(const uint8_t *p, int n) {
+    PyObject *t = PyTuple_New(n);
+    if (t == NULL)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        PyTuple_SET_ITEM(t, i, PyLong_FromLong(p[i]));
+    return t;
+}
+
+static PyObject *tuple_i8(const int8_t *p, int n) {
+    PyObject *t = PyTuple_New(n);
+    if (t == NULL)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        PyTuple_SET_ITEM(t, i, PyLong_FromLong(p[i]));
+    return t;
+}
+
+static PyObject *dump_fields(const NRules *R, const NState *S) {
+    int P = R->players;
+    PyObject *hands = PyTuple_New(P), *known = PyTuple_New(P), *hidden = PyTuple_New(P);
+    for (int s = 0; s < P; s++) {
+        PyTuple_SET_ITEM(hands, s, bytes_of(S->hands[s], NT));
+        PyTuple_SET_ITEM(known, s, bytes_of(S->known[s], NT));
+        if (S->has_hidden[s])
+            PyTuple_SET_ITEM(hidden, s, bytes_of(S->hidden[s], NT));
+        else {
+            Py_INCREF(Py_None);
+            PyTuple_SET_ITEM(hidden, s, Py_None);
+        }
+    }
+    PyObject *poz = PyTuple_New(S->npoz);
+    for (int i = 0; i < S->npoz; i++) {
+        if (S->poz_n[i] < 0) {
+            Py_INCREF(Py_None);
+            PyTuple_SET_ITEM(poz, i, Py_None);
+        } else
+            PyTuple_SET_ITEM(poz, i, tuple_u8(S->poz[i], S->poz_n[i]));
+    }
+    PyObject *melds = PyTuple_New(n_sides(R));
+    for (int side = 0; side < n_sides(R); side++) {
+        PyObject *ms = PyTuple_New(S->nmelds[side]);
+        for (int i = 0; i < S->nmelds[side]; i++) {
+            const NMeld *m = &S->melds[side][i];
+            PyTuple_SET_ITEM(ms, i,
+                             Py_BuildValue("(iNiiiiiii)", m->kind, tuple_u8(m->cards, m->size), m->suit, m->rank,
+                                           m->mask, m->wild, m->wild_pos, m->naturals, m->burraco));
+        }
+        PyTuple_SET_ITEM(melds, side, ms);
+    }
+    PyObject *ints = Py_BuildValue("(iiiiiiiiiiiiiiiiiiiiiiii)", S->turn, S->phase, S->picked, S->drew, S->lone,
+                                   S->lone_gone, S->top, S->top_used, S->melded, S->opening, S->must_open, S->drawn,
+                                   S->redrawn, S->last_turn, S->timeout_called, S->end, S->closed_by, S->first,
+                                   S->laid, S->stalemate_run, S->turns, S->timeout_left, S->nactions, 0);
+    return Py_BuildValue("(NNNNNNNNNNNNNN)", hands, tuple_u8(S->hand_n, P), tuple_u8(S->stock, S->stock_n),
+                         tuple_u8(S->pile, S->pile_n), poz, tuple_i8(S->poz_taken, n_sides(R)),
+                         tuple_i8(S->poz_order, S->npoz_order), tuple_i8(S->poz_by, n_sides(R)), hidden,
+                         tuple_i8(S->poz_pending, P), melds, known, bytes_of(S->table, NT), ints);
+}
+
+static PyObject *Hand_new(PyTypeObject *tp, PyObject *args, PyObject *kw) {
+    RulesObject *rules;
+    PyObject *fields;
+    if (!PyArg_ParseTuple(args, "O!O", &RulesType, &rules, &fields))
+        return NULL;
+    HandObject *h = hand_alloc(rules);
+    if (h == NULL)
+        return NULL;
+    if (load_fields(&rules->r, &h->s, fields) < 0) {
+        Py_DECREF(h);
+        return NULL;
+    }
+    return (PyObject *)h;
+}
+
+static PyObject *Hand_fields(HandObject *self, PyObject *unused) { return dump_fields(&self->rules->r, &self->s); }
+
+static PyObject *Hand_clone(HandObject *self, PyObject *unused) {
+    HandObject *h = hand_alloc(self->rules);
+    if (h == NULL)
+        return NULL;
+    memcpy(&h->s, &self->s, sizeof(NState));
+    return (PyObject *)h;
+}
+
+static PyObject *new_action(PyObject *name, PyObject *verb, PyObject *cards, PyObject *k) {
+    PyTypeObject *tp = (PyTypeObject *)G_Action;
+    PyObject *a = tp->tp_alloc(tp, 4);
+    if (a == NULL)
+        return NULL;
+    Py_INCREF(name);
+    Py_INCREF(verb);
+    Py_INCREF(k);
+    PyTuple_SET_ITEM(a, 0, name);
+    PyTuple_SET_ITEM(a, 1, verb);
+    PyTuple_SET_ITEM(a, 2, cards); /* steals */
+    PyTuple_SET_ITEM(a, 3, k);
+    return a;
+}
+
+static int ensure_legal(HandObject *self) {
+    if (self->legal_at == self->s.nactions)
+        return 0;
+    legal(&self->rules->r, &self->s, &self->legal, &self->scratch);
+    if (self->legal.oom || self->scratch.oom) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->legal_at = self->s.nactions;
+    Py_CLEAR(self->legal_list);
+    return 0;
+}
+
+static PyObject *Hand_legal_actions(HandObject *self, PyObject *unused) {
+    if (G_Action == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "burraco._native.configure was not called");
+        return NULL;
+    }
+    if (ensure_legal(self) < 0)
+        return NULL;
+    if (self->legal_list == NULL) {
+        int seat = self->s.turn;
+        PyObject *name = G_SEATS[self->rules->r.players == 4 ? seat : seat + 4];
+        PyObject *out = PyList_New(self->legal.n);
+        if (out == NULL)
+            return NULL;
+        for (int i = 0; i < self->legal.n; i++) {
+            const NAct *a = &self->legal.a[i];
+            PyObject *cards = a->n ? tuple_u8(a->cards, a->n) : (Py_INCREF(G_EMPTY), G_EMPTY);
+            PyObject *k = PyLong_FromLong(a->meld);
+            PyObject *act = new_action(name, G_VERBS[a->verb], cards, k);
+            Py_DECREF(k);
+            if (act == NULL) {
+                Py_DECREF(out);
+                return NULL;
+            }
+            PyList_SET_ITEM(out, i, act);
+        }
+        self->legal_list = out;
+    }
+    return PyList_GetSlice(self->legal_list, 0, self->legal.n);
+}
+
+/* the index of the action among the legal ones, or -1 */
+static int find_action(HandObject *self, PyObject *action) {
+    if (self->legal_list != NULL)
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(self->legal_list); i++)
+            if (PyList_GET_ITEM(self->legal_list, i) == action)
+                return (int)i;
+    if (!PyTuple_Check(action) || PyTuple_GET_SIZE(action) < 4)
+        return -1;
+    PyObject *verb = PyTuple_GET_ITEM(action, 1);
+    int v = -1;
+    for (int i = 0; i < 5; i++)
+        if (PyUnicode_Check(verb) && PyUnicode_Compare(verb, G_VERBS[i]) == 0)
+            v = i;
+    if (v < 0)
+        return -1;
+    int seat = self->s.turn;
+    PyObject *name = G_SEATS[self->rules->r.players == 4 ? seat : seat + 4];
+    if (!PyUnicode_Check(PyTuple_GET_ITEM(action, 0)) || PyUnicode_Compare(PyTuple_GET_ITEM(action, 0), name) != 0)
+        return -1;
+    uint8_t cards[MAXMC];
+    int n;
+    if (seq_u8(PyTuple_GET_ITEM(action, 2), cards, MAXMC, &n) < 0) {
+        PyErr_Clear();
+        return -1;
+    }
+    long meld = PyLong_AsLong(PyTuple_GET_ITEM(action, 3));
+    if (meld == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return -1;
+    }
+    for (int i = 0; i < self->legal.n; i++) {
+        const NAct *a = &self->legal.a[i];
+        if (a->verb == v && a->n == n && a->meld == meld && memcmp(a->cards, cards, (size_t)n) == 0)
+            return i;
+    }
+    return -1;
+}
+
+static PyObject *Hand_apply(HandObject *self, PyObject *action) {
+    if (ensure_legal(self) < 0)
+        return NULL;
+    int i = find_action(self, action);
+    if (i < 0)
+        Py_RETURN_FALSE;
+    NAct a = self->legal.a[i];
+    apply_act(&self->rules->r, &self->s, &a);
+    Py_RETURN_TRUE;
+}
+
+static PyObject *Hand_apply_index(HandObject *self, PyObject *arg) {
+    long i = PyLong_AsLong(arg);
+    if (i == -1 && PyErr_Occurred())
+        return NULL;
+    if (ensure_legal(self) < 0)
+        return NULL;
+    if (i < 0 || i >= self->legal.n) {
+        PyErr_SetString(PyExc_IndexError, "no legal action with that index");
+        return NULL;
+    }
+    NAct a = self->legal.a[i];
+    apply_act(&self->rules->r, &self->s, &a);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Hand_num_legal(HandObject *self, PyObject *unused) {
+    if (ensure_legal(self) < 0)
+        return NULL;
+    return PyLong_FromLong(self->legal.n);
+}
+
+static PyObject *Hand_scores(HandObject *self, PyObject *unused) {
+    const NRules *R = &self->rules->r;
+    PyObject *out = PyTuple_New(n_sides(R));
+    for (int side = 0; side < n_sides(R); side++) {
+        int v[6];
+        side_score(R, &self->s, side, v);
+        PyTuple_SET_ITEM(out, side, Py_BuildValue("(iiiiii)", v[0], v[1], v[2], v[3], v[4], v[5]));
+    }
+    return out;
+}
+
+static PyObject *Hand_random_playout(HandObject *self, PyObject *arg) {
+    unsigned long long seed = PyLong_AsUnsignedLongLongMask(arg);
+    if (seed == (unsigned long long)-1 && PyErr_Occurred())
+        return NULL;
+    uint64_t s = seed;
+    long k;
+    self->legal_at = -1;
+    Py_CLEAR(self->legal_list);
+    Py_BEGIN_ALLOW_THREADS
+    k = playout(&self->rules->r, &self->s, &s, &self->legal, &self->scratch);
+    Py_END_ALLOW_THREADS
+    if (k < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "native playout failed (out of memory)");
+        return NULL;
+    }
+    return PyLong_FromLong(k);
+}
+
+static PyObject *Hand_get_end(HandObject *self, void *c) { return PyLong_FromLong(self->s.end); }
+static PyObject *Hand_get_turn(HandObject *self, void *c) { return PyLong_FromLong(self->s.turn); }
+static PyObject *Hand_get_phase(HandObject *self, void *c) { return PyLong_FromLong(self->s.phase); }
+static PyObject *Hand_get_nactions(HandObject *self, void *c) { return PyLong_FromLong(self->s.nactions); }
+
+static PyGetSetDef Hand_getset[] = {
+    {"end", (getter)Hand_get_end, NULL, "0 while the hand runs, else the end code (burraco.native.ENDS)", NULL},
+    {"turn", (getter)Hand_get_turn, NULL, "the seat in turn", NULL},
+    {"phase", (getter)Hand_get_phase, NULL, "0 draw, 1 play, 2 end", NULL},
+    {"nactions", (getter)Hand_get_nactions, NULL, "actions applied since the deal", NULL},
+    {NULL}};
+
+static PyMethodDef Hand_methods[] = {
+    {"fields", (PyCFunction)Hand_fields, METH_NOARGS, "The state as the fields tuple of burraco.native."},
+    {"clone", (PyCFunction)Hand_clone, METH_NOARGS, "An independent copy."},
+    {"legal_actions", (PyCFunction)Hand_legal_actions, METH_NOARGS, "The legal actions, as the engine lists them."},
+    {"num_legal", (PyCFunction)Hand_num_legal, METH_NOARGS, "The number of legal actions."},
+    {"apply", (PyCFunction)Hand_apply, METH_O, "Apply a legal Action: True, or False (not legal, state unchanged)."},
+    {"apply_index", (PyCFunction)Hand_apply_index, METH_O, "Apply the i-th legal action."},
+    {"scores", (PyCFunction)Hand_scores, METH_NOARGS,
+     "Per side (melds, bonuses, closing, hand, pozzetto, total) as things stand."},
+    {"random_playout", (PyCFunction)Hand_random_playout, METH_O,
+     "Play uniform random legal actions to the end of the hand (the GIL released); the number of decisions."},
+    {NULL}};
+
+static PyTypeObject HandType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "burraco._native.Hand",
+    .tp_basicsize = sizeof(HandObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One hand in native form (burraco.native.NativeHand wraps it).",
+    .tp_new = Hand_new,
+    .tp_dealloc = (destructor)Hand_dealloc,
+    .tp_methods = Hand_methods,
+    .tp_getset = Hand_getset,
+};
+
+/* configure(Action, verbs, seats4, seats2): the Action type, the five verb strings, the seat letters */
+static PyObject *configure(PyObject *mod, PyObject *args) {
+    PyObject *action, *verbs, *s4, *s2;
+    if (!PyArg_ParseTuple(args, "OOOO", &action, &verbs, &s4, &s2))
+        return NULL;
+    if (!PyType_Check(action) || !PyType_IsSubtype((PyTypeObject *)action, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "Action must be a tuple type");
+        return NULL;
+    }
+    Py_INCREF(action);
+    Py_XSETREF(G_Action, action);
+    for (int i = 0; i < 5; i++) {
+        PyObject *v = PySequence_GetItem(verbs, i);
+        if (v == NULL)
+            return NULL;
+        Py_XSETREF(G_VERBS[i], v);
+    }
+    for (int i = 0; i < 4; i++) {
+        PyObject *v = PySequence_GetItem(s4, i);
+        if (v == NULL)
+            return NULL;
+        Py_XSETREF(G_SEATS[i], v);
+    }
+    for (int i = 0; i < 2; i++) {
+        PyObject *v = PySequence_GetItem(s2, i);
+        if (v == NULL)
+            return NULL;
+        Py_XSETREF(G_SEATS[4 + i], v);
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *state_size(PyObject *mod, PyObject *unused) { return PyLong_FromSize_t(sizeof(NState)); }
+
+/* random_hands(hands, count, seed): play `count` random playouts from copies of `hands` (a Hand) with the GIL
+ * released; returns the total number of decisions */
+static PyObject *random_hands(PyObject *mod, PyObject *args) {
+    HandObject *start;
+    long count;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "O!lK", &HandType, &start, &count, &seed))
+        return NULL;
+    long total = 0, bad = 0;
+    ABuf b = {0}, sc = {0};
+    const NRules *R = &start->rules->r;
+    NState base = start->s;
+    Py_BEGIN_ALLOW_THREADS
+    uint64_t s = seed;
+    for (long i = 0; i < count; i++) {
+        NState g = base;
+        long k = playout(R, &g, &s, &b, &sc);
+        if (k < 0) {
+            bad = 1;
+            break;
+        }
+        total += k;
+    }
+    Py_END_ALLOW_THREADS
+    free(b.a);
+    free(sc.a);
+    if (bad)
+        return PyErr_NoMemory();
+    return PyLong_FromLong(total);
+}
+
+static PyMethodDef module_methods[] = {
+    {"configure", configure, METH_VARARGS, "Set the Action type, the verbs and the seat letters."},
+    {"state_size", state_size, METH_NOARGS, "Bytes of one native hand state."},
+    {"random_hands", random_hands, METH_VARARGS, "Random playouts from copies of a hand; the decisions played."},
+    {NULL}};
+
+static struct PyModuleDef native_module = {
+    PyModuleDef_HEAD_INIT, "burraco._native", "One hand of Burraco in native form (see burraco.native).", -1,
+    module_methods};
+
+PyMODINIT_FUNC PyInit__native(void) {
+    if (PyType_Ready(&RulesType) < 0 || PyType_Ready(&HandType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&native_module);
+    if (m == NULL)
+        return NULL;
+    G_EMPTY = PyTuple_New(0);
+    Py_INCREF(&RulesType);
+    PyModule_AddObject(m, "Rules", (PyObject *)&RulesType);
+    Py_INCREF(&HandType);
+    PyModule_AddObject(m, "Hand", (PyObject *)&HandType);
+    return m;
+}

@@ -1,0 +1,167 @@
+"""The native core (burraco._native, src/native/native.c) against the pure-Python engine, the reference.
+
+A small sample of benchmarks/native_diff.py (which compares a million states): every state of random hands of every
+preset and rule variant the native core takes, with 2 and 4 players — the legal action lists (same actions, same
+order), the whole state after each action and the scores at the hand's end — and the rest of the wrapper's API:
+clone, refused actions, playouts, the rule sets it refuses, the pure fallback.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import pickle
+import random
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from burraco import Game, native, preset
+from burraco.actions import Action, ActionError
+
+ROOT = Path(__file__).resolve().parents[1]
+
+if os.environ.get("BURRACO_REQUIRE_SPEEDUPS") == "1":  # .ci/run: a C compiler is there, the core must be built
+
+    def test_the_native_core_was_built() -> None:
+        assert native.available(), "burraco._native was not built (setup.py) or BURRACO_PURE is set"
+
+
+def test_the_pure_fallback() -> None:
+    """BURRACO_PURE=1 turns the native core off: the package runs its Python engine and says so."""
+    code = "from burraco import native; print(native.available(), native.build(), native.state_size())"
+    out = subprocess.run(
+        [sys.executable, "-c", code], env={**os.environ, "BURRACO_PURE": "1"}, capture_output=True, text=True,
+        check=True,
+    ).stdout.split()  # fmt: skip
+    assert out == ["False", "pure", "0"]
+
+
+pytestmark = pytest.mark.skipif(not native.available(), reason="burraco._native not built or BURRACO_PURE")
+
+
+def _diff() -> object:
+    spec = importlib.util.spec_from_file_location("native_diff", ROOT / "benchmarks" / "native_diff.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+diff = _diff()
+
+
+@pytest.mark.parametrize("rules", diff.rule_sets(variants=False), ids=lambda r: f"{r.name}-{r.players}p")  # type: ignore[attr-defined]
+def test_every_state_of_random_hands_of_every_preset(rules) -> None:  # type: ignore[no-untyped-def]
+    states = 0
+    for seed in range(10):
+        n, g = diff.check_hand(rules, seed, greedy=seed % 2 == 1)  # type: ignore[attr-defined]
+        states += n
+        assert g.end is not None
+    assert states > 200
+
+
+def test_every_state_of_the_rule_variants() -> None:
+    rs = diff.rule_sets()  # type: ignore[attr-defined]
+    assert len(rs) > 60
+    for k, rules in enumerate(rs):
+        diff.check_hand(rules, 1000 + k, greedy=k % 2 == 0)  # type: ignore[attr-defined]
+
+
+def test_the_check_sees_a_difference() -> None:
+    """The comparison can fail: a native hand one action behind its game differs from it."""
+    g = Game.new(preset("italian"), seed=1)
+    h = native.NativeHand.from_game(g)
+    g.apply(g.legal_actions()[0])
+    assert native.fields_of(g) != h.fields()
+    h.apply(g.actions[0])
+    assert native.fields_of(g) == h.fields()
+
+
+def test_clone_is_independent_and_small() -> None:
+    g = Game.new(preset("italian"), seed=5)
+    h = native.NativeHand.from_game(g)
+    c = h.clone()
+    c.apply(c.legal_actions()[0])
+    assert h.fields() == native.fields_of(g)
+    assert c.fields() != h.fields()
+    assert native.state_size() < 4096
+
+
+def test_a_refused_action_raises_the_engines_error_and_changes_nothing() -> None:
+    g = Game.new(preset("italian"), seed=2)
+    h = native.NativeHand.from_game(g)
+    before = h.fields()
+    for bad in (Action("E", "draw"), Action("N", "discard", (0,)), Action("N", "meld", (0, 1, 2))):
+        with pytest.raises(ActionError) as e:
+            h.apply(bad)
+        expected = g.check(bad)
+        assert expected is not None and str(e.value) == str(expected)
+        assert h.fields() == before
+
+
+def test_to_game_is_the_same_game() -> None:
+    """A native hand turned back into a Game is that state: same legal actions, it plays on, and it pickles."""
+    g = Game.new(preset("brazilian"), seed=9)
+    rng = random.Random(9)
+    for _ in range(60):
+        if g.end is not None:
+            break
+        g.apply(diff.choose(g.legal_actions(), rng, True))  # type: ignore[attr-defined]
+    h = native.NativeHand.from_game(g)
+    back = h.to_game(list(g.actions))
+    assert native.fields_of(back) == native.fields_of(g)
+    assert back.legal_actions() == g.legal_actions()
+    again = pickle.loads(pickle.dumps(back))
+    assert native.fields_of(again) == native.fields_of(g)
+
+
+@pytest.mark.parametrize("name", ["italian", "italian-2p", "brazilian"])
+def test_random_playout_ends_the_hand_as_the_python_engine_scores_it(name: str) -> None:
+    for seed in range(5):
+        g = Game.new(preset(name), seed=seed)
+        h = native.NativeHand.from_game(g)
+        k = h.random_playout(seed)
+        assert k > 0 and h.is_over and h.end is not None
+        back = h.to_game()
+        assert back.end == h.end
+        assert back.scores() == h.scores()
+        assert back.legal_actions() == []
+        # the same seed plays the same hand
+        again = native.NativeHand.from_game(g)
+        assert again.random_playout(seed) == k and again.fields() == h.fields()
+
+
+def test_random_hands_in_threads() -> None:
+    """random_hands releases the GIL; threads playing at once get the figures each gets alone."""
+    g = Game.new(preset("italian"), seed=4)
+    alone = [native.random_hands(g, 20, s) for s in range(4)]
+    got = [0] * 4
+
+    def run(i: int) -> None:
+        got[i] = native.random_hands(g, 20, i)
+
+    ts = [threading.Thread(target=run, args=(i,)) for i in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert got == alone and all(x > 20 for x in got)
+
+
+@pytest.mark.parametrize(
+    "name, why",
+    [("italian-3p", "3 players"), ("italian-6p", "6 players"), ("international", "pick-up"),
+     ("brazilian-stbl", "pick-up")],
+)  # fmt: skip
+def test_the_rule_sets_it_refuses(name: str, why: str) -> None:
+    r = preset(name)
+    reason = native.supported(r)
+    assert reason is not None and why in reason
+    with pytest.raises(ValueError, match="does not play"):
+        native.native_rules(r)
+    assert native.supported(preset("italian", first_player_redraw=True)) is not None
+    assert native.supported(preset("italian", min_first_meld=50)) is not None
