@@ -476,6 +476,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         note("gin_rummy: per-call timing pass")
         result.update(gin_latencies(game, timing_g, args.max_decisions).summary(prefix="gin_"))
 
+    # the native core (burraco._native), when built: the same seeds as the throughput loops
+    result.update(native_figures(rules, b_blocks, b_timing, result.get("gin_games_per_s"), args.max_decisions))
+
     # context ---------------------------------------------------------------
     result.update(
         {
@@ -499,6 +502,89 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         }
     )
     return result
+
+
+def native_figures(
+    rules: Any, blocks: Sequence[Sequence[int]], timing: Sequence[int], gin_games_per_s: float | None,
+    max_decisions: int,
+) -> dict[str, Any]:
+    """The native core's figures (all None on the pure build), on the hands of the throughput loops:
+
+    * ``native_hands_per_s``: whole random hands as ``burraco simulate`` plays them natively -- ``Game.new`` (the
+      Python deal), the native copy and one ``random_playout`` call; the median over the repeats;
+    * ``native_playout_hands_per_s`` and ``native_us_per_decision``: the playout call alone (the deal excluded);
+    * ``native_ratio``: ``native_hands_per_s`` over gin_rummy's games per second in the same run;
+    * ``step_us_p50`` / ``_p99``: ``legal_actions()`` + ``apply()`` of a :class:`NativeHand` called from Python,
+      per decision of uniform random play; ``native_clone_us_p50``: its ``clone()`` (``clone_us_p50`` stays the
+      Python engine's, as before);
+    * ``native_determinize_us_p50``: None -- the native core has no determinization yet (issue 21);
+    * ``native``: whether the native core was there (``build`` then starts with ``native+``).
+    """
+    from burraco import native
+
+    out: dict[str, Any] = {
+        "native": native.available(),
+        "native_hands_per_s": None,
+        "native_playout_hands_per_s": None,
+        "native_us_per_decision": None,
+        "native_ratio": None,
+        "step_us_p50": None,
+        "step_us_p99": None,
+        "native_clone_us_p50": None,
+        "native_determinize_us_p50": None,
+        "native_state_bytes": native.state_size() or None,
+    }
+    if not native.available() or native.supported(rules) is not None:
+        return out
+    note("native core: random hands, throughput")
+    whole: list[float] = []
+    play_rates: list[float] = []
+    per_decision: list[float] = []
+    for block in blocks:
+        gc.collect()
+        t0 = time.perf_counter()
+        play = 0.0
+        decisions = 0
+        for s in block:
+            h = native.NativeHand.from_game(Game.new(rules, seed=s))
+            t1 = time.perf_counter()
+            decisions += h.random_playout(s)
+            play += time.perf_counter() - t1
+        wall = time.perf_counter() - t0
+        whole.append(len(block) / wall)
+        play_rates.append(len(block) / play)
+        per_decision.append(1e6 * play / decisions)
+    out["native_hands_per_s"] = round(statistics.median(whole), 1)
+    out["native_playout_hands_per_s"] = round(statistics.median(play_rates), 1)
+    out["native_us_per_decision"] = round(statistics.median(per_decision), 3)
+    if gin_games_per_s:
+        out["native_ratio"] = round(out["native_hands_per_s"] / gin_games_per_s, 2)
+    note("native core: per-call timing pass")
+    samples = Samples()
+    for s in timing:
+        rng = random.Random(s)
+        h = native.NativeHand.from_game(Game.new(rules, seed=s))
+        n = 0
+        while not h.is_over:
+            t0 = ns()
+            acts = h.legal_actions()
+            t1 = ns()
+            action = rng.choice(acts)
+            t2 = ns()
+            h.apply(action)
+            t3 = ns()
+            h.clone()
+            t4 = ns()
+            samples.add("step", t1 - t0 + t3 - t2)
+            samples.add("native_clone", t4 - t3)
+            n += 1
+            if n > max_decisions:
+                raise RunawayGame(f"native hand with seed {s} exceeded {max_decisions} decisions")
+    summary = samples.summary()
+    out["step_us_p50"] = summary["step_us_p50"]
+    out["step_us_p99"] = summary["step_us_p99"]
+    out["native_clone_us_p50"] = summary["native_clone_us_p50"]
+    return out
 
 
 def _dist_version(name: str) -> str | None:
@@ -552,6 +638,12 @@ def print_table(r: dict[str, Any]) -> None:
         ("gin decisions/game", r.get("gin_decisions_per_game")),
         ("burraco CPU share of wall", r.get("burraco_cpu_share")),
         ("gin CPU share of wall", r.get("gin_cpu_share")),
+        (f"native hands/s (build {r.get('build')})", r.get("native_hands_per_s")),
+        ("native playout alone, hands/s", r.get("native_playout_hands_per_s")),
+        ("native ratio (to gin games/s)", r.get("native_ratio")),
+        ("native us/decision", r.get("native_us_per_decision")),
+        ("native step (legal+apply) us p50", r.get("step_us_p50")),
+        ("native clone us p50", r.get("native_clone_us_p50")),
     ]
     ops = ["legal_actions", "apply", "clone", "view", "determinize"]
     latency = [
@@ -685,8 +777,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     import burraco._accel
     import burraco.game
 
-    # which package ran: mypyc-compiled (setup.py, BURRACO_COMPILE=1) or not, with the C speed-ups or not
-    result["build"] = "compiled" if burraco.game.__file__.endswith((".so", ".pyd")) else "pure"
+    # which engine ran: the Python engine mypyc-compiled (setup.py, BURRACO_COMPILE=1) or not, with the C speed-ups
+    # or not, and the native core beside it (burraco._native: "native+pure", "native+compiled") or not
+    build = "compiled" if burraco.game.__file__.endswith((".so", ".pyd")) else "pure"
+    result["build"] = f"native+{build}" if result.get("native") else build
     result["speedups"] = burraco._accel.fast is not None
     result["warnings"] = trust_warnings(result)
     if args.json:

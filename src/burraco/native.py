@@ -17,12 +17,13 @@ but those with a pick-up condition, and no house rule that adds actions); anythi
 from __future__ import annotations
 
 import os
+import random
 from types import ModuleType
 from typing import Any
 
 from .actions import ADD, DISCARD, DRAW, MELD, PICK, Action, IllegalActionError
 from .cards import NUM_TYPES
-from .game import DRAW_PHASE, END_PHASE, PLAY_PHASE, SEATS_2, SEATS_4, Game
+from .game import DRAW_PHASE, END_PHASE, PLAY_PHASE, SEATS_2, SEATS_4, STATE_FIELDS, Game
 from .melds import CLEAN, DIRTY, SEMICLEAN, Meld, _new, meld_rules
 from .messages import msg
 from .rules import BurracoNeeded, PickupRule, Rules, StockEnd
@@ -312,6 +313,28 @@ def game_from_fields(rules: Rules, deal: Any, f: tuple[Any, ...], actions: list[
     g._meldkeys = [None] * len(g.melds)
     assert len(g.hands) == n and all(len(h) == NUM_TYPES for h in g.hands)
     return g
+
+
+def play_random(g: Game, rng: random.Random) -> int | None:
+    """Play ``g`` to the end of the hand as :func:`burraco.sim.play_hand` does -- ``legal[rng.randrange(len(legal))]``
+    at every decision -- on the native core, drawing from ``rng`` exactly what the Python loop draws (the core runs
+    Python's Mersenne Twister on ``rng``'s state and gives the state back), so the hand, ``g`` afterwards (its
+    actions included) and ``rng`` are the same as on the Python engine. Returns the number of decisions, or None
+    (``g`` untouched) where the core cannot play it: not built, rules it refuses, a ``rng`` of another type."""
+    if _mod is None or type(rng) is not random.Random or g.solo >= 0 or g.end is not None:
+        return None
+    if supported(g.rules) is not None:
+        return None
+    h = NativeHand.from_game(g)
+    k, state, acts = h._h.python_playout(rng.getstate(), True)
+    rng.setstate(state)
+    done = game_from_fields(g.rules, g.deal, h.fields(), [*g.actions, *acts])
+    for name in STATE_FIELDS:
+        setattr(g, name, getattr(done, name))
+    g._legal = None
+    g._meldkeys = [None] * len(g.melds)
+    got: int = k
+    return got
 
 
 def random_hands(g: Game, count: int, seed: int) -> int:

@@ -1229,6 +1229,86 @@ static uint64_t rng_next(uint64_t *s) {
 
 static int rng_below(uint64_t *s, int n) { return (int)(((rng_next(s) >> 11) * (uint64_t)n) >> 53); }
 
+/* Python's random.Random (MT19937, as Modules/_randommodule.c): a playout that draws exactly what
+ * ``legal[rng.randrange(len(legal))]`` draws plays the very hand burraco.sim.play_hand plays */
+typedef struct {
+    uint32_t mt[624];
+    int index;
+} MT;
+
+static uint32_t mt_next(MT *m) {
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t y, *mt = m->mt;
+    if (m->index >= 624) {
+        int kk;
+        for (kk = 0; kk < 624 - 397; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + 397] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        for (; kk < 623; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + (397 - 624)] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        y = (mt[623] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+        mt[623] = mt[396] ^ (y >> 1) ^ mag01[y & 0x1U];
+        m->index = 0;
+    }
+    y = mt[m->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+/* random.Random._randbelow_with_getrandbits(n) for 0 < n < 2**31 */
+static int mt_below(MT *m, int n) {
+    int k = bitlen((unsigned)n);
+    uint32_t r;
+    do
+        r = mt_next(m) >> (32 - k);
+    while (r >= (uint32_t)n);
+    return (int)r;
+}
+
+typedef struct {
+    NAct a;
+    int8_t seat;
+} Rec;
+
+typedef struct {
+    Rec *r;
+    long n, cap;
+    int oom;
+} RecBuf;
+
+/* a playout drawing from Python's generator; the actions go to rec when it is not NULL */
+static long mt_playout(const NRules *R, NState *S, MT *m, ABuf *b, ABuf *scratch, RecBuf *rec) {
+    long k = 0;
+    while (S->end == E_NONE) {
+        legal(R, S, b, scratch);
+        if (b->oom || scratch->oom || b->n == 0)
+            return -1;
+        NAct a = b->a[mt_below(m, b->n)];
+        if (rec != NULL) {
+            if (rec->n == rec->cap) {
+                long cap = rec->cap ? rec->cap * 2 : 512;
+                Rec *nr = (Rec *)realloc(rec->r, sizeof(Rec) * (size_t)cap);
+                if (nr == NULL)
+                    return -1;
+                rec->r = nr;
+                rec->cap = cap;
+            }
+            rec->r[rec->n].a = a;
+            rec->r[rec->n].seat = S->turn;
+            rec->n++;
+        }
+        apply_act(R, S, &a);
+        k++;
+    }
+    return k;
+}
+
 /* a random playout to the end of the hand: the number of decisions */
 static long playout(const NRules *R, NState *S, uint64_t *seed, ABuf *b, ABuf *scratch) {
     long k = 0;
@@ -1758,6 +1838,76 @@ static PyObject *Hand_random_playout(HandObject *self, PyObject *arg) {
     return PyLong_FromLong(k);
 }
 
+static PyObject *act_object(const NRules *R, int seat, const NAct *a) {
+    PyObject *name = G_SEATS[R->players == 4 ? seat : seat + 4];
+    PyObject *cards = a->n ? tuple_u8(a->cards, a->n) : (Py_INCREF(G_EMPTY), G_EMPTY);
+    PyObject *k = PyLong_FromLong(a->meld);
+    PyObject *act = new_action(name, G_VERBS[a->verb], cards, k);
+    Py_DECREF(k);
+    return act;
+}
+
+/* python_playout(state, record): play ``legal[rng.randrange(len(legal))]`` to the end of the hand with rng a
+ * random.Random in ``state`` (its getstate()); returns (decisions, the generator's new state, the actions or None) */
+static PyObject *Hand_python_playout(HandObject *self, PyObject *args) {
+    PyObject *state;
+    int record;
+    if (G_Action == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "burraco._native.configure was not called");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "Op", &state, &record))
+        return NULL;
+    PyObject *words;
+    int version;
+    PyObject *gauss;
+    if (!PyArg_ParseTuple(state, "iO!O", &version, &PyTuple_Type, &words, &gauss) || PyTuple_GET_SIZE(words) != 625) {
+        PyErr_SetString(PyExc_ValueError, "python_playout needs a random.Random state (getstate())");
+        return NULL;
+    }
+    MT m;
+    for (int i = 0; i < 624; i++)
+        m.mt[i] = (uint32_t)PyLong_AsUnsignedLong(PyTuple_GET_ITEM(words, i));
+    m.index = (int)PyLong_AsLong(PyTuple_GET_ITEM(words, 624));
+    if (PyErr_Occurred())
+        return NULL;
+    RecBuf rec = {0};
+    long k;
+    self->legal_at = -1;
+    Py_CLEAR(self->legal_list);
+    Py_BEGIN_ALLOW_THREADS
+    k = mt_playout(&self->rules->r, &self->s, &m, &self->legal, &self->scratch, record ? &rec : NULL);
+    Py_END_ALLOW_THREADS
+    if (k < 0) {
+        free(rec.r);
+        return PyErr_NoMemory();
+    }
+    PyObject *nw = PyTuple_New(625);
+    for (int i = 0; i < 624; i++)
+        PyTuple_SET_ITEM(nw, i, PyLong_FromUnsignedLong(m.mt[i]));
+    PyTuple_SET_ITEM(nw, 624, PyLong_FromLong(m.index));
+    PyObject *acts = Py_None;
+    Py_INCREF(Py_None);
+    if (record) {
+        Py_DECREF(Py_None);
+        acts = PyList_New(rec.n);
+        for (long i = 0; acts != NULL && i < rec.n; i++) {
+            PyObject *a = act_object(&self->rules->r, rec.r[i].seat, &rec.r[i].a);
+            if (a == NULL) {
+                Py_CLEAR(acts);
+                break;
+            }
+            PyList_SET_ITEM(acts, i, a);
+        }
+    }
+    free(rec.r);
+    if (acts == NULL) {
+        Py_DECREF(nw);
+        return NULL;
+    }
+    return Py_BuildValue("(l(iNO)N)", k, version, nw, gauss, acts);
+}
+
 static PyObject *Hand_get_end(HandObject *self, void *c) { return PyLong_FromLong(self->s.end); }
 static PyObject *Hand_get_turn(HandObject *self, void *c) { return PyLong_FromLong(self->s.turn); }
 static PyObject *Hand_get_phase(HandObject *self, void *c) { return PyLong_FromLong(self->s.phase); }
@@ -1779,6 +1929,8 @@ static PyMethodDef Hand_methods[] = {
     {"apply_index", (PyCFunction)Hand_apply_index, METH_O, "Apply the i-th legal action."},
     {"scores", (PyCFunction)Hand_scores, METH_NOARGS,
      "Per side (melds, bonuses, closing, hand, pozzetto, total) as things stand."},
+    {"python_playout", (PyCFunction)Hand_python_playout, METH_VARARGS,
+     "Play legal[rng.randrange(len(legal))] to the end with a random.Random state: (decisions, new state, actions)."},
     {"random_playout", (PyCFunction)Hand_random_playout, METH_O,
      "Play uniform random legal actions to the end of the hand (the GIL released); the number of decisions."},
     {NULL}};
