@@ -35,7 +35,7 @@ SPEEDUPS = Extension("burraco._speedups", ["src/burraco/_speedups.c"], optional=
 #: the native core (src/native/native.c): one hand in compact C form with the engine's legal actions, apply, clone,
 #: scoring and random playouts that release the GIL (burraco/native.py wraps it); optional like the speed-ups: where
 #: it does not compile the engine runs on its pure-Python code (``BURRACO_PURE=1`` turns it off too)
-NATIVE = Extension("burraco._native", ["src/native/native.c"], optional=True, extra_compile_args=["-O2"])
+NATIVE = Extension("burraco._native", ["src/native/native.c"], optional=True, extra_compile_args=["-O2", "-ffp-contract=off"])
 
 #: the modules compiled with BURRACO_COMPILE=1 (the engine's inner loop, the environments' encoder and table)
 COMPILED = [

@@ -209,3 +209,82 @@ def test_play_random_declines_what_it_cannot_play() -> None:
 
     g = Game.new(preset("italian"), seed=1)
     assert native.play_random(g, Mine(1)) is None and g.actions == []
+
+
+@pytest.mark.parametrize("rules", diff.rule_sets(variants=False)[::2], ids=lambda r: f"{r.name}-{r.players}p")  # type: ignore[attr-defined]
+def test_the_heuristic_chooses_as_the_python_heuristic_on_every_state(rules) -> None:  # type: ignore[no-untyped-def]
+    """At every state of random hands, each level of the native heuristic chooses what HeuristicPlayer chooses from
+    the seat's view, and draws the same numbers from the player's generator (its ties)."""
+    from burraco.bots.heuristic import HeuristicPlayer
+
+    n = 0
+    for seed in range(3):
+        g = Game.new(rules, seed=seed)
+        h = native.NativeHand.from_game(g)
+        rng = random.Random(seed)
+        while g.end is None:
+            legal = g.legal_actions()
+            for level in ("hard", "medium", "easy"):
+                p = HeuristicPlayer(level, seed=seed * 1000 + n)
+                mine = random.Random()
+                mine.setstate(p.rng.getstate())
+                assert h.heuristic_choice(level, mine) == p.choose(g.view(g.turn), legal)
+                assert mine.getstate() == p.rng.getstate()
+                n += 1
+            a = diff.choose(legal, rng, seed % 2 == 1)  # type: ignore[attr-defined]
+            g.apply(a)
+            h.apply(a)
+    assert n > 30
+
+
+@pytest.mark.parametrize("name", ["italian", "italian-2p", "brazilian"])
+def test_heuristic_playout_is_the_search_players_rollout(name: str) -> None:
+    """The native heuristic playout plays the rollout of ISMCTSPlayer._rollout (HeuristicPlayer at every seat):
+    the same end state, the same generators afterwards, to the end of the hand and for a few decisions."""
+    from burraco.bots.heuristic import HeuristicPlayer
+    from burraco.bots.ismcts import ISMCTSPlayer
+
+    for seed in range(3):
+        for depth in (None, 7):
+            g = Game.new(preset(name), seed=seed)
+            h = native.NativeHand.from_game(g)
+            players = [HeuristicPlayer("hard", seed=seed + k) for k in range(g.n)]
+            rngs = [random.Random(seed + k) for k in range(g.n)]
+            search = ISMCTSPlayer(rollout_depth=depth)
+            search._rollout(g, players)
+            k = h.heuristic_playout("hard", rngs, depth)
+            assert k == (depth if depth is not None else len(g.actions))
+            assert h.fields()[:13] == native.fields_of(g)[:13]
+            assert [r.getstate() for r in rngs] == [p.rng.getstate() for p in players]
+
+
+def test_the_search_player_decides_the_same_with_native_rollouts() -> None:
+    """ISMCTSPlayer with a fixed number of determinizations: the same values and choices with the rollouts on the
+    native core as on the Python engine."""
+    from burraco.bots import ismcts
+    from burraco.bots.ismcts import ISMCTSPlayer
+
+    checked = 0
+    try:
+        for name in ("italian", "brazilian-2p"):
+            g = Game.new(preset(name), seed=3)
+            rng = random.Random(3)
+            step = 0
+            while g.end is None and checked < 6:
+                legal = g.legal_actions()
+                if len(legal) > 2 and step % 5 == 0:
+                    view = g.view(g.turn)
+                    got = []
+                    for on in (True, False):
+                        ismcts.native_rollouts = on
+                        p = ISMCTSPlayer(seed=step, iterations=2)
+                        cands = p.root_candidates(view, legal)
+                        again = ISMCTSPlayer(seed=step, iterations=2)
+                        got.append((p.candidate_values(view, cands), again.choose(view, legal)))
+                    assert got[0] == got[1]
+                    checked += 1
+                g.apply(legal[rng.randrange(len(legal))])
+                step += 1
+    finally:
+        ismcts.native_rollouts = True
+    assert checked >= 4

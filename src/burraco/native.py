@@ -34,6 +34,7 @@ _END_CODE = {e: i for i, e in enumerate(ENDS)}
 _PHASES = (DRAW_PHASE, PLAY_PHASE, END_PHASE)
 _PHASE_CODE = {p: i for i, p in enumerate(_PHASES)}
 _BURRACO_CODE = {None: 0, CLEAN: 1, SEMICLEAN: 2, DIRTY: 3}
+_LEVEL = {"easy": 0, "medium": 1, "hard": 2}
 _SCORE_KEYS = ("melds", "bonuses", "closing", "hand", "pozzetto", "total")
 
 
@@ -220,6 +221,27 @@ class NativeHand:
         """Play uniform random legal actions (the core's own random stream, from ``seed``) to the end of the hand,
         the GIL released; returns the number of decisions."""
         got: int = self._h.random_playout(seed)
+        return got
+
+    def heuristic_choice(self, level: str, rng: random.Random) -> Action:
+        """What :class:`~burraco.bots.heuristic.HeuristicPlayer` of ``level`` with the generator ``rng`` chooses
+        here (the seat in turn, from its view): the same action, ``rng`` advanced the same way."""
+        i, state = self._h.heuristic_choice(_LEVEL[level], rng.getstate())
+        rng.setstate(state)
+        got: Action = self.legal_actions()[i]
+        return got
+
+    def heuristic_playout(self, level: str, rngs: list[random.Random], depth: int | None = None) -> int:
+        """Play the hand on with :class:`~burraco.bots.heuristic.HeuristicPlayer` of ``level`` at every seat, seat
+        ``k`` drawing its ties from ``rngs[k]`` -- the rollout of the search player (``ISMCTSPlayer._rollout``) --
+        to the end of the hand or for ``depth`` decisions, in one call that releases the GIL: the same decisions as
+        the Python players make, the generators advanced the same way. Returns the number of decisions."""
+        k, states = self._h.heuristic_playout(
+            _LEVEL[level], [r.getstate() for r in rngs], -1 if depth is None else depth
+        )
+        for r, st in zip(rngs, states, strict=True):
+            r.setstate(st)
+        got: int = k
         return got
 
     @property

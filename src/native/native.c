@@ -1309,6 +1309,463 @@ static long mt_playout(const NRules *R, NState *S, MT *m, ABuf *b, ABuf *scratch
     return k;
 }
 
+
+/* ----- the heuristic player (burraco/bots/heuristic.py, every level), on the seat's view ------------------- */
+
+enum { L_EASY, L_MEDIUM, L_HARD };
+
+static uint8_t NEAR1[NT][14], NEAR2[NT][14], NEARANY[NT][14];
+static uint8_t NNEAR1[NT], NNEAR2[NT], NNEARANY[NT];
+
+static int rank_dist(int a, int b) {
+    int ra = a % 13 + 1, rb = b % 13 + 1;
+    int d = ra > rb ? ra - rb : rb - ra;
+    if (ra == 1 || rb == 1) {
+        int xa = ra == 1 ? 14 : ra, xb = rb == 1 ? 14 : rb;
+        int d2 = xa > xb ? xa - xb : xb - xa;
+        if (d2 < d)
+            d = d2;
+    }
+    return d;
+}
+
+static void near_tables(void) {
+    for (int c = 0; c < 52; c++) {
+        int suit = c / 13;
+        for (int x = suit * 13; x < suit * 13 + 13; x++) {
+            if (x == c)
+                continue;
+            int d = rank_dist(c, x);
+            int two = x % 13 == 1;
+            if (!two && d == 1)
+                NEAR1[c][NNEAR1[c]++] = (uint8_t)x;
+            if (!two && d == 2)
+                NEAR2[c][NNEAR2[c]++] = (uint8_t)x;
+            if (d <= 2)
+                NEARANY[c][NNEARANY[c]++] = (uint8_t)x;
+        }
+    }
+}
+
+static int is_wild(int c) { return c == JOKER || c % 13 == 1; }
+
+typedef struct {
+    const NRules *R;
+    const NState *S;
+    int level, seat, side, opp, next_seat;
+    int counts[NT];
+    int hand[MAXCARDS], nhand, hidden_poz, n_hand;
+    int pile[MAXCARDS], npile;
+    int need_clean, own_poz, poz_left, own_can_close, opp_threat, opp_short, late;
+    uint64_t own_singles[MAXMELDS], their_singles[MAXMELDS];
+    int their_done;
+} HCtx;
+
+/* MeldRules.singles: the single cards attach() accepts on m, as bits */
+static uint64_t singles(const NRules *R, const NMeld *m) {
+    int cands[20], nc = 0;
+    if (m->kind == 0)
+        for (int s = 0; s < 4; s++)
+            cands[nc++] = s * 13 + m->rank - 1;
+    else
+        for (int r = 0; r < 13; r++)
+            cands[nc++] = m->suit * 13 + r;
+    for (int s = 0; s < 4; s++)
+        cands[nc++] = s * 13 + 1;
+    cands[nc++] = JOKER;
+    uint64_t got = 0;
+    for (int i = 0; i < nc; i++) {
+        uint8_t c = (uint8_t)cands[i];
+        NMeld out;
+        if (attach_meld(R, m, &c, 1, &out))
+            got |= 1ULL << c;
+    }
+    return got;
+}
+
+static int has_burraco_melds(const NMeld *ms, int n, int need_clean) {
+    for (int i = 0; i < n; i++)
+        if (ms[i].burraco != B_NONE && (!need_clean || ms[i].burraco == B_CLEAN))
+            return 1;
+    return 0;
+}
+
+static void hctx_init(HCtx *x, const NRules *R, const NState *S, int level) {
+    x->R = R;
+    x->S = S;
+    x->level = level;
+    int seat = S->turn, P = R->players;
+    x->seat = seat;
+    x->side = side_of(R, seat);
+    x->opp = 1 - x->side;
+    x->hidden_poz = 0;
+    x->nhand = 0;
+    for (int c = 0; c < NT; c++) {
+        int hid = S->has_hidden[seat] ? S->hidden[seat][c] : 0;
+        int k = S->hands[seat][c] - hid;
+        x->counts[c] = k;
+        x->hidden_poz += hid;
+        for (int i = 0; i < k; i++)
+            x->hand[x->nhand++] = c;
+    }
+    x->n_hand = x->nhand + x->hidden_poz;
+    x->npile = 0;
+    if (R->discard_open)
+        for (int i = 0; i < S->pile_n; i++)
+            x->pile[x->npile++] = S->pile[i];
+    else if (S->pile_n)
+        x->pile[x->npile++] = S->pile[S->pile_n - 1];
+    int nxt = ((seat + R->direction) % P + P) % P;
+    while (side_of(R, nxt) == x->side && nxt != seat)
+        nxt = ((nxt + R->direction) % P + P) % P;
+    x->next_seat = nxt;
+    x->need_clean = R->closing_clean;
+    x->own_poz = S->poz_taken[x->side] > 0;
+    x->poz_left = pozzetti_left(S) > 0;
+    x->own_can_close = x->own_poz && has_burraco_melds(S->melds[x->side], S->nmelds[x->side], x->need_clean);
+    x->opp_threat =
+        S->poz_taken[x->opp] > 0 && has_burraco_melds(S->melds[x->opp], S->nmelds[x->opp], x->need_clean);
+    int mn = 1 << 30;
+    for (int s = 0; s < P; s++)
+        if (side_of(R, s) != x->side && S->hand_n[s] < mn)
+            mn = S->hand_n[s];
+    x->opp_short = mn <= 3;
+    x->late = x->opp_threat || S->stock_n < 12;
+    for (int i = 0; i < S->nmelds[x->side]; i++)
+        x->own_singles[i] = singles(R, &S->melds[x->side][i]);
+    x->their_done = 0;
+}
+
+/* the first meld of a side (own: 1, theirs: 0) that card c fits, or NULL */
+static const NMeld *fits(HCtx *x, int c, int own) {
+    const NState *S = x->S;
+    int side = own ? x->side : x->opp;
+    if (!own && !x->their_done) {
+        for (int i = 0; i < S->nmelds[side]; i++)
+            x->their_singles[i] = singles(x->R, &S->melds[side][i]);
+        x->their_done = 1;
+    }
+    const uint64_t *ms = own ? x->own_singles : x->their_singles;
+    uint64_t bit = 1ULL << c;
+    for (int i = 0; i < S->nmelds[side]; i++)
+        if (ms[i] & bit)
+            return &S->melds[side][i];
+    return NULL;
+}
+
+static double h_use(HCtx *x, int c, const int *counts) {
+    const NRules *R = x->R;
+    if (is_wild(c))
+        return 25.0;
+    double u = 0.0;
+    const NMeld *m = fits(x, c, 1);
+    if (m != NULL)
+        u += 15.0 + ((m->size >= 5 && m->size < R->min_len) ? 10.0 : 0.0);
+    int rank = c % 13;
+    if (R->set_ranks >> (rank + 1) & 1) {
+        int same = counts[rank] + counts[rank + 13] + counts[rank + 26] + counts[rank + 39];
+        u += 8.0 * (same < 2 ? same : 2);
+    }
+    int n1 = 0, n2 = 0;
+    for (int i = 0; i < NNEAR1[c]; i++)
+        n1 += counts[NEAR1[c][i]] != 0;
+    for (int i = 0; i < NNEAR2[c]; i++)
+        n2 += counts[NEAR2[c][i]] != 0;
+    double near = 7.0 * n1 + 4.0 * n2;
+    return u + (near < 16.0 ? near : 16.0);
+}
+
+static double h_danger(HCtx *x, int c) {
+    if (x->level == L_EASY)
+        return 0.0;
+    const NRules *R = x->R;
+    double d = 0.0;
+    if (is_wild(c))
+        d += 40.0;
+    const uint8_t *kn = x->S->known[x->next_seat];
+    int any = 0;
+    for (int i = 0; i < NT; i++)
+        any |= kn[i];
+    if (any) {
+        if (kn[c])
+            d += 30.0;
+        int rank = c % 13 + 1;
+        int seen = 0;
+        for (int s = 0; s < 4; s++)
+            seen |= kn[rank - 1 + 13 * s];
+        if ((R->set_ranks >> rank & 1) && seen)
+            d += 25.0;
+        else if (c != JOKER) {
+            int near = 0;
+            for (int i = 0; i < NNEARANY[c]; i++)
+                near |= kn[NEARANY[c][i]];
+            if (near)
+                d += 15.0;
+        }
+    }
+    if (x->level == L_HARD && !is_wild(c)) {
+        const NMeld *m = fits(x, c, 0);
+        if (m != NULL)
+            d += 30.0 + (m->size >= 5 ? 40.0 : 0.0);
+    }
+    return d;
+}
+
+static double side_points(HCtx *x, int side) {
+    const NRules *R = x->R;
+    const NState *S = x->S;
+    long pts_i = 0;
+    for (int i = 0; i < S->nmelds[side]; i++) {
+        const NMeld *m = &S->melds[side][i];
+        long v = 0;
+        for (int k = 0; k < m->size; k++)
+            v += R->values[m->cards[k]];
+        pts_i += v + burraco_bonus(R, m);
+    }
+    double pts = (double)pts_i;
+    if (S->poz_taken[side] == 0)
+        pts -= R->poz_penalty;
+    for (int s = 0; s < R->players; s++)
+        if (side_of(R, s) == side) {
+            if (s == x->seat) {
+                long v = 0;
+                for (int i = 0; i < x->nhand; i++)
+                    v += R->values[x->hand[i]];
+                pts -= v;
+            } else
+                pts -= 8.0 * S->hand_n[s];
+        }
+    return pts;
+}
+
+static double potential(const NRules *R, const NMeld *m) {
+    if (m->burraco != B_NONE) {
+        double b = (double)burraco_bonus(R, m);
+        if (m->burraco == B_CLEAN)
+            b += 40.0;
+        return b + 5.0 * (m->size - R->min_len);
+    }
+    double expect = (double)(m->wild < 0 ? R->bonus_clean : R->bonus_dirty);
+    if (m->kind == 0)
+        expect *= 0.8;
+    double frac = (double)m->size / R->min_len;
+    return expect * frac * frac * 0.6;
+}
+
+static int want_close(HCtx *x) {
+    return x->opp_threat || x->late || (side_points(x, x->side) - side_points(x, x->opp)) > -150.0;
+}
+
+static double pick_value(HCtx *x) {
+    const NRules *R = x->R;
+    const NState *S = x->S;
+    if (!x->npile)
+        return -1.0;
+    if (x->level == L_EASY)
+        return h_use(x, x->pile[x->npile - 1], x->counts) >= 8.0 ? 1.0 : -1.0;
+    double late_w = (x->level == L_HARD && x->late) ? 1.0 : 0.35;
+    double total = 0.0;
+    int with_pile[NT];
+    memcpy(with_pile, x->counts, sizeof(with_pile));
+    for (int i = 0; i < x->npile; i++)
+        with_pile[x->pile[i]]++;
+    for (int i = 0; i < x->npile; i++) {
+        int c = x->pile[i];
+        with_pile[c]--;
+        double u = h_use(x, c, with_pile);
+        with_pile[c]++;
+        if (u > 0)
+            total += u + 0.3 * R->values[c];
+        else
+            total -= 3.0 + late_w * R->values[c];
+    }
+    int hidden = S->pile_n - x->npile;
+    total += hidden * ((x->late && x->level == L_HARD) ? -4.0 : 1.5);
+    if (x->level == L_HARD && x->opp_threat && x->opp_short)
+        total -= 4.0 * S->pile_n;
+    if (x->level == L_HARD && !x->late && S->stock_n > 10 && !S->poz_taken[x->opp]) {
+        double ahead = (S->stock_n - 10) / 25.0;
+        if (ahead > 1.0)
+            ahead = 1.0;
+        ahead *= x->opp_short ? 0.0 : 1.0;
+        total += 14.0 * x->npile * ahead;
+    }
+    return total - 30.0;
+}
+
+static double meld_value(HCtx *x, const NAct *a) {
+    const NRules *R = x->R;
+    const NState *S = x->S;
+    const NMeld *before = NULL;
+    NMeld after;
+    if (a->verb == V_MELD) {
+        if (!make_meld(R, a->cards, a->n, &after))
+            return -1.0;
+    } else {
+        if (a->meld < 1 || a->meld > S->nmelds[x->side])
+            return -1.0;
+        before = &S->melds[x->side][a->meld - 1];
+        if (!attach_meld(R, before, a->cards, a->n, &after))
+            return -1.0;
+    }
+    int left = x->n_hand - a->n;
+    long laid_i = 0;
+    for (int i = 0; i < a->n; i++)
+        laid_i += R->values[a->cards[i]];
+    double laid = (double)laid_i;
+    if (x->level == L_EASY)
+        return 10.0 + laid + after.size;
+    double gain = laid * (x->late ? 1.0 : 0.6);
+    gain += potential(R, &after) - (before != NULL ? potential(R, before) : 0.0);
+    int new_wild = after.wild >= 0 && (before == NULL || before->wild < 0);
+    if (new_wild && after.burraco == B_NONE && left > 2) {
+        double hold = x->level == L_HARD ? 45.0 : 25.0;
+        gain -= R->set_ranks ? hold : 0.0;
+    }
+    if (new_wild && after.burraco != B_NONE && before != NULL && before->burraco == B_CLEAN)
+        gain -= 60.0;
+    if (left == 0 && !x->own_poz && x->poz_left)
+        gain += 80.0;
+    else if (left == 1 && !x->own_poz && x->poz_left)
+        gain += 30.0;
+    if (left == 1 && x->own_can_close && x->level == L_HARD && !want_close(x))
+        gain -= 150.0;
+    if (after.kind == 1 && after.wild < 0)
+        gain += 2.0;
+    return gain;
+}
+
+static double discard_value(HCtx *x, int c) {
+    const NRules *R = x->R;
+    int *counts = x->counts;
+    counts[c]--;
+    double keep = h_use(x, c, counts);
+    if (counts[c] >= 1 && !is_wild(c))
+        keep = (R->set_ranks >> (c % 13 + 1) & 1) ? 8.0 : 2.0;
+    counts[c]++;
+    if (is_wild(c))
+        keep = x->level != L_EASY ? 200.0 : 60.0;
+    double dump_w = x->level == L_EASY ? 0.6 : (x->late ? 1.2 : 0.4);
+    keep -= dump_w * R->values[c];
+    keep += h_danger(x, c);
+    if (x->level != L_EASY && x->nhand == 2 && x->hidden_poz == 0) {
+        int other = x->hand[1] == c ? x->hand[0] : x->hand[1];
+        if (is_wild(other) && !is_wild(c) && x->own_poz)
+            keep += 80.0;
+    }
+    return -keep;
+}
+
+static double h_evaluate(HCtx *x, const NAct *a) {
+    switch (a->verb) {
+    case V_DRAW:
+        return 0.0;
+    case V_PICK:
+        return pick_value(x);
+    case V_MELD:
+    case V_ADD: {
+        double m = meld_value(x, a);
+        return m > 0 ? m : m - 5000.0;
+    }
+    default:
+        if (x->n_hand == 1)
+            return 500.0;
+        return discard_value(x, a->cards[0]) - 1000.0;
+    }
+}
+
+/* the order of Action tuples (verb strings "add" < "discard" < "draw" < "meld" < "pick", then cards, then meld) */
+static const int VERB_ORDER[5] = {2, 4, 3, 0, 1}; /* draw pick meld add discard */
+
+static int act_cmp(const NAct *a, const NAct *b) {
+    int va = VERB_ORDER[a->verb], vb = VERB_ORDER[b->verb];
+    if (va != vb)
+        return va < vb ? -1 : 1;
+    int n = a->n < b->n ? a->n : b->n;
+    for (int i = 0; i < n; i++)
+        if (a->cards[i] != b->cards[i])
+            return a->cards[i] < b->cards[i] ? -1 : 1;
+    if (a->n != b->n)
+        return a->n < b->n ? -1 : 1;
+    return a->meld < b->meld ? -1 : (a->meld > b->meld);
+}
+
+/* HeuristicPlayer.choose: the index of the chosen action among b's (b->n >= 2), with the player's generator */
+static int h_choose(const NRules *R, const NState *S, int level, const ABuf *b, MT *m, double *scores) {
+    HCtx x;
+    hctx_init(&x, R, S, level);
+    double best = -1e300;
+    for (int i = 0; i < b->n; i++) {
+        scores[i] = h_evaluate(&x, &b->a[i]);
+        if (scores[i] > best)
+            best = scores[i];
+    }
+    int ties[64], nt = 0, over = 0;
+    int *tie = ties;
+    static __thread int *big = NULL;
+    static __thread int bigcap = 0;
+    for (int i = 0; i < b->n; i++)
+        if (scores[i] >= best - 1e-9) {
+            if (nt == 64 && !over) {
+                if (bigcap < b->n) {
+                    free(big);
+                    big = (int *)malloc(sizeof(int) * (size_t)b->n);
+                    bigcap = big ? b->n : 0;
+                }
+                if (big == NULL)
+                    return 0;
+                memcpy(big, ties, sizeof(ties));
+                tie = big;
+                over = 1;
+            }
+            tie[nt++] = i;
+        }
+    /* sort the ties (insertion sort on indices) */
+    for (int i = 1; i < nt; i++) {
+        int v = tie[i], j = i - 1;
+        while (j >= 0 && act_cmp(&b->a[tie[j]], &b->a[v]) > 0) {
+            tie[j + 1] = tie[j];
+            j--;
+        }
+        tie[j + 1] = v;
+    }
+    if (nt == 1)
+        return tie[0];
+    return tie[mt_below(m, nt)];
+}
+
+typedef struct {
+    double *v;
+    int cap;
+} DBuf;
+
+/* ISMCTSPlayer._rollout with HeuristicPlayer(level) at every seat (their generators in ms): to the end of the hand
+ * or for depth decisions (depth < 0: no limit); the number of decisions */
+static long heuristic_playout(const NRules *R, NState *S, int level, MT *ms, long depth, ABuf *b, ABuf *scratch,
+                              DBuf *sc) {
+    long k = 0;
+    while (S->end == E_NONE && (depth < 0 || k < depth)) {
+        legal(R, S, b, scratch);
+        if (b->oom || scratch->oom || b->n == 0)
+            return -1;
+        int i = 0;
+        if (b->n > 1) {
+            if (sc->cap < b->n) {
+                double *nv = (double *)realloc(sc->v, sizeof(double) * (size_t)b->n);
+                if (nv == NULL)
+                    return -1;
+                sc->v = nv;
+                sc->cap = b->n;
+            }
+            i = h_choose(R, S, level, b, &ms[S->turn], sc->v);
+        }
+        NAct a = b->a[i];
+        apply_act(R, S, &a);
+        k++;
+    }
+    return k;
+}
+
 /* a random playout to the end of the hand: the number of decisions */
 static long playout(const NRules *R, NState *S, uint64_t *seed, ABuf *b, ABuf *scratch) {
     long k = 0;
@@ -1908,6 +2365,92 @@ static PyObject *Hand_python_playout(HandObject *self, PyObject *args) {
     return Py_BuildValue("(l(iNO)N)", k, version, nw, gauss, acts);
 }
 
+static int mt_from_state(PyObject *state, MT *m) {
+    PyObject *words, *gauss;
+    int version;
+    if (!PyTuple_Check(state) || !PyArg_ParseTuple(state, "iO!O", &version, &PyTuple_Type, &words, &gauss) ||
+        PyTuple_GET_SIZE(words) != 625) {
+        PyErr_SetString(PyExc_ValueError, "a random.Random state (getstate()) is needed");
+        return -1;
+    }
+    for (int i = 0; i < 624; i++)
+        m->mt[i] = (uint32_t)PyLong_AsUnsignedLong(PyTuple_GET_ITEM(words, i));
+    m->index = (int)PyLong_AsLong(PyTuple_GET_ITEM(words, 624));
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static PyObject *mt_to_state(const MT *m) {
+    PyObject *nw = PyTuple_New(625);
+    if (nw == NULL)
+        return NULL;
+    for (int i = 0; i < 624; i++)
+        PyTuple_SET_ITEM(nw, i, PyLong_FromUnsignedLong(m->mt[i]));
+    PyTuple_SET_ITEM(nw, 624, PyLong_FromLong(m->index));
+    return Py_BuildValue("(iNO)", 3, nw, Py_None);
+}
+
+/* heuristic_playout(level, states, depth): the heuristic of `level` (0 easy, 1 medium, 2 hard) at every seat, the
+ * seats' random.Random states in `states`; returns (decisions, the new states) */
+static PyObject *Hand_heuristic_playout(HandObject *self, PyObject *args) {
+    int level;
+    long depth;
+    PyObject *states;
+    if (!PyArg_ParseTuple(args, "iOl", &level, &states, &depth))
+        return NULL;
+    const NRules *R = &self->rules->r;
+    if (!PySequence_Check(states) || PySequence_Size(states) != R->players) {
+        PyErr_SetString(PyExc_ValueError, "one random state per seat");
+        return NULL;
+    }
+    MT ms[MAXP];
+    for (int s = 0; s < R->players; s++) {
+        PyObject *st = PySequence_GetItem(states, s);
+        int rc = st == NULL ? -1 : mt_from_state(st, &ms[s]);
+        Py_XDECREF(st);
+        if (rc < 0)
+            return NULL;
+    }
+    DBuf sc = {0};
+    long k;
+    self->legal_at = -1;
+    Py_CLEAR(self->legal_list);
+    Py_BEGIN_ALLOW_THREADS
+    k = heuristic_playout(R, &self->s, level, ms, depth, &self->legal, &self->scratch, &sc);
+    Py_END_ALLOW_THREADS
+    free(sc.v);
+    if (k < 0)
+        return PyErr_NoMemory();
+    PyObject *out = PyTuple_New(R->players);
+    for (int s = 0; s < R->players; s++)
+        PyTuple_SET_ITEM(out, s, mt_to_state(&ms[s]));
+    return Py_BuildValue("(lN)", k, out);
+}
+
+/* heuristic_choice(level, state): the index (in legal_actions()) of the heuristic's choice with a random.Random
+ * in `state`, and that generator's new state */
+static PyObject *Hand_heuristic_choice(HandObject *self, PyObject *args) {
+    int level;
+    PyObject *state;
+    if (!PyArg_ParseTuple(args, "iO", &level, &state))
+        return NULL;
+    MT m;
+    if (mt_from_state(state, &m) < 0 || ensure_legal(self) < 0)
+        return NULL;
+    if (self->legal.n == 0) {
+        PyErr_SetString(PyExc_ValueError, "the hand is over");
+        return NULL;
+    }
+    int i = 0;
+    if (self->legal.n > 1) {
+        double *sc = (double *)malloc(sizeof(double) * (size_t)self->legal.n);
+        if (sc == NULL)
+            return PyErr_NoMemory();
+        i = h_choose(&self->rules->r, &self->s, level, &self->legal, &m, sc);
+        free(sc);
+    }
+    return Py_BuildValue("(iN)", i, mt_to_state(&m));
+}
+
 static PyObject *Hand_get_end(HandObject *self, void *c) { return PyLong_FromLong(self->s.end); }
 static PyObject *Hand_get_turn(HandObject *self, void *c) { return PyLong_FromLong(self->s.turn); }
 static PyObject *Hand_get_phase(HandObject *self, void *c) { return PyLong_FromLong(self->s.phase); }
@@ -1931,6 +2474,10 @@ static PyMethodDef Hand_methods[] = {
      "Per side (melds, bonuses, closing, hand, pozzetto, total) as things stand."},
     {"python_playout", (PyCFunction)Hand_python_playout, METH_VARARGS,
      "Play legal[rng.randrange(len(legal))] to the end with a random.Random state: (decisions, new state, actions)."},
+    {"heuristic_playout", (PyCFunction)Hand_heuristic_playout, METH_VARARGS,
+     "The heuristic (level 0-2) at every seat, with the seats' random states, for depth decisions (-1: to the end)."},
+    {"heuristic_choice", (PyCFunction)Hand_heuristic_choice, METH_VARARGS,
+     "The heuristic's choice (an index of legal_actions()) with a random state, and the state after it."},
     {"random_playout", (PyCFunction)Hand_random_playout, METH_O,
      "Play uniform random legal actions to the end of the hand (the GIL released); the number of decisions."},
     {NULL}};
@@ -2024,6 +2571,7 @@ static struct PyModuleDef native_module = {
 PyMODINIT_FUNC PyInit__native(void) {
     if (PyType_Ready(&RulesType) < 0 || PyType_Ready(&HandType) < 0)
         return NULL;
+    near_tables();
     PyObject *m = PyModule_Create(&native_module);
     if (m == NULL)
         return NULL;
