@@ -288,3 +288,14 @@ def test_the_search_player_decides_the_same_with_native_rollouts() -> None:
     finally:
         ismcts.native_rollouts = True
     assert checked >= 4
+
+
+def test_seeded_heuristic_playout_seeds_as_random_random() -> None:
+    """The core seeds seat k's generator as random.Random(seed + k) does, for seeds of one and two 32-bit words."""
+    for seed in (0, 7, 2**32 - 1, 2**32 + 3, 2**45 + 11):
+        g = Game.new(preset("italian"), seed=seed % 1000)
+        a = native.NativeHand.from_game(g)
+        b = a.clone()
+        a.heuristic_playout("hard", [random.Random(seed + k) for k in range(4)])
+        b.seeded_heuristic_playout("hard", seed)
+        assert a.fields() == b.fields()

@@ -82,6 +82,8 @@ def supported(rules: Rules) -> str | None:
         return "melds longer than 14 cards"
     if rules.decks > 2:
         return "more than two decks"
+    if rules.pozzetto_size > 20:
+        return "pozzetti of more than 20 cards"
     return None
 
 
@@ -242,6 +244,12 @@ class NativeHand:
         for r, st in zip(rngs, states, strict=True):
             r.setstate(st)
         got: int = k
+        return got
+
+    def seeded_heuristic_playout(self, level: str, seed: int, depth: int | None = None) -> int:
+        """:meth:`heuristic_playout` with seat ``k`` drawing from ``random.Random(seed + k)`` (seeded in the core: the
+        search player's rollouts, which seed their players so and never use them afterwards)."""
+        got: int = self._h.seeded_heuristic_playout(_LEVEL[level], seed, -1 if depth is None else depth)
         return got
 
     @property

@@ -19,8 +19,8 @@
 #define MAXP 4
 #define MAXSIDES 2
 #define MAXPOZ 3
-#define MAXMELDS 40
-#define MAXCARDS 160
+#define MAXMELDS 32
+#define MAXCARDS 120
 #define MAXMC 16 /* cards in one meld or one action */
 #define PH (-1)  /* placeholder of the generator: any wild but the suit's own 2 */
 
@@ -40,10 +40,12 @@ typedef struct {
 } NRules;
 
 typedef struct {
-    uint8_t kind; /* 0 set, 1 sequence */
+    uint64_t singles; /* the single cards attach() accepts (bit c), once singles_ok: the heuristic's cache */
+    uint8_t kind;     /* 0 set, 1 sequence */
     int8_t suit, rank, wild;
     uint8_t wild_pos, size, naturals, burraco;
     uint16_t mask;
+    uint8_t singles_ok;
     uint8_t cards[MAXMC];
 } NMeld;
 
@@ -136,6 +138,8 @@ static void meld_fill(const NRules *R, NMeld *m, int kind, const uint8_t *cards,
     m->naturals = (uint8_t)naturals;
     memcpy(m->cards, cards, (size_t)n);
     m->burraco = (uint8_t)classify(R, m);
+    m->singles_ok = 0;
+    m->singles = 0;
 }
 
 /* melds.MeldRules._seq: 1 and the meld in *out, or 0 when the cards are no sequence */
@@ -1261,6 +1265,38 @@ static uint32_t mt_next(MT *m) {
     return y;
 }
 
+/* random.Random(n).seed(n) for 0 <= n < 2**64 (init_by_array on n's 32-bit words, as random_seed does) */
+static void mt_seed(MT *m, uint64_t n) {
+    uint32_t key[2] = {(uint32_t)n, (uint32_t)(n >> 32)};
+    int klen = key[1] ? 2 : 1;
+    uint32_t *mt = m->mt;
+    mt[0] = 19650218U;
+    for (int i = 1; i < 624; i++)
+        mt[i] = (1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i);
+    int i = 1, j = 0;
+    for (int k = 624 > klen ? 624 : klen; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+        i++;
+        j++;
+        if (i >= 624) {
+            mt[0] = mt[623];
+            i = 1;
+        }
+        if (j >= klen)
+            j = 0;
+    }
+    for (int k = 623; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= 624) {
+            mt[0] = mt[623];
+            i = 1;
+        }
+    }
+    mt[0] = 0x80000000U;
+    m->index = 624;
+}
+
 /* random.Random._randbelow_with_getrandbits(n) for 0 < n < 2**31 */
 static int mt_below(MT *m, int n) {
     int k = bitlen((unsigned)n);
@@ -1383,6 +1419,16 @@ static uint64_t singles(const NRules *R, const NMeld *m) {
     return got;
 }
 
+/* singles() of a meld, cached in the meld (a cache: the state's value does not change) */
+static uint64_t meld_singles(const NRules *R, const NMeld *m) {
+    if (!m->singles_ok) {
+        NMeld *w = (NMeld *)m;
+        w->singles = singles(R, m);
+        w->singles_ok = 1;
+    }
+    return m->singles;
+}
+
 static int has_burraco_melds(const NMeld *ms, int n, int need_clean) {
     for (int i = 0; i < n; i++)
         if (ms[i].burraco != B_NONE && (!need_clean || ms[i].burraco == B_CLEAN))
@@ -1432,7 +1478,7 @@ static void hctx_init(HCtx *x, const NRules *R, const NState *S, int level) {
     x->opp_short = mn <= 3;
     x->late = x->opp_threat || S->stock_n < 12;
     for (int i = 0; i < S->nmelds[x->side]; i++)
-        x->own_singles[i] = singles(R, &S->melds[x->side][i]);
+        x->own_singles[i] = meld_singles(R, &S->melds[x->side][i]);
     x->their_done = 0;
 }
 
@@ -1442,7 +1488,7 @@ static const NMeld *fits(HCtx *x, int c, int own) {
     int side = own ? x->side : x->opp;
     if (!own && !x->their_done) {
         for (int i = 0; i < S->nmelds[side]; i++)
-            x->their_singles[i] = singles(x->R, &S->melds[side][i]);
+            x->their_singles[i] = meld_singles(x->R, &S->melds[side][i]);
         x->their_done = 1;
     }
     const uint64_t *ms = own ? x->own_singles : x->their_singles;
@@ -2426,6 +2472,31 @@ static PyObject *Hand_heuristic_playout(HandObject *self, PyObject *args) {
     return Py_BuildValue("(lN)", k, out);
 }
 
+/* seeded_heuristic_playout(level, seed, depth): heuristic_playout with seat k's generator random.Random(seed + k)
+ * (the search player's rollouts, which seed their players so); returns the number of decisions */
+static PyObject *Hand_seeded_heuristic_playout(HandObject *self, PyObject *args) {
+    int level;
+    long depth;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "iKl", &level, &seed, &depth))
+        return NULL;
+    const NRules *R = &self->rules->r;
+    MT ms[MAXP];
+    DBuf sc = {0};
+    long k;
+    self->legal_at = -1;
+    Py_CLEAR(self->legal_list);
+    Py_BEGIN_ALLOW_THREADS
+    for (int s = 0; s < R->players; s++)
+        mt_seed(&ms[s], seed + (unsigned long long)s);
+    k = heuristic_playout(R, &self->s, level, ms, depth, &self->legal, &self->scratch, &sc);
+    Py_END_ALLOW_THREADS
+    free(sc.v);
+    if (k < 0)
+        return PyErr_NoMemory();
+    return PyLong_FromLong(k);
+}
+
 /* heuristic_choice(level, state): the index (in legal_actions()) of the heuristic's choice with a random.Random
  * in `state`, and that generator's new state */
 static PyObject *Hand_heuristic_choice(HandObject *self, PyObject *args) {
@@ -2476,6 +2547,8 @@ static PyMethodDef Hand_methods[] = {
      "Play legal[rng.randrange(len(legal))] to the end with a random.Random state: (decisions, new state, actions)."},
     {"heuristic_playout", (PyCFunction)Hand_heuristic_playout, METH_VARARGS,
      "The heuristic (level 0-2) at every seat, with the seats' random states, for depth decisions (-1: to the end)."},
+    {"seeded_heuristic_playout", (PyCFunction)Hand_seeded_heuristic_playout, METH_VARARGS,
+     "heuristic_playout with seat k's generator random.Random(seed + k); the number of decisions."},
     {"heuristic_choice", (PyCFunction)Hand_heuristic_choice, METH_VARARGS,
      "The heuristic's choice (an index of legal_actions()) with a random state, and the state after it."},
     {"random_playout", (PyCFunction)Hand_random_playout, METH_O,

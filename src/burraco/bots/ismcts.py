@@ -288,9 +288,7 @@ class ISMCTSPlayer:
                     # the same rollout on the native core: the same decisions, the same generators afterwards
                     h = base.clone()
                     h.apply(a)
-                    for k, p in enumerate(players):
-                        p.rng.seed(seed + k)
-                    h.heuristic_playout(self.level, [p.rng for p in players], self.rollout_depth)
+                    h.seeded_heuristic_playout(self.level, seed, self.rollout_depth)
                     values[j].append(_native_outcome(h, det.side_of(view.seat)))
                     rollouts += 1
                     continue
