@@ -299,3 +299,21 @@ def test_seeded_heuristic_playout_seeds_as_random_random() -> None:
         a.heuristic_playout("hard", [random.Random(seed + k) for k in range(4)])
         b.seeded_heuristic_playout("hard", seed)
         assert a.fields() == b.fields()
+
+
+def test_the_core_deals_what_game_new_deals() -> None:
+    """NativeHand.new(rules, seed) is Game.new(rules, seed): the same shuffle (Python's Mersenne Twister seeded as
+    random.Random(seed)), the same cut, the same first state, for seeds of one and two 32-bit words; its deal is
+    the Game's when asked for; random_deals plays those hands."""
+    for rules in diff.rule_sets()[::3]:  # type: ignore[attr-defined]
+        for seed in (0, 3, 2**32 + 9, 2**63 - 1):
+            g = Game.new(rules, seed=seed)
+            h = native.NativeHand.new(rules, seed)
+            assert h.fields() == native.fields_of(g)
+    h = native.NativeHand.new(preset("italian"), 11)
+    assert h.to_game().deal == Game.new(preset("italian"), seed=11).deal
+    seeds = [5, 6, 7]
+    played = [native.NativeHand.new(preset("italian"), s).random_playout(s) for s in seeds]
+    assert native.random_deals(preset("italian"), seeds) == sum(played)
+    with pytest.raises(ValueError):
+        native.NativeHand.new(preset("italian"), -1)

@@ -133,6 +133,11 @@ def native_rules(rules: Rules) -> Any:
         "stalemate": int(r.stalemate),
         "turn_cap": r.turn_cap,
         "three_morto": int(r.three_morto),
+        "hand_size": r.hand_size,
+        "poz_size": r.pozzetto_size,
+        "up_card": int(r.up_card),
+        "decks": r.decks,
+        "jokers": r.jokers,
         "values": tuple(r.card_values()),
     }
     got = _RULES[rules] = _mod.Rules(spec)
@@ -193,6 +198,19 @@ class NativeHand:
             raise ValueError("the native core has no solo and pairs (3 and 5 players)")
         assert _mod is not None or native_rules(g.rules) is None
         return cls(g.rules, g.deal, _mod.Hand(native_rules(g.rules), fields_of(g)))  # type: ignore[union-attr]
+
+    @classmethod
+    def new(cls, rules: Rules, seed: int, dealer: int | None = None) -> NativeHand:
+        """The hand ``Game.new(rules, seed, dealer)`` deals, dealt by the core (the same shuffle: Python's Mersenne
+        Twister seeded as ``random.Random(seed)``; ``0 <= seed < 2**64``). Its ``deal`` is worked out when asked
+        for (:meth:`to_game`)."""
+        if not 0 <= seed < 1 << 64:
+            raise ValueError("the native core deals from seeds 0 <= seed < 2**64")
+        if dealer is None:
+            dealer = rules.players - 1
+        first = (dealer + rules.direction) % rules.players
+        assert _mod is not None or native_rules(rules) is None
+        return cls(rules, ("seed", seed), _mod.new_hand(native_rules(rules), seed, first))  # type: ignore[union-attr]
 
     def fields(self) -> tuple[Any, ...]:
         """The state in the layout of :func:`fields_of`."""
@@ -282,7 +300,12 @@ class NativeHand:
 
     def to_game(self, actions: list[Action] | None = None) -> Game:
         """A Python :class:`Game` in this state (``actions``: its history, for records; empty by default)."""
-        return game_from_fields(self.rules, self.deal, self.fields(), actions or [])
+        deal = self.deal
+        if isinstance(deal, tuple):  # dealt by the core (:meth:`new`): the deal Game.new makes from that seed
+            from .deal import deal_from_seed
+
+            deal = self.deal = deal_from_seed(self.rules, deal[1])
+        return game_from_fields(self.rules, deal, self.fields(), actions or [])
 
 
 def game_from_fields(rules: Rules, deal: Any, f: tuple[Any, ...], actions: list[Action]) -> Game:
@@ -373,6 +396,18 @@ def random_hands(g: Game, count: int, seed: int) -> int:
     if _mod is None:
         raise RuntimeError("the native core is not built (or BURRACO_PURE is set)")
     got: int = _mod.random_hands(NativeHand.from_game(g)._h, count, seed)
+    return got
+
+
+def random_deals(rules: Rules, seeds: list[int], dealer: int | None = None) -> int:
+    """Deal ``Game.new(rules, s)`` and play it out with uniform random actions (:meth:`NativeHand.random_playout`
+    from ``s``) for every seed ``s``, all in the core with the GIL released; returns the total number of
+    decisions."""
+    if dealer is None:
+        dealer = rules.players - 1
+    first = (dealer + rules.direction) % rules.players
+    assert _mod is not None or native_rules(rules) is None
+    got: int = _mod.random_deals(native_rules(rules), seeds, first)  # type: ignore[union-attr]
     return got
 
 

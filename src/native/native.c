@@ -36,6 +36,7 @@ typedef struct {
     int poz_penalty, closing_clean, closing_requires_discard, closing_wild_ok, closing_bonus;
     int bonus_clean, bonus_semi, bonus_dirty, extra_honours, bonus_ak, bonus_aa, no_canastra_penalty;
     int stock_end_morto, stalemate, turn_cap, three_morto;
+    int hand_size, poz_size, up_card, decks, jokers;
     int values[NT];
 } NRules;
 
@@ -1870,7 +1871,8 @@ static PyObject *Rules_new(PyTypeObject *tp, PyObject *args, PyObject *kw) {
         F(no_rediscard) || F(pickup_one_ok) || F(indirect_counts) || F(poz_penalty) || F(closing_clean) ||
         F(closing_requires_discard) || F(closing_wild_ok) || F(closing_bonus) || F(bonus_clean) || F(bonus_semi) ||
         F(bonus_dirty) || F(extra_honours) || F(bonus_ak) || F(bonus_aa) || F(no_canastra_penalty) ||
-        F(stock_end_morto) || F(stalemate) || F(turn_cap) || F(three_morto)) {
+        F(stock_end_morto) || F(stalemate) || F(turn_cap) || F(three_morto) || F(hand_size) || F(poz_size) ||
+        F(up_card) || F(decks) || F(jokers)) {
         Py_DECREF(self);
         return NULL;
     }
@@ -2598,6 +2600,127 @@ static PyObject *configure(PyObject *mod, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* Game.new(rules, seed) with deal_from_seed: random.Random(seed).shuffle of the deck, cut into the pozzetti, the
+ * hands, the up-card and the stock (burraco/deal.py), then the state Game.__init__ makes of it */
+static int deal_state(const NRules *R, NState *S, uint64_t seed, int first) {
+    MT m;
+    mt_seed(&m, seed);
+    uint8_t deck[MAXCARDS];
+    int n = 0;
+    for (int c = 0; c < 52; c++)
+        for (int k = 0; k < R->decks; k++)
+            deck[n++] = (uint8_t)c;
+    for (int k = 0; k < R->jokers; k++)
+        deck[n++] = JOKER;
+    for (int i = n - 1; i > 0; i--) {
+        int j = mt_below(&m, i + 1);
+        uint8_t t = deck[i];
+        deck[i] = deck[j];
+        deck[j] = t;
+    }
+    memset(S, 0, sizeof(*S));
+    int npoz = R->three_morto ? 3 : 2, at = 0;
+    if (R->poz_size > 20 || n - npoz * R->poz_size - R->players * R->hand_size - R->up_card < 3)
+        return -1;
+    S->npoz = (int8_t)npoz;
+    for (int i = 0; i < npoz; i++) {
+        memcpy(S->poz[i], deck + at, (size_t)R->poz_size);
+        S->poz_n[i] = (int8_t)R->poz_size;
+        at += R->poz_size;
+    }
+    for (int s = 0; s < R->players; s++) {
+        for (int k = 0; k < R->hand_size; k++)
+            S->hands[s][deck[at + k]]++;
+        S->hand_n[s] = (uint8_t)R->hand_size;
+        at += R->hand_size;
+    }
+    if (R->up_card)
+        S->pile[S->pile_n++] = deck[at++];
+    for (int k = n - 1; k >= at; k--)
+        S->stock[S->stock_n++] = deck[k];
+    for (int i = 0; i < MAXSIDES; i++)
+        S->poz_by[i] = -1;
+    S->turn = S->first = (int8_t)first;
+    S->phase = PH_DRAW;
+    S->lone = S->top = S->drawn = -1;
+    S->top_used = 1;
+    S->timeout_left = -1;
+    S->closed_by = -1;
+    return 0;
+}
+
+/* new_hand(rules, seed, first): the hand Game.new(rules, seed) deals (0 <= seed < 2**64) */
+static PyObject *new_hand(PyObject *mod, PyObject *args) {
+    RulesObject *rules;
+    unsigned long long seed;
+    int first;
+    if (!PyArg_ParseTuple(args, "O!Ki", &RulesType, &rules, &seed, &first))
+        return NULL;
+    HandObject *h = hand_alloc(rules);
+    if (h == NULL)
+        return NULL;
+    if (deal_state(&rules->r, &h->s, seed, first) < 0) {
+        Py_DECREF(h);
+        PyErr_SetString(PyExc_ValueError, "the native core cannot deal these rules");
+        return NULL;
+    }
+    return (PyObject *)h;
+}
+
+/* random_deals(rules, seeds, first): deal and play one random hand (Game.new(rules, s), then random_playout(s))
+ * per seed with the GIL released; returns the total number of decisions */
+static PyObject *random_deals(PyObject *mod, PyObject *args) {
+    RulesObject *rules;
+    PyObject *seeds;
+    int first;
+    if (!PyArg_ParseTuple(args, "O!Oi", &RulesType, &rules, &seeds, &first))
+        return NULL;
+    PyObject *f = PySequence_Fast(seeds, "seeds");
+    if (f == NULL)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(f);
+    uint64_t *sv = (uint64_t *)malloc(sizeof(uint64_t) * (size_t)(n ? n : 1));
+    if (sv == NULL) {
+        Py_DECREF(f);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        sv[i] = PyLong_AsUnsignedLongLongMask(PySequence_Fast_GET_ITEM(f, i));
+    Py_DECREF(f);
+    if (PyErr_Occurred()) {
+        free(sv);
+        return NULL;
+    }
+    long total = 0;
+    int bad = 0;
+    ABuf b = {0}, sc = {0};
+    const NRules *R = &rules->r;
+    Py_BEGIN_ALLOW_THREADS
+    NState g;
+    for (Py_ssize_t i = 0; i < n && !bad; i++) {
+        if (deal_state(R, &g, sv[i], first) < 0) {
+            bad = 2;
+            break;
+        }
+        uint64_t s = sv[i];
+        long k = playout(R, &g, &s, &b, &sc);
+        if (k < 0)
+            bad = 1;
+        total += k;
+    }
+    Py_END_ALLOW_THREADS
+    free(sv);
+    free(b.a);
+    free(sc.a);
+    if (bad == 1)
+        return PyErr_NoMemory();
+    if (bad == 2) {
+        PyErr_SetString(PyExc_ValueError, "the native core cannot deal these rules");
+        return NULL;
+    }
+    return PyLong_FromLong(total);
+}
+
 static PyObject *state_size(PyObject *mod, PyObject *unused) { return PyLong_FromSize_t(sizeof(NState)); }
 
 /* random_hands(hands, count, seed): play `count` random playouts from copies of `hands` (a Hand) with the GIL
@@ -2634,6 +2757,8 @@ static PyObject *random_hands(PyObject *mod, PyObject *args) {
 static PyMethodDef module_methods[] = {
     {"configure", configure, METH_VARARGS, "Set the Action type, the verbs and the seat letters."},
     {"state_size", state_size, METH_NOARGS, "Bytes of one native hand state."},
+    {"new_hand", new_hand, METH_VARARGS, "The hand Game.new(rules, seed) deals, in native form."},
+    {"random_deals", random_deals, METH_VARARGS, "Deal and play one random hand per seed; the decisions played."},
     {"random_hands", random_hands, METH_VARARGS, "Random playouts from copies of a hand; the decisions played."},
     {NULL}};
 
