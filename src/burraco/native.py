@@ -288,7 +288,7 @@ class NativeHand:
 
     @property
     def phase(self) -> str:
-        """``draw``, ``play`` or ``end``, as :attr:`Game.phase`."""
+        """``draw``, ``play`` or ``end``, as a :class:`~burraco.game.Game` says it."""
         return _PHASES[self._h.phase]
 
     def scores(self) -> dict[str, dict[str, int]] | None:
