@@ -317,3 +317,36 @@ def test_the_core_deals_what_game_new_deals() -> None:
     assert native.random_deals(preset("italian"), seeds) == sum(played)
     with pytest.raises(ValueError):
         native.NativeHand.new(preset("italian"), -1)
+
+
+@pytest.mark.parametrize("rules", diff.rule_sets()[::5], ids=lambda r: f"{r.name}-{r.players}p")  # type: ignore[attr-defined]
+def test_determinizations_are_those_of_the_python_engine(rules) -> None:  # type: ignore[no-untyped-def]
+    """Determinizer(view, weights).sample(rng) is determinize(view, rng, weights): the same state, the same draws,
+    uniform and weighted (burraco.bots.infer.seat_weights), from every seat's view of random hands; a Twister held
+    in the core draws what the random.Random draws."""
+    from burraco import determinize
+    from burraco.bots.infer import seat_weights
+
+    checked = 0
+    g = Game.new(rules, seed=7)
+    rng = random.Random(7)
+    step = 0
+    while g.end is None:
+        if step % 4 == 0:
+            for seat in range(rules.players):
+                view = g.view(seat)
+                for w in (None, seat_weights(view)):
+                    r1, r2 = random.Random(step + seat), random.Random(step + seat)
+                    d = native.Determinizer(view, w)
+                    assert d.sample(r2).fields() == native.fields_of(determinize(view, r1, w))
+                    assert r1.getstate() == r2.getstate()
+                    tw = native.Twister(r2)
+                    assert d.sample_from(tw).fields() == native.fields_of(determinize(view, r1, w))
+                    assert tw.getrandbits(32) == r1.getrandbits(32)
+                    tw.give_back(r2)
+                    assert r1.getstate() == r2.getstate()
+                    checked += 1
+        legal = g.legal_actions()
+        g.apply(diff.choose(legal, rng, True))  # type: ignore[attr-defined]
+        step += 1
+    assert checked > 8

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Sequence
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .actions import ADD, DISCARD, DRAW, MELD, PICK, Action, IllegalActionError
 from .cards import NUM_TYPES
@@ -27,6 +28,9 @@ from .game import DRAW_PHASE, END_PHASE, PLAY_PHASE, SEATS_2, SEATS_4, STATE_FIE
 from .melds import CLEAN, DIRTY, SEMICLEAN, Meld, _new, meld_rules
 from .messages import msg
 from .rules import BurracoNeeded, PickupRule, Rules, StockEnd
+
+if TYPE_CHECKING:
+    from .view import View
 
 #: the end codes of the native state, in order (0 = the hand is running)
 ENDS: tuple[str | None, ...] = (None, "closed", "stock", "stalemate", "timeout", "cap")
@@ -397,6 +401,100 @@ def random_hands(g: Game, count: int, seed: int) -> int:
         raise RuntimeError("the native core is not built (or BURRACO_PURE is set)")
     got: int = _mod.random_hands(NativeHand.from_game(g)._h, count, seed)
     return got
+
+
+class Determinizer:
+    """The determinizations of one :class:`~burraco.view.View` on the native core: :meth:`sample` is
+    :func:`burraco.view.determinize` (``weights`` as there), drawing the same numbers from ``rng``, so that it gives
+    the same state; the view's fixed part is converted once, a sample costs a few microseconds."""
+
+    __slots__ = ("rules", "_d")
+
+    def __init__(self, view: View, weights: Sequence[Sequence[float] | None] | None = None) -> None:
+        r = view.rules
+        why = supported(r)
+        if _mod is None or why is not None or view.solo >= 0:
+            raise ValueError(f"the native core does not determinize this view: {why or 'not built'}")
+        self.rules = r
+        n = r.players
+        seat = view.seat
+        pool = [c for c, k in enumerate(view.unseen) for _ in range(k)]
+        need = [0 if s == seat else view.hand_sizes[s] - sum(view.known[s]) for s in range(n)]
+        ws: list[tuple[float, ...] | None] = [None] * n
+        if weights is not None:
+            for s, w in enumerate(weights):
+                if w is not None and s != seat:
+                    ws[s] = tuple(float(x) for x in w)
+        hands = []
+        for s in range(n):
+            if s == seat:
+                v = bytearray(NUM_TYPES)
+                for c in view.hand:
+                    v[c] += 1
+                hands.append(bytes(v))
+            else:
+                hands.append(bytes(view.known[s]))
+        turn = view.turn if view.turn >= 0 else view.first
+        ints = (
+            turn, _PHASE_CODE[view.phase], int(view.picked), int(view.drew), view.lone, int(view.lone_gone), view.top,
+            int(view.top_used), int(view.melded), int(view.opening), int(view.must_open), view.drawn,
+            int(view.redrawn), int(view.last_turn), int(view.timeout_called), _END_CODE[view.end], view.closed_by,
+            view.first, view.laid, view.stalemate_run, view.turns, view.timeout_left, 0, 0,
+        )  # fmt: skip
+        base = (
+            tuple(hands),
+            tuple(view.hand_sizes),
+            (),
+            tuple(view.pile),
+            tuple(None for _ in view.pozzetti),
+            tuple(view.poz_taken),
+            tuple(view.poz_order),
+            tuple(view.poz_by),
+            (None,) * n,
+            tuple(int(p) for p in view.poz_pending),
+            tuple(tuple(_meld_fields(m) for m in side) for side in view.melds),
+            tuple(bytes(k) for k in view.known),
+            bytes(view.table),
+            ints,
+        )
+        fix_drawn = seat != turn and view.drew and view.end is None
+        assert _mod is not None
+        self._d = _mod.Determinizer(
+            native_rules(r), base, pool, seat, need, ws, view.hidden_pozzetto,
+            [int(x) for x in view.hidden_seats], view.pile_size, view.stock_size,
+            [int(p) for p in view.pozzetti], list(r.pozzetto_sizes), fix_drawn,
+        )  # fmt: skip
+
+    def sample(self, rng: random.Random) -> NativeHand:
+        """One determinization, as ``determinize(view, rng, weights)`` makes it (``rng`` advanced the same way)."""
+        h, state = self._d.sample(rng.getstate())
+        rng.setstate(state)
+        return NativeHand(self.rules, None, h)
+
+    def sample_from(self, twister: Twister) -> NativeHand:
+        """:meth:`sample` drawing from a :class:`Twister` (no conversion of the generator's state per sample)."""
+        return NativeHand(self.rules, None, self._d.sample_from(twister._t))
+
+
+class Twister:
+    """A copy of a ``random.Random``'s generator held by the core: a search draws from it (:meth:`getrandbits`,
+    :meth:`Determinizer.sample_from`) and gives the state back to the ``random.Random`` at the end
+    (:meth:`give_back`), so the Python generator ends where the Python search would leave it."""
+
+    __slots__ = ("_t",)
+
+    def __init__(self, rng: random.Random) -> None:
+        assert _mod is not None
+        self._t = _mod.Twister(rng.getstate())
+
+    def getrandbits(self, k: int) -> int:
+        """``random.Random.getrandbits(k)`` for ``1 <= k <= 32``."""
+        got: int = self._t.getrandbits(k)
+        return got
+
+    def give_back(self, rng: random.Random) -> None:
+        """Set ``rng`` to this generator's state."""
+        rng.setstate(self._t.getstate())
 
 
 def random_deals(rules: Rules, seeds: list[int], dealer: int | None = None) -> int:

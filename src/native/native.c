@@ -13,6 +13,7 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+#include <math.h>
 
 #define NT 53
 #define JOKER 52
@@ -2568,6 +2569,392 @@ static PyTypeObject HandType = {
     .tp_getset = Hand_getset,
 };
 
+
+/* ----- determinization (burraco/view.py: determinize, _weighted_sample, _shuffle) ------------------------------- */
+
+/* random.Random.random() */
+static double mt_random(MT *m) {
+    uint32_t a = mt_next(m) >> 5, b = mt_next(m) >> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+}
+
+#define BIGW 40 /* 32-bit words of a bignum: 1280 bits, more than 160! needs */
+
+typedef struct {
+    uint32_t w[BIGW];
+    int n; /* words in use */
+} Big;
+
+static void big_set(Big *b, uint32_t v) {
+    memset(b->w, 0, sizeof(b->w));
+    b->w[0] = v;
+    b->n = 1;
+}
+
+static void big_mul(Big *b, uint32_t v) {
+    uint64_t carry = 0;
+    for (int i = 0; i < b->n; i++) {
+        uint64_t x = (uint64_t)b->w[i] * v + carry;
+        b->w[i] = (uint32_t)x;
+        carry = x >> 32;
+    }
+    if (carry && b->n < BIGW)
+        b->w[b->n++] = (uint32_t)carry;
+}
+
+static uint32_t big_divmod(Big *b, uint32_t v) { /* b //= v, returns b % v */
+    uint64_t rem = 0;
+    for (int i = b->n - 1; i >= 0; i--) {
+        uint64_t x = (rem << 32) | b->w[i];
+        b->w[i] = (uint32_t)(x / v);
+        rem = x % v;
+    }
+    while (b->n > 1 && b->w[b->n - 1] == 0)
+        b->n--;
+    return (uint32_t)rem;
+}
+
+static int big_cmp(const Big *a, const Big *b) {
+    int n = a->n > b->n ? a->n : b->n;
+    for (int i = n - 1; i >= 0; i--) {
+        uint32_t x = i < a->n ? a->w[i] : 0, y = i < b->n ? b->w[i] : 0;
+        if (x != y)
+            return x < y ? -1 : 1;
+    }
+    return 0;
+}
+
+static int big_bits(const Big *b) {
+    for (int i = b->n - 1; i >= 0; i--)
+        if (b->w[i])
+            return 32 * i + bitlen(b->w[i]);
+    return 0;
+}
+
+/* random.Random.getrandbits(k) for k > 0 (words from the least significant, the last one shifted) */
+static void mt_getrandbits(MT *m, int k, Big *out) {
+    int words = (k - 1) / 32 + 1;
+    memset(out->w, 0, sizeof(out->w));
+    for (int i = 0; i < words; i++, k -= 32) {
+        uint32_t r = mt_next(m);
+        if (k < 32)
+            r >>= (32 - k);
+        out->w[i] = r;
+    }
+    out->n = words;
+    while (out->n > 1 && out->w[out->n - 1] == 0)
+        out->n--;
+}
+
+/* view._shuffle: Fisher-Yates on the digits of one uniform integer below n! */
+static void det_shuffle(uint8_t *x, int n, MT *m) {
+    if (n < 2)
+        return;
+    Big f, r;
+    big_set(&f, 1);
+    for (int i = 2; i <= n; i++)
+        big_mul(&f, (uint32_t)i);
+    int bits = big_bits(&f);
+    do
+        mt_getrandbits(m, bits, &r);
+    while (big_cmp(&r, &f) >= 0);
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)big_divmod(&r, (uint32_t)(i + 1));
+        uint8_t t = x[i];
+        x[i] = x[j];
+        x[j] = t;
+    }
+}
+
+typedef struct {
+    double key;
+    int i;
+} Keyed;
+
+static int keyed_cmp(const void *pa, const void *pb) {
+    const Keyed *a = (const Keyed *)pa, *b = (const Keyed *)pb;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return a->i - b->i;
+}
+
+static int int_desc(const void *pa, const void *pb) { return *(const int *)pb - *(const int *)pa; }
+
+/* view._weighted_sample: k cards of pool (n cards) by the keys u ** (1 / w); they leave the pool */
+static void det_weighted(uint8_t *pool, int *n, const double *w, int k, MT *m, uint8_t *out) {
+    Keyed keyed[MAXCARDS];
+    for (int i = 0; i < *n; i++) {
+        double wc = w[pool[i]];
+        keyed[i].key = wc > 0 ? pow(mt_random(m), 1.0 / wc) : 0.0;
+        keyed[i].i = i;
+    }
+    qsort(keyed, (size_t)*n, sizeof(Keyed), keyed_cmp);
+    if (k > *n)
+        k = *n;
+    int chosen[MAXCARDS];
+    for (int j = 0; j < k; j++)
+        chosen[j] = keyed[*n - k + j].i;
+    qsort(chosen, (size_t)k, sizeof(int), int_desc);
+    for (int j = 0; j < k; j++)
+        out[j] = pool[chosen[j]];
+    for (int j = 0; j < k; j++) {
+        pool[chosen[j]] = pool[*n - 1];
+        (*n)--;
+    }
+}
+
+typedef struct {
+    PyObject_HEAD RulesObject *rules;
+    NState base;
+    uint8_t pool[MAXCARDS];
+    int npool, seat, hidden_poz, pile_size, stock_size, fix_drawn;
+    int need[MAXP], hidden_seat[MAXP], has_w[MAXP];
+    int poz_present[MAXPOZ], poz_size[MAXPOZ], npoz;
+    double w[MAXP][NT];
+} DetObject;
+
+static PyTypeObject DetType;
+
+/* Determinizer(rules, base, pool, seat, need, weights, hidden_poz, hidden_seats, pile_size, stock_size, pozzetti,
+ * sizes, fix_drawn): burraco.native.Determinizer builds the arguments from a view */
+static PyObject *Det_new(PyTypeObject *tp, PyObject *args, PyObject *kw) {
+    RulesObject *rules;
+    PyObject *base, *pool, *need, *weights, *hseats, *pozz, *sizes;
+    int seat, hidden_poz, pile_size, stock_size, fix_drawn;
+    if (!PyArg_ParseTuple(args, "O!OOiOOiOiiOOp", &RulesType, &rules, &base, &pool, &seat, &need, &weights,
+                          &hidden_poz, &hseats, &pile_size, &stock_size, &pozz, &sizes, &fix_drawn))
+        return NULL;
+    DetObject *d = (DetObject *)tp->tp_alloc(tp, 0);
+    if (d == NULL)
+        return NULL;
+    Py_INCREF(rules);
+    d->rules = rules;
+    const NRules *R = &rules->r;
+    int n;
+    uint8_t tmp[MAXCARDS];
+    if (load_fields(R, &d->base, base) < 0 || seq_u8(pool, d->pool, MAXCARDS, &d->npool) < 0)
+        goto fail;
+    d->seat = seat;
+    d->hidden_poz = hidden_poz;
+    d->pile_size = pile_size;
+    d->stock_size = stock_size;
+    d->fix_drawn = fix_drawn;
+    if (seq_u8(need, tmp, MAXP, &n) < 0 || n != R->players)
+        goto fail;
+    for (int s = 0; s < n; s++)
+        d->need[s] = tmp[s];
+    if (seq_u8(hseats, tmp, MAXP, &n) < 0 || n != R->players)
+        goto fail;
+    for (int s = 0; s < n; s++)
+        d->hidden_seat[s] = tmp[s];
+    if (seq_u8(pozz, tmp, MAXPOZ, &d->npoz) < 0)
+        goto fail;
+    for (int i = 0; i < d->npoz; i++)
+        d->poz_present[i] = tmp[i];
+    if (seq_u8(sizes, tmp, MAXPOZ, &n) < 0 || n != d->npoz)
+        goto fail;
+    for (int i = 0; i < n; i++) {
+        d->poz_size[i] = tmp[i];
+        if (tmp[i] > 20) {
+            PyErr_SetString(PyExc_ValueError, "pozzetti of more than 20 cards");
+            goto fail;
+        }
+    }
+    if (!PySequence_Check(weights) || PySequence_Size(weights) != R->players) {
+        PyErr_SetString(PyExc_ValueError, "one weight list (or None) per seat");
+        goto fail;
+    }
+    for (int s = 0; s < R->players; s++) {
+        PyObject *ws = PySequence_GetItem(weights, s);
+        if (ws == NULL)
+            goto fail;
+        d->has_w[s] = ws != Py_None;
+        if (ws != Py_None) {
+            PyObject *f = PySequence_Fast(ws, "weights");
+            if (f == NULL || PySequence_Fast_GET_SIZE(f) != NT) {
+                Py_XDECREF(f);
+                Py_DECREF(ws);
+                PyErr_SetString(PyExc_ValueError, "53 weights per seat");
+                goto fail;
+            }
+            for (int c = 0; c < NT; c++)
+                d->w[s][c] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(f, c));
+            Py_DECREF(f);
+        }
+        Py_DECREF(ws);
+    }
+    if (PyErr_Occurred())
+        goto fail;
+    return (PyObject *)d;
+fail:
+    Py_DECREF(d);
+    return NULL;
+}
+
+static void Det_dealloc(DetObject *self) {
+    Py_XDECREF(self->rules);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* determinize() after its pool: the state of one sample into S */
+static void det_sample(const DetObject *d, NState *S, MT *m) {
+    const NRules *R = &d->rules->r;
+    *S = d->base;
+    uint8_t pool[MAXCARDS];
+    int n = d->npool;
+    memcpy(pool, d->pool, (size_t)n);
+    int drawn[MAXP] = {0};
+    uint8_t got[MAXCARDS];
+    for (int s = 0; s < R->players; s++) {
+        if (!d->has_w[s] || s == d->seat)
+            continue;
+        int k = d->need[s];
+        if (k > 0) {
+            det_weighted(pool, &n, d->w[s], k, m, got);
+            for (int j = 0; j < k; j++)
+                S->hands[s][got[j]]++;
+            drawn[s] = 1;
+        }
+    }
+    det_shuffle(pool, n, m);
+    int pos = 0;
+    for (int s = 0; s < R->players; s++) {
+        if (s == d->seat) {
+            if (d->hidden_poz) {
+                memset(S->hidden[s], 0, NT);
+                for (int j = 0; j < d->hidden_poz; j++) {
+                    int c = pool[pos++];
+                    S->hands[s][c]++;
+                    S->hidden[s][c]++;
+                }
+                S->has_hidden[s] = 1;
+            }
+        } else {
+            if (!drawn[s])
+                for (int j = 0; j < d->need[s]; j++)
+                    S->hands[s][pool[pos++]]++;
+            if (d->hidden_seat[s]) {
+                memset(S->hidden[s], 0, NT);
+                S->has_hidden[s] = 1;
+            }
+        }
+    }
+    if (!R->discard_open && d->pile_size > 0) {
+        int top = d->base.pile[d->base.pile_n - 1];
+        S->pile_n = 0;
+        for (int j = 0; j < d->pile_size - 1; j++)
+            S->pile[S->pile_n++] = pool[pos++];
+        S->pile[S->pile_n++] = (uint8_t)top;
+    }
+    S->stock_n = 0;
+    for (int j = 0; j < d->stock_size; j++)
+        S->stock[S->stock_n++] = pool[pos++];
+    S->npoz = (int8_t)d->npoz;
+    for (int i = 0; i < d->npoz; i++) {
+        if (d->poz_present[i]) {
+            for (int j = 0; j < d->poz_size[i]; j++)
+                S->poz[i][j] = pool[pos++];
+            S->poz_n[i] = (int8_t)d->poz_size[i];
+        } else
+            S->poz_n[i] = -1;
+    }
+    if (d->fix_drawn) {
+        S->drawn = -1;
+        for (int c = 0; c < NT; c++)
+            if (S->hands[S->turn][c]) {
+                S->drawn = (int8_t)c;
+                break;
+            }
+    }
+}
+
+/* sample(state): (a Hand, the generator's new state) */
+static PyObject *Det_sample(DetObject *self, PyObject *state) {
+    MT m;
+    if (mt_from_state(state, &m) < 0)
+        return NULL;
+    HandObject *h = hand_alloc(self->rules);
+    if (h == NULL)
+        return NULL;
+    det_sample(self, &h->s, &m);
+    return Py_BuildValue("(NN)", (PyObject *)h, mt_to_state(&m));
+}
+
+/* a copy of a random.Random's generator held in the core (Twister(state)): a search draws from it without
+ * converting the state at every call, and gives it back at the end (getstate()) */
+typedef struct {
+    PyObject_HEAD MT m;
+} TwisterObject;
+
+static PyTypeObject TwisterType;
+
+static PyObject *Twister_new(PyTypeObject *tp, PyObject *args, PyObject *kw) {
+    PyObject *state;
+    if (!PyArg_ParseTuple(args, "O", &state))
+        return NULL;
+    TwisterObject *t = (TwisterObject *)tp->tp_alloc(tp, 0);
+    if (t != NULL && mt_from_state(state, &t->m) < 0) {
+        Py_DECREF(t);
+        return NULL;
+    }
+    return (PyObject *)t;
+}
+
+static PyObject *Twister_getrandbits(TwisterObject *self, PyObject *arg) {
+    long k = PyLong_AsLong(arg);
+    if (k == -1 && PyErr_Occurred())
+        return NULL;
+    if (k < 1 || k > 32) {
+        PyErr_SetString(PyExc_ValueError, "Twister.getrandbits takes 1 to 32 bits");
+        return NULL;
+    }
+    return PyLong_FromUnsignedLong(mt_next(&self->m) >> (32 - k));
+}
+
+static PyObject *Twister_getstate(TwisterObject *self, PyObject *unused) { return mt_to_state(&self->m); }
+
+static PyMethodDef Twister_methods[] = {
+    {"getrandbits", (PyCFunction)Twister_getrandbits, METH_O, "random.Random.getrandbits(k), 1 <= k <= 32."},
+    {"getstate", (PyCFunction)Twister_getstate, METH_NOARGS, "The state, as random.Random.getstate() gives it."},
+    {NULL}};
+
+static PyTypeObject TwisterType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "burraco._native.Twister",
+    .tp_basicsize = sizeof(TwisterObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Python's Mersenne Twister, in the core (from a random.Random state).",
+    .tp_new = Twister_new,
+    .tp_methods = Twister_methods,
+};
+
+/* sample_from(twister): a Hand, drawn from the twister */
+static PyObject *Det_sample_from(DetObject *self, PyObject *tw) {
+    if (!PyObject_TypeCheck(tw, &TwisterType)) {
+        PyErr_SetString(PyExc_TypeError, "sample_from needs a Twister");
+        return NULL;
+    }
+    HandObject *h = hand_alloc(self->rules);
+    if (h == NULL)
+        return NULL;
+    det_sample(self, &h->s, &((TwisterObject *)tw)->m);
+    return (PyObject *)h;
+}
+
+static PyMethodDef Det_methods[] = {
+    {"sample", (PyCFunction)Det_sample, METH_O, "One determinization with a random.Random state: (Hand, new state)."},
+    {"sample_from", (PyCFunction)Det_sample_from, METH_O, "One determinization drawn from a Twister: a Hand."},
+    {NULL}};
+
+static PyTypeObject DetType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "burraco._native.Determinizer",
+    .tp_basicsize = sizeof(DetObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The determinizations of one view (burraco.native.Determinizer wraps it).",
+    .tp_new = Det_new,
+    .tp_dealloc = (destructor)Det_dealloc,
+    .tp_methods = Det_methods,
+};
+
 /* configure(Action, verbs, seats4, seats2): the Action type, the five verb strings, the seat letters */
 static PyObject *configure(PyObject *mod, PyObject *args) {
     PyObject *action, *verbs, *s4, *s2;
@@ -2767,7 +3154,8 @@ static struct PyModuleDef native_module = {
     module_methods};
 
 PyMODINIT_FUNC PyInit__native(void) {
-    if (PyType_Ready(&RulesType) < 0 || PyType_Ready(&HandType) < 0)
+    if (PyType_Ready(&RulesType) < 0 || PyType_Ready(&HandType) < 0 || PyType_Ready(&DetType) < 0 ||
+        PyType_Ready(&TwisterType) < 0)
         return NULL;
     near_tables();
     PyObject *m = PyModule_Create(&native_module);
@@ -2778,5 +3166,9 @@ PyMODINIT_FUNC PyInit__native(void) {
     PyModule_AddObject(m, "Rules", (PyObject *)&RulesType);
     Py_INCREF(&HandType);
     PyModule_AddObject(m, "Hand", (PyObject *)&HandType);
+    Py_INCREF(&DetType);
+    PyModule_AddObject(m, "Determinizer", (PyObject *)&DetType);
+    Py_INCREF(&TwisterType);
+    PyModule_AddObject(m, "Twister", (PyObject *)&TwisterType);
     return m;
 }

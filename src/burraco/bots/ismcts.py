@@ -106,6 +106,23 @@ def outcome(g: Game, side: int) -> float:
     return (g.side_score(side)["total"] - best) / REWARD_SCALE
 
 
+class _Sampler:
+    """``determinize(view, rng, weights)`` as a callable, which the flat search can also run on the native core."""
+
+    __slots__ = ("view", "weights")
+
+    def __init__(self, view: View, weights: list[list[float] | None] | None) -> None:
+        self.view = view
+        self.weights = weights
+
+    def __call__(self, rng: random.Random) -> Game:
+        return determinize(self.view, rng, self.weights)
+
+    def native_ok(self) -> bool:
+        """Whether the native core determinizes this view (built, these rules, no solo)."""
+        return native.available() and native.supported(self.view.rules) is None and self.view.solo < 0
+
+
 def _native_outcome(h: native.NativeHand, side: int) -> float:
     """:func:`outcome` of a native hand (2 and 4 players: two sides that never change)."""
     sc = h.scores()
@@ -211,7 +228,7 @@ class ISMCTSPlayer:
             self.last_iterations = 0
             return legal[0]
         weights = seat_weights(view) if self.infer else None
-        return self._search(view, legal, lambda rng: determinize(view, rng, weights))
+        return self._search(view, legal, _Sampler(view, weights))
 
     def _search(self, view: View, legal: list[Action], sample: Callable[[random.Random], Game]) -> Action:
         if self.search == "flat":
@@ -256,7 +273,7 @@ class ISMCTSPlayer:
         determinization of the view, every candidate on the same hidden cards and the same later luck — the flat
         search's evaluation, for analysing a decision (:mod:`burraco.analysis`)."""
         weights = seat_weights(view) if self.infer else None
-        return self.flat_values(view, candidates, lambda rng: determinize(view, rng, weights))
+        return self.flat_values(view, candidates, _Sampler(view, weights))
 
     def flat_values(
         self, view: View, cands: list[Action], sample: Callable[[random.Random], Game]
@@ -268,6 +285,13 @@ class ISMCTSPlayer:
         rollouts = 0
         t0 = time.perf_counter()
         it = 0
+        # on the native core where it takes the rules: the determinizations of the view and the rollouts there, the
+        # search's generator copied into the core for the loop and given back after it (the same draws)
+        dets: native.Determinizer | None = None
+        tw: native.Twister | None = None
+        if native_rollouts and isinstance(sample, _Sampler) and sample.native_ok():
+            dets = native.Determinizer(view, sample.weights)
+            tw = native.Twister(rng)
         while True:
             if self.iterations is not None:
                 if it >= self.iterations:
@@ -279,17 +303,22 @@ class ISMCTSPlayer:
                 if spent + spent / it > self.time_budget:
                     break
             it += 1
-            det = sample(rng)
-            seed = rng.getrandbits(32)
-            fast = native_rollouts and native.supported(det.rules) is None and det.solo < 0
-            base = native.NativeHand.from_game(det) if fast else None
+            base: native.NativeHand | None
+            if dets is not None and tw is not None:
+                base = dets.sample_from(tw)
+                seed = tw.getrandbits(32)
+            else:
+                det = sample(rng)
+                seed = rng.getrandbits(32)
+                fast = native_rollouts and native.supported(det.rules) is None and det.solo < 0
+                base = native.NativeHand.from_game(det) if fast else None
             for j, a in enumerate(cands):
                 if base is not None:
                     # the same rollout on the native core: the same decisions, the same generators afterwards
                     h = base.clone()
                     h.apply(a)
                     h.seeded_heuristic_playout(self.level, seed, self.rollout_depth)
-                    values[j].append(_native_outcome(h, det.side_of(view.seat)))
+                    values[j].append(_native_outcome(h, view.side_of(view.seat)))
                     rollouts += 1
                     continue
                 g = det.clone()
@@ -299,6 +328,8 @@ class ISMCTSPlayer:
                 self._rollout(g, players)
                 values[j].append(outcome(g, g.side_of(view.seat)))  # sides may change in a hand (3, 5 players)
                 rollouts += 1
+        if tw is not None:
+            tw.give_back(rng)
         self.last_iterations = it
         self.last_rollouts = rollouts
         return values
