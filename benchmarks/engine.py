@@ -477,7 +477,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         result.update(gin_latencies(game, timing_g, args.max_decisions).summary(prefix="gin_"))
 
     # the native core (burraco._native), when built: the same seeds as the throughput loops
-    result.update(native_figures(rules, b_blocks, b_timing, result.get("gin_games_per_s"), args.max_decisions))
+    result.update(
+        native_figures(
+            rules, b_blocks, b_timing, result.get("gin_games_per_s"), args.max_decisions, args.seed + 1,
+            args.determinize_every,
+        )
+    )
 
     # context ---------------------------------------------------------------
     result.update(
@@ -506,7 +511,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def native_figures(
     rules: Any, blocks: Sequence[Sequence[int]], timing: Sequence[int], gin_games_per_s: float | None,
-    max_decisions: int,
+    max_decisions: int, det_seed: int = 1, det_every: int = 5,
 ) -> dict[str, Any]:
     """The native core's figures (all None on the pure build), on the hands of the throughput loops:
 
@@ -519,7 +524,10 @@ def native_figures(
     * ``step_us_p50`` / ``_p99``: ``legal_actions()`` + ``apply()`` of a :class:`NativeHand` called from Python,
       per decision of uniform random play; ``native_clone_us_p50``: its ``clone()`` (``clone_us_p50`` stays the
       Python engine's, as before);
-    * ``native_determinize_us_p50``: None -- the native core has no determinization yet (issue 21);
+    * ``native_determinize_us_p50`` / ``_p99``: one uniform determinization of the view of the seat in turn
+      (``Determinizer.sample_from``, the generator in the core), every ``det_every``-th state;
+      ``native_determinizer_setup_us_p50``: converting the view for it (once per view; a search samples it many
+      times);
     * ``native``: whether the native core was there (``build`` then starts with ``native+``).
     """
     from burraco import native
@@ -534,6 +542,8 @@ def native_figures(
         "step_us_p99": None,
         "native_clone_us_p50": None,
         "native_determinize_us_p50": None,
+        "native_determinize_us_p99": None,
+        "native_determinizer_setup_us_p50": None,
         "native_state_bytes": native.state_size() or None,
     }
     if not native.available() or native.supported(rules) is not None:
@@ -560,11 +570,23 @@ def native_figures(
         out["native_ratio"] = round(out["native_hands_per_s"] / gin_games_per_s, 2)
     note("native core: per-call timing pass")
     samples = Samples()
+    twister = native.Twister(random.Random(det_seed))
+    state_index = 0
     for s in timing:
         rng = random.Random(s)
         h = native.NativeHand.from_game(Game.new(rules, seed=s))
         n = 0
         while not h.is_over:
+            if state_index % det_every == 0:
+                view = h.to_game().view(h.turn)
+                t0 = ns()
+                dets = native.Determinizer(view)
+                t1 = ns()
+                dets.sample_from(twister)
+                t2 = ns()
+                samples.add("native_determinizer_setup", t1 - t0)
+                samples.add("native_determinize", t2 - t1)
+            state_index += 1
             t0 = ns()
             acts = h.legal_actions()
             t1 = ns()
@@ -583,6 +605,9 @@ def native_figures(
     out["step_us_p50"] = summary["step_us_p50"]
     out["step_us_p99"] = summary["step_us_p99"]
     out["native_clone_us_p50"] = summary["native_clone_us_p50"]
+    out["native_determinize_us_p50"] = summary["native_determinize_us_p50"]
+    out["native_determinize_us_p99"] = summary["native_determinize_us_p99"]
+    out["native_determinizer_setup_us_p50"] = summary["native_determinizer_setup_us_p50"]
     return out
 
 
@@ -643,6 +668,7 @@ def print_table(r: dict[str, Any]) -> None:
         ("native us/decision", r.get("native_us_per_decision")),
         ("native step (legal+apply) us p50", r.get("step_us_p50")),
         ("native clone us p50", r.get("native_clone_us_p50")),
+        ("native determinization us p50", r.get("native_determinize_us_p50")),
     ]
     ops = ["legal_actions", "apply", "clone", "view", "determinize"]
     latency = [
