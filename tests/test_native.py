@@ -241,6 +241,7 @@ def test_the_heuristic_chooses_as_the_python_heuristic_on_every_state(rules) -> 
 def test_heuristic_playout_is_the_search_players_rollout(name: str) -> None:
     """The native heuristic playout plays the rollout of ISMCTSPlayer._rollout (HeuristicPlayer at every seat):
     the same end state, the same generators afterwards, to the end of the hand and for a few decisions."""
+    from burraco.bots import ismcts
     from burraco.bots.heuristic import HeuristicPlayer
     from burraco.bots.ismcts import ISMCTSPlayer
 
@@ -250,12 +251,22 @@ def test_heuristic_playout_is_the_search_players_rollout(name: str) -> None:
             h = native.NativeHand.from_game(g)
             players = [HeuristicPlayer("hard", seed=seed + k) for k in range(g.n)]
             rngs = [random.Random(seed + k) for k in range(g.n)]
+            g2 = g.clone()
+            players2 = [HeuristicPlayer("hard", seed=seed + k) for k in range(g.n)]
             search = ISMCTSPlayer(rollout_depth=depth)
-            search._rollout(g, players)
+            ismcts.native_rollouts = False
+            try:
+                search._rollout(g, players)
+            finally:
+                ismcts.native_rollouts = True
             k = h.heuristic_playout("hard", rngs, depth)
             assert k == (depth if depth is not None else len(g.actions))
             assert h.fields()[:13] == native.fields_of(g)[:13]
             assert [r.getstate() for r in rngs] == [p.rng.getstate() for p in players]
+            # the search player's own rollout on the core, in place: the same game, actions included
+            search._rollout(g2, players2)
+            assert native.fields_of(g2) == native.fields_of(g) and g2.actions == g.actions
+            assert [p.rng.getstate() for p in players2] == [p.rng.getstate() for p in players]
 
 
 def test_the_search_player_decides_the_same_with_native_rollouts() -> None:
@@ -350,3 +361,31 @@ def test_determinizations_are_those_of_the_python_engine(rules) -> None:  # type
         g.apply(diff.choose(legal, rng, True))  # type: ignore[attr-defined]
         step += 1
     assert checked > 8
+
+
+def test_the_tree_search_decides_the_same_with_native_rollouts() -> None:
+    """The tree search's truncated rollouts (ISMCTSPlayer._rollout, in place on the game) on the native core: the
+    same choices and the same generator afterwards as on the Python engine."""
+    from burraco.bots import ismcts
+    from burraco.bots.ismcts import ISMCTSPlayer
+
+    g = Game.new(preset("italian"), seed=4)
+    rng = random.Random(4)
+    checked = 0
+    try:
+        for step in range(40):
+            if g.end is not None:
+                break
+            legal = g.legal_actions()
+            if len(legal) > 2 and step % 6 == 0:
+                got = []
+                for on in (True, False):
+                    ismcts.native_rollouts = on
+                    p = ISMCTSPlayer(seed=step, iterations=12, search="tree")
+                    got.append((p.choose(g.view(g.turn), legal), p.rng.getstate()))
+                assert got[0] == got[1]
+                checked += 1
+            g.apply(legal[rng.randrange(len(legal))])
+    finally:
+        ismcts.native_rollouts = True
+    assert checked >= 2

@@ -260,7 +260,7 @@ class NativeHand:
         ``k`` drawing its ties from ``rngs[k]`` -- the rollout of the search player (``ISMCTSPlayer._rollout``) --
         to the end of the hand or for ``depth`` decisions, in one call that releases the GIL: the same decisions as
         the Python players make, the generators advanced the same way. Returns the number of decisions."""
-        k, states = self._h.heuristic_playout(
+        k, states, _ = self._h.heuristic_playout(
             _LEVEL[level], [r.getstate() for r in rngs], -1 if depth is None else depth
         )
         for r, st in zip(rngs, states, strict=True):
@@ -385,6 +385,28 @@ def play_random(g: Game, rng: random.Random) -> int | None:
     h = NativeHand.from_game(g)
     k, state, acts = h._h.python_playout(rng.getstate(), True)
     rng.setstate(state)
+    done = game_from_fields(g.rules, g.deal, h.fields(), [*g.actions, *acts])
+    for name in STATE_FIELDS:
+        setattr(g, name, getattr(done, name))
+    g._legal = None
+    g._meldkeys = [None] * len(g.melds)
+    got: int = k
+    return got
+
+
+def heuristic_rollout(g: Game, level: str, rngs: list[random.Random], depth: int | None = None) -> int | None:
+    """``ISMCTSPlayer._rollout`` on the native core, in place: :class:`~burraco.bots.heuristic.HeuristicPlayer` of
+    ``level`` at every seat (seat ``k`` drawing from ``rngs[k]``) for ``depth`` decisions or to the end of the
+    hand; ``g`` (its actions included) and the generators end as the Python rollout leaves them. Returns the
+    decisions played, or None (``g`` untouched) where the core cannot play it."""
+    if _mod is None or g.solo >= 0 or g.end is not None or supported(g.rules) is not None:
+        return None
+    h = NativeHand.from_game(g)
+    k, states, acts = h._h.heuristic_playout(
+        _LEVEL[level], [r.getstate() for r in rngs], -1 if depth is None else depth, True
+    )
+    for r, st in zip(rngs, states, strict=True):
+        r.setstate(st)
     done = game_from_fields(g.rules, g.deal, h.fields(), [*g.actions, *acts])
     for name in STATE_FIELDS:
         setattr(g, name, getattr(done, name))

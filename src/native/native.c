@@ -1789,8 +1789,23 @@ typedef struct {
 
 /* ISMCTSPlayer._rollout with HeuristicPlayer(level) at every seat (their generators in ms): to the end of the hand
  * or for depth decisions (depth < 0: no limit); the number of decisions */
+static int rec_push(RecBuf *rec, const NAct *a, int seat) {
+    if (rec->n == rec->cap) {
+        long cap = rec->cap ? rec->cap * 2 : 512;
+        Rec *nr = (Rec *)realloc(rec->r, sizeof(Rec) * (size_t)cap);
+        if (nr == NULL)
+            return -1;
+        rec->r = nr;
+        rec->cap = cap;
+    }
+    rec->r[rec->n].a = *a;
+    rec->r[rec->n].seat = (int8_t)seat;
+    rec->n++;
+    return 0;
+}
+
 static long heuristic_playout(const NRules *R, NState *S, int level, MT *ms, long depth, ABuf *b, ABuf *scratch,
-                              DBuf *sc) {
+                              DBuf *sc, RecBuf *rec) {
     long k = 0;
     while (S->end == E_NONE && (depth < 0 || k < depth)) {
         legal(R, S, b, scratch);
@@ -1808,6 +1823,8 @@ static long heuristic_playout(const NRules *R, NState *S, int level, MT *ms, lon
             i = h_choose(R, S, level, b, &ms[S->turn], sc->v);
         }
         NAct a = b->a[i];
+        if (rec != NULL && rec_push(rec, &a, S->turn) < 0)
+            return -1;
         apply_act(R, S, &a);
         k++;
     }
@@ -2441,10 +2458,15 @@ static PyObject *mt_to_state(const MT *m) {
 /* heuristic_playout(level, states, depth): the heuristic of `level` (0 easy, 1 medium, 2 hard) at every seat, the
  * seats' random.Random states in `states`; returns (decisions, the new states) */
 static PyObject *Hand_heuristic_playout(HandObject *self, PyObject *args) {
-    int level;
+    int level, record = 0;
     long depth;
     PyObject *states;
-    if (!PyArg_ParseTuple(args, "iOl", &level, &states, &depth))
+    RecBuf rec = {0};
+    if (G_Action == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "burraco._native.configure was not called");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "iOl|p", &level, &states, &depth, &record))
         return NULL;
     const NRules *R = &self->rules->r;
     if (!PySequence_Check(states) || PySequence_Size(states) != R->players) {
@@ -2464,15 +2486,36 @@ static PyObject *Hand_heuristic_playout(HandObject *self, PyObject *args) {
     self->legal_at = -1;
     Py_CLEAR(self->legal_list);
     Py_BEGIN_ALLOW_THREADS
-    k = heuristic_playout(R, &self->s, level, ms, depth, &self->legal, &self->scratch, &sc);
+    k = heuristic_playout(R, &self->s, level, ms, depth, &self->legal, &self->scratch, &sc, record ? &rec : NULL);
     Py_END_ALLOW_THREADS
     free(sc.v);
-    if (k < 0)
+    if (k < 0) {
+        free(rec.r);
         return PyErr_NoMemory();
+    }
     PyObject *out = PyTuple_New(R->players);
     for (int s = 0; s < R->players; s++)
         PyTuple_SET_ITEM(out, s, mt_to_state(&ms[s]));
-    return Py_BuildValue("(lN)", k, out);
+    PyObject *acts = Py_None;
+    Py_INCREF(Py_None);
+    if (record) {
+        Py_DECREF(Py_None);
+        acts = PyList_New(rec.n);
+        for (long i = 0; acts != NULL && i < rec.n; i++) {
+            PyObject *a = act_object(R, rec.r[i].seat, &rec.r[i].a);
+            if (a == NULL) {
+                Py_CLEAR(acts);
+                break;
+            }
+            PyList_SET_ITEM(acts, i, a);
+        }
+    }
+    free(rec.r);
+    if (acts == NULL) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return Py_BuildValue("(lNN)", k, out, acts);
 }
 
 /* seeded_heuristic_playout(level, seed, depth): heuristic_playout with seat k's generator random.Random(seed + k)
@@ -2492,7 +2535,7 @@ static PyObject *Hand_seeded_heuristic_playout(HandObject *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     for (int s = 0; s < R->players; s++)
         mt_seed(&ms[s], seed + (unsigned long long)s);
-    k = heuristic_playout(R, &self->s, level, ms, depth, &self->legal, &self->scratch, &sc);
+    k = heuristic_playout(R, &self->s, level, ms, depth, &self->legal, &self->scratch, &sc, NULL);
     Py_END_ALLOW_THREADS
     free(sc.v);
     if (k < 0)

@@ -252,6 +252,8 @@ class ISMCTSPlayer:
         return out
 
     def _rollout(self, g: Game, players: list[HeuristicPlayer]) -> None:
+        if native_rollouts and native.heuristic_rollout(g, self.level, [p.rng for p in players], self.rollout_depth):
+            return  # played on the native core: the same decisions, g and the players' generators as below
         depth = self.rollout_depth
         steps = 0
         while g.end is None and (depth is None or steps < depth):
