@@ -6,7 +6,10 @@ The decisions are those of random 4-player ``italian`` hands (every ``--every``-
 legal actions, from ``--hands`` hands dealt from ``--seed``); each is searched with ``time_budget=--budget`` seconds
 once with ``burraco.bots.ismcts.native_rollouts`` on and once off; reported: the median (and quartiles) of
 ``last_iterations`` -- the determinizations, each a full-hand heuristic rollout of every root candidate -- and their
-ratio. Pinned to one core; both runs see the same states. ``--json`` prints one JSON object::
+ratio. The Python figure is sensitive to the machine's load (it runs first, the native one after), so a second,
+paired measurement (``--paired N``) times a search of exactly N determinizations on each decision, Python and
+native in turn, and reports the median cost of a determinization and the median of the per-decision ratios.
+Pinned to one core; every run sees the same states. ``--json`` prints one JSON object::
 
     python benchmarks/search.py --budget 0.25 --json
 """
@@ -19,6 +22,7 @@ import os
 import random
 import statistics
 import sys
+import time
 from typing import Any
 
 from burraco import Game, native, preset
@@ -55,12 +59,41 @@ def measure(gs: list[Game], budget: float, on: bool) -> list[int]:
     return its
 
 
+def paired_cost(gs: list[Game], iterations: int) -> dict[str, Any]:
+    """Seconds per determinization of a search with a fixed number of them, Python and native alternating on each
+    decision (a load that changes during the run hits both): medians, and the median of the per-decision ratios."""
+    py: list[float] = []
+    nat: list[float] = []
+    ratios: list[float] = []
+    for i, g in enumerate(gs):
+        view, legal = g.view(g.turn), g.legal_actions()
+        cost = {}
+        for on in (False, True):
+            ismcts.native_rollouts = on
+            p = ISMCTSPlayer(seed=i, iterations=iterations)
+            t0 = time.perf_counter()
+            p.choose(view, legal)
+            cost[on] = (time.perf_counter() - t0) / iterations
+        if p.last_iterations:
+            py.append(cost[False])
+            nat.append(cost[True])
+            ratios.append(cost[False] / cost[True])
+    ismcts.native_rollouts = True
+    return {
+        "paired_iterations": iterations,
+        "python_ms_per_determinization_p50": round(1e3 * statistics.median(py), 3),
+        "native_ms_per_determinization_p50": round(1e3 * statistics.median(nat), 3),
+        "paired_ratio_p50": round(statistics.median(ratios), 1),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--budget", type=float, default=0.25)
     ap.add_argument("--hands", type=int, default=3)
     ap.add_argument("--every", type=int, default=12)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--paired", type=int, default=4, help="determinizations of the paired cost run (0: skip)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     if hasattr(os, "sched_setaffinity"):
@@ -78,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     if "native_determinizations_p50" in out:
         out["ratio_p50"] = round(out["native_determinizations_p50"] / out["python_determinizations_p50"], 1)
     ismcts.native_rollouts = True
+    if args.paired and native.available():
+        out.update(paired_cost(gs, args.paired))
     if args.json:
         print(json.dumps(out))
     else:
