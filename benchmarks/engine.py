@@ -544,10 +544,11 @@ def native_figures(
         "native_determinize_us_p50": None,
         "native_determinize_us_p99": None,
         "native_determinizer_setup_us_p50": None,
-        "native_state_bytes": native.state_size() or None,
+        "native_state_bytes": None,
     }
     if not native.available() or native.supported(rules) is not None:
         return out
+    out["native_state_bytes"] = native.state_size(rules)
     note("native core: random hands, throughput")
     whole: list[float] = []
     loop_rates: list[float] = []

@@ -2,7 +2,7 @@
 """Differential run of the native core (burraco._native) against the Python engine, the reference.
 
 Plays random hands of every preset and rule variant the native core takes (:func:`burraco.native.supported`), with
-2 and 4 players, on both engines at once; at every state it compares the legal action lists (the same actions in the
+2 to 6 players, on both engines at once; at every state it compares the legal action lists (the same actions in the
 same order), the whole state after each action (:func:`burraco.native.fields_of`) and the scores at the hand's end.
 Half the hands are played by a uniform random player, half by a greedy one (melds and pick-ups first) that reaches
 big hands, long melds and closings more often. tests/test_native.py runs a small sample of it in CI::
@@ -39,15 +39,19 @@ VARIANTS: tuple[dict[str, Any], ...] = (
 
 
 def rule_sets(variants: bool = True) -> list[Rules]:
-    """Every preset with 2 and 4 players (where it has that count) and, with ``variants``, each of
-    :data:`VARIANTS` on italian and brazilian: those the native core takes."""
+    """Every preset with 2 to 6 players (3 and 5 players in individual hands, without the solo and the pairs) where
+    its rules allow that count and, with ``variants``, each of :data:`VARIANTS` on italian and brazilian with 2 and
+    4 players: those the native core takes."""
     out: list[Rules] = []
     for r in PRESETS.values():
-        for p in (2, 4):
-            if r.players not in (2, 4):
+        for p in (2, 3, 4, 5, 6):
+            try:
+                rr = r if r.players == p else r.replace(players=p)
+                if p in (3, 5):  # the individual hands of 3 and 5 players (the solo and the pairs are refused)
+                    rr = rr.replace(solo_pair=False)
+            except RulesError:  # Brazilian rule sets are for 2 and 4 players
                 continue
-            rr = r if r.players == p else r.replace(players=p)
-            if native.supported(rr) is None:
+            if native.supported(rr) is None and rr not in out:
                 out.append(rr)
     if variants:
         for base in ("italian", "brazilian"):

@@ -4,8 +4,9 @@ engine, which stays the reference.
 A :class:`NativeHand` is made from a :class:`~burraco.game.Game` and serves the same legal actions (the same list,
 in the same order), ``apply``, ``clone``, the scores at the hand's end and a random playout to the end of the hand
 in one call that releases the GIL. tests/test_native.py compares it with the Python engine on every state of random
-hands of every preset it takes; :func:`supported` says which rule sets those are (2 and 4 players, every preset
-but those with a pick-up condition, and no house rule that adds actions); anything else plays on the Python engine.
+hands of every preset it takes; :func:`supported` says which rule sets those are (2 to 6 players with sides fixed
+for the hand -- the solo and the pairs of 3 and 5 players are refused --, no pick-up condition or first-meld
+minimum, no house rule that adds actions); anything else plays on the Python engine.
 
 >>> from burraco import Game, preset
 >>> g = Game.new(preset("italian"), seed=3)
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from .actions import ADD, DISCARD, DRAW, MELD, PICK, Action, IllegalActionError
 from .cards import NUM_TYPES
-from .game import DRAW_PHASE, END_PHASE, PLAY_PHASE, SEATS_2, SEATS_4, STATE_FIELDS, Game
+from .game import DRAW_PHASE, END_PHASE, PLAY_PHASE, STATE_FIELDS, Game, initial_sides, seat_names, side_names
 from .melds import CLEAN, DIRTY, SEMICLEAN, Meld, _new, meld_rules
 from .messages import msg
 from .rules import BurracoNeeded, PickupRule, Rules, StockEnd
@@ -49,7 +50,7 @@ def _load() -> ModuleType | None:
         from . import _native
     except ImportError:
         return None
-    _native.configure(Action, (DRAW, PICK, MELD, ADD, DISCARD), SEATS_4, SEATS_2)
+    _native.configure(Action, (DRAW, PICK, MELD, ADD, DISCARD), [seat_names(n) if n >= 2 else () for n in range(7)])
     return _native
 
 
@@ -68,8 +69,8 @@ def build() -> str:
 
 def supported(rules: Rules) -> str | None:
     """Why the native core does not play ``rules`` (an English sentence), or None when it does."""
-    if rules.players not in (2, 4):
-        return f"{rules.players} players (the native core plays 2 and 4)"
+    if rules.solo_pair:
+        return "the solo and the pairs of 3 and 5 players (sides that change in the hand)"
     if rules.pickup_rule is not PickupRule.NONE:
         return f"the pick-up condition {rules.pickup_rule.value}"
     if rules.min_first_meld:
@@ -80,12 +81,10 @@ def supported(rules: Rules) -> str | None:
         return "sets of 2s"
     if rules.max_wilds != 1:
         return "more than one wild per meld"
-    if rules.pozzetto_requires_burraco:
-        return "a pozzetto that needs a burraco"
     if rules.max_set_size > 14 or rules.max_sequence_len > 14:
         return "melds longer than 14 cards"
-    if rules.decks > 2:
-        return "more than two decks"
+    if rules.deck_size > 170:
+        return "a deck of more than 170 cards"
     if rules.pozzetto_size > 20:
         return "pozzetti of more than 20 cards"
     return None
@@ -122,6 +121,7 @@ def native_rules(rules: Rules) -> Any:
         "pickup_one_ok": int(r.pickup_with_one_card_allowed),
         "indirect_counts": int(r.indirect_pozzetto_counts_if_unplayed),
         "poz_penalty": r.pozzetto_penalty,
+        "poz_requires_burraco": int(r.pozzetto_requires_burraco),
         "closing_clean": int(r.closing_burraco is BurracoNeeded.CLEAN),
         "closing_requires_discard": int(r.closing_requires_discard),
         "closing_wild_ok": int(r.closing_discard_may_be_wild),
@@ -299,7 +299,7 @@ class NativeHand:
         """The score breakdown per side once the hand has ended (as :meth:`Game.scores`), else None."""
         if not self._h.end:
             return None
-        sides = ("NS", "EW") if self.rules.players == 4 else SEATS_2
+        sides = side_names(self.rules.players)
         return {sides[k]: dict(zip(_SCORE_KEYS, v, strict=True)) for k, v in enumerate(self._h.scores())}
 
     def to_game(self, actions: list[Action] | None = None) -> Game:
@@ -314,8 +314,6 @@ class NativeHand:
 
 def game_from_fields(rules: Rules, deal: Any, f: tuple[Any, ...], actions: list[Action]) -> Game:
     """A Python game from the native layout (:func:`fields_of`)."""
-    from .game import initial_sides, seat_names, side_names
-
     g = Game(rules, None, 0)
     ctx = meld_rules(rules)
     n = rules.players
@@ -325,7 +323,7 @@ def game_from_fields(rules: Rules, deal: Any, f: tuple[Any, ...], actions: list[
         "seats": seat_names(n),
         "sides": side_names(n),
         "side_seats": initial_sides(n),
-        "side_of_seat": tuple(s & 1 if n == 4 else s for s in range(n)),
+        "side_of_seat": tuple(next(k for k, m in enumerate(initial_sides(n)) if s in m) for s in range(n)),
         "solo": -1,
         "hands": [bytearray(h) for h in f[0]],
         "hand_n": list(f[1]),
@@ -531,9 +529,10 @@ def random_deals(rules: Rules, seeds: list[int], dealer: int | None = None) -> i
     return got
 
 
-def state_size() -> int:
-    """Bytes of one native hand state (what a clone copies)."""
+def state_size(rules: Rules | None = None) -> int:
+    """Bytes a clone of a native hand copies under ``rules`` (the state up to the melds and the melds of its sides;
+    None: the largest state, 6 sides); 0 without the native core."""
     if _mod is None:
         return 0
-    got: int = _mod.state_size()
+    got: int = _mod.state_size(None if rules is None else native_rules(rules))
     return got

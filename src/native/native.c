@@ -6,22 +6,23 @@
  * wraps it (conversion from and to a Game, the rule sets it supports); tests/test_native.py compares both engines
  * on every state of random hands.
  *
- * Supported: 2 and 4 players, every rule parameter but the house rules that the native core refuses (see
- * burraco/native.py: supported()); those rule sets run on the Python engine.
+ * Supported: 2 to 6 players with the sides fixed for the hand (not the solo and the pairs of 3 and 5 players),
+ * every rule parameter but those burraco/native.py: supported() refuses; those rule sets run on the Python engine.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+#include <stddef.h>
 #include <math.h>
 
 #define NT 53
 #define JOKER 52
-#define MAXP 4
-#define MAXSIDES 2
-#define MAXPOZ 3
+#define MAXP 6
+#define MAXSIDES 6
+#define MAXPOZ 6
 #define MAXMELDS 32
-#define MAXCARDS 120
+#define MAXCARDS 170
 #define MAXMC 16 /* cards in one meld or one action */
 #define PH (-1)  /* placeholder of the generator: any wild but the suit's own 2 */
 
@@ -37,8 +38,11 @@ typedef struct {
     int poz_penalty, closing_clean, closing_requires_discard, closing_wild_ok, closing_bonus;
     int bonus_clean, bonus_semi, bonus_dirty, extra_honours, bonus_ak, bonus_aa, no_canastra_penalty;
     int stock_end_morto, stalemate, turn_cap, three_morto;
-    int hand_size, poz_size, up_card, decks, jokers;
+    int hand_size, poz_size, up_card, decks, jokers, poz_requires_burraco;
     int values[NT];
+    /* the sides (fixed in a hand: no solo and pairs): the side of each seat, the sides, the seats of a side */
+    int nsides, npoz, ssize;
+    int side[MAXP];
 } NRules;
 
 typedef struct {
@@ -77,9 +81,9 @@ typedef struct {
     NMeld melds[MAXSIDES][MAXMELDS];
 } NState;
 
-static int n_sides(const NRules *R) { return R->players == 4 ? 2 : 2; }
-static int side_of(const NRules *R, int seat) { return R->players == 4 ? seat & 1 : seat; }
-static int side_size(const NRules *R) { return R->players == 4 ? 2 : 1; }
+static int n_sides(const NRules *R) { return R->nsides; }
+static int side_of(const NRules *R, int seat) { return R->side[seat]; }
+static int side_size(const NRules *R) { return R->ssize; }
 
 static int popc(unsigned x) { return __builtin_popcount(x); }
 static int bitlen(unsigned x) { return x ? 32 - __builtin_clz(x) : 0; }
@@ -802,7 +806,11 @@ static int has_burraco(const NRules *R, const NState *S, int side, int clean_onl
     return 0;
 }
 
+static int has_burraco(const NRules *R, const NState *S, int side, int clean_only);
+
 static int pozzetto_for(const NRules *R, const NState *S, int side) {
+    if (R->poz_requires_burraco && !has_burraco(R, S, side, 0))
+        return -1;
     int taken = S->poz_taken[side];
     if (taken == 0) {
         for (int i = 0; i < S->npoz; i++)
@@ -1019,10 +1027,10 @@ static void do_discard(const NRules *R, NState *S, int seat, int c) {
         else
             closed = 1;
     }
-    if (side_size(R) > 1) {
-        int p = seat ^ 2;
-        S->has_hidden[p] = 0;
-    }
+    if (side_size(R) > 1)
+        for (int p = 0; p < R->players; p++)
+            if (p != seat && side_of(R, p) == side)
+                S->has_hidden[p] = 0;
     if (S->lone >= 0 && !S->melded && !S->drew)
         S->stalemate_run++;
     else
@@ -1390,7 +1398,7 @@ static int is_wild(int c) { return c == JOKER || c % 13 == 1; }
 typedef struct {
     const NRules *R;
     const NState *S;
-    int level, seat, side, opp, next_seat;
+    int level, seat, side, their_side, next_seat;
     int counts[NT];
     int hand[MAXCARDS], nhand, hidden_poz, n_hand;
     int pile[MAXCARDS], npile;
@@ -1445,7 +1453,6 @@ static void hctx_init(HCtx *x, const NRules *R, const NState *S, int level) {
     int seat = S->turn, P = R->players;
     x->seat = seat;
     x->side = side_of(R, seat);
-    x->opp = 1 - x->side;
     x->hidden_poz = 0;
     x->nhand = 0;
     for (int c = 0; c < NT; c++) {
@@ -1467,12 +1474,15 @@ static void hctx_init(HCtx *x, const NRules *R, const NState *S, int level) {
     while (side_of(R, nxt) == x->side && nxt != seat)
         nxt = ((nxt + R->direction) % P + P) % P;
     x->next_seat = nxt;
+    x->their_side = side_of(R, nxt);
     x->need_clean = R->closing_clean;
     x->own_poz = S->poz_taken[x->side] > 0;
     x->poz_left = pozzetti_left(S) > 0;
     x->own_can_close = x->own_poz && has_burraco_melds(S->melds[x->side], S->nmelds[x->side], x->need_clean);
-    x->opp_threat =
-        S->poz_taken[x->opp] > 0 && has_burraco_melds(S->melds[x->opp], S->nmelds[x->opp], x->need_clean);
+    x->opp_threat = 0;
+    for (int k = 0; k < n_sides(R); k++)
+        if (k != x->side && S->poz_taken[k] > 0 && has_burraco_melds(S->melds[k], S->nmelds[k], x->need_clean))
+            x->opp_threat = 1;
     int mn = 1 << 30;
     for (int s = 0; s < P; s++)
         if (side_of(R, s) != x->side && S->hand_n[s] < mn)
@@ -1487,7 +1497,7 @@ static void hctx_init(HCtx *x, const NRules *R, const NState *S, int level) {
 /* the first meld of a side (own: 1, theirs: 0) that card c fits, or NULL */
 static const NMeld *fits(HCtx *x, int c, int own) {
     const NState *S = x->S;
-    int side = own ? x->side : x->opp;
+    int side = own ? x->side : x->their_side;
     if (!own && !x->their_done) {
         for (int i = 0; i < S->nmelds[side]; i++)
             x->their_singles[i] = meld_singles(x->R, &S->melds[side][i]);
@@ -1601,7 +1611,16 @@ static double potential(const NRules *R, const NMeld *m) {
 }
 
 static int want_close(HCtx *x) {
-    return x->opp_threat || x->late || (side_points(x, x->side) - side_points(x, x->opp)) > -150.0;
+    if (x->opp_threat || x->late)
+        return 1;
+    double best = -1e300;
+    for (int k = 0; k < n_sides(x->R); k++)
+        if (k != x->side) {
+            double v = side_points(x, k);
+            if (v > best)
+                best = v;
+        }
+    return side_points(x, x->side) - best > -150.0;
 }
 
 static double pick_value(HCtx *x) {
@@ -1631,7 +1650,11 @@ static double pick_value(HCtx *x) {
     total += hidden * ((x->late && x->level == L_HARD) ? -4.0 : 1.5);
     if (x->level == L_HARD && x->opp_threat && x->opp_short)
         total -= 4.0 * S->pile_n;
-    if (x->level == L_HARD && !x->late && S->stock_n > 10 && !S->poz_taken[x->opp]) {
+    int opp_poz = 0;
+    for (int k = 0; k < n_sides(R); k++)
+        if (k != x->side && S->poz_taken[k])
+            opp_poz = 1;
+    if (x->level == L_HARD && !x->late && S->stock_n > 10 && !opp_poz) {
         double ahead = (S->stock_n - 10) / 25.0;
         if (ahead > 1.0)
             ahead = 1.0;
@@ -1860,7 +1883,7 @@ typedef struct {
 } HandObject;
 
 static PyTypeObject RulesType, HandType;
-static PyObject *G_Action, *G_VERBS[5], *G_SEATS[MAXP * 2], *G_EMPTY;
+static PyObject *G_Action, *G_VERBS[5], *G_SEATS[MAXP + 1][MAXP], *G_EMPTY;
 
 static int dict_int(PyObject *d, const char *key, int *out) {
     PyObject *v = PyDict_GetItemString(d, key);
@@ -1890,7 +1913,7 @@ static PyObject *Rules_new(PyTypeObject *tp, PyObject *args, PyObject *kw) {
         F(closing_requires_discard) || F(closing_wild_ok) || F(closing_bonus) || F(bonus_clean) || F(bonus_semi) ||
         F(bonus_dirty) || F(extra_honours) || F(bonus_ak) || F(bonus_aa) || F(no_canastra_penalty) ||
         F(stock_end_morto) || F(stalemate) || F(turn_cap) || F(three_morto) || F(hand_size) || F(poz_size) ||
-        F(up_card) || F(decks) || F(jokers)) {
+        F(up_card) || F(decks) || F(jokers) || F(poz_requires_burraco)) {
         Py_DECREF(self);
         return NULL;
     }
@@ -1903,11 +1926,25 @@ static PyObject *Rules_new(PyTypeObject *tp, PyObject *args, PyObject *kw) {
     }
     for (int c = 0; c < NT; c++)
         R->values[c] = (int)PyLong_AsLong(PyTuple_GET_ITEM(vals, c));
-    if (R->players != 2 && R->players != 4) {
+    if (R->players < 2 || R->players > MAXP) {
         Py_DECREF(self);
-        PyErr_SetString(PyExc_ValueError, "the native core plays 2 and 4 players only");
+        PyErr_SetString(PyExc_ValueError, "the native core plays 2 to 6 players");
         return NULL;
     }
+    /* burraco/game.py initial_sides: NS and EW with 4, the partners opposite with 6, every seat alone otherwise */
+    if (R->players == 4 || R->players == 6) {
+        R->nsides = R->players / 2;
+        R->ssize = 2;
+        for (int s = 0; s < R->players; s++)
+            R->side[s] = s % R->nsides;
+    } else {
+        R->nsides = R->players;
+        R->ssize = 1;
+        for (int s = 0; s < R->players; s++)
+            R->side[s] = s;
+    }
+    /* rules.pozzetto_sizes without solo and pairs */
+    R->npoz = (R->players == 2 || R->players == 4) ? (R->three_morto ? 3 : 2) : (R->players == 6 ? 3 : R->players);
     if (R->max_set > 14 || R->max_seq > 14) {
         Py_DECREF(self);
         PyErr_SetString(PyExc_ValueError, "the native core takes melds of at most 14 cards");
@@ -2196,11 +2233,16 @@ static PyObject *Hand_new(PyTypeObject *tp, PyObject *args, PyObject *kw) {
 
 static PyObject *Hand_fields(HandObject *self, PyObject *unused) { return dump_fields(&self->rules->r, &self->s); }
 
+/* the bytes of a state these rules use: everything up to the melds, and the melds of their sides */
+static size_t state_bytes(const NRules *R) {
+    return offsetof(NState, melds) + (size_t)n_sides(R) * sizeof(((NState *)0)->melds[0]);
+}
+
 static PyObject *Hand_clone(HandObject *self, PyObject *unused) {
     HandObject *h = hand_alloc(self->rules);
     if (h == NULL)
         return NULL;
-    memcpy(&h->s, &self->s, sizeof(NState));
+    memcpy(&h->s, &self->s, state_bytes(&self->rules->r));
     return (PyObject *)h;
 }
 
@@ -2241,7 +2283,7 @@ static PyObject *Hand_legal_actions(HandObject *self, PyObject *unused) {
         return NULL;
     if (self->legal_list == NULL) {
         int seat = self->s.turn;
-        PyObject *name = G_SEATS[self->rules->r.players == 4 ? seat : seat + 4];
+        PyObject *name = G_SEATS[self->rules->r.players][seat];
         PyObject *out = PyList_New(self->legal.n);
         if (out == NULL)
             return NULL;
@@ -2278,7 +2320,7 @@ static int find_action(HandObject *self, PyObject *action) {
     if (v < 0)
         return -1;
     int seat = self->s.turn;
-    PyObject *name = G_SEATS[self->rules->r.players == 4 ? seat : seat + 4];
+    PyObject *name = G_SEATS[self->rules->r.players][seat];
     if (!PyUnicode_Check(PyTuple_GET_ITEM(action, 0)) || PyUnicode_Compare(PyTuple_GET_ITEM(action, 0), name) != 0)
         return -1;
     uint8_t cards[MAXMC];
@@ -2362,7 +2404,7 @@ static PyObject *Hand_random_playout(HandObject *self, PyObject *arg) {
 }
 
 static PyObject *act_object(const NRules *R, int seat, const NAct *a) {
-    PyObject *name = G_SEATS[R->players == 4 ? seat : seat + 4];
+    PyObject *name = G_SEATS[R->players][seat];
     PyObject *cards = a->n ? tuple_u8(a->cards, a->n) : (Py_INCREF(G_EMPTY), G_EMPTY);
     PyObject *k = PyLong_FromLong(a->meld);
     PyObject *act = new_action(name, G_VERBS[a->verb], cards, k);
@@ -2998,10 +3040,11 @@ static PyTypeObject DetType = {
     .tp_methods = Det_methods,
 };
 
-/* configure(Action, verbs, seats4, seats2): the Action type, the five verb strings, the seat letters */
+/* configure(Action, verbs, seats): the Action type, the five verb strings, the seat letters for 2 … 6 players
+ * (seats[n] the letters of n players) */
 static PyObject *configure(PyObject *mod, PyObject *args) {
-    PyObject *action, *verbs, *s4, *s2;
-    if (!PyArg_ParseTuple(args, "OOOO", &action, &verbs, &s4, &s2))
+    PyObject *action, *verbs, *seats;
+    if (!PyArg_ParseTuple(args, "OOO", &action, &verbs, &seats))
         return NULL;
     if (!PyType_Check(action) || !PyType_IsSubtype((PyTypeObject *)action, &PyTuple_Type)) {
         PyErr_SetString(PyExc_TypeError, "Action must be a tuple type");
@@ -3015,17 +3058,19 @@ static PyObject *configure(PyObject *mod, PyObject *args) {
             return NULL;
         Py_XSETREF(G_VERBS[i], v);
     }
-    for (int i = 0; i < 4; i++) {
-        PyObject *v = PySequence_GetItem(s4, i);
-        if (v == NULL)
+    for (int n = 2; n <= MAXP; n++) {
+        PyObject *names = PySequence_GetItem(seats, n);
+        if (names == NULL)
             return NULL;
-        Py_XSETREF(G_SEATS[i], v);
-    }
-    for (int i = 0; i < 2; i++) {
-        PyObject *v = PySequence_GetItem(s2, i);
-        if (v == NULL)
-            return NULL;
-        Py_XSETREF(G_SEATS[4 + i], v);
+        for (int i = 0; i < n; i++) {
+            PyObject *v = PySequence_GetItem(names, i);
+            if (v == NULL) {
+                Py_DECREF(names);
+                return NULL;
+            }
+            Py_XSETREF(G_SEATS[n][i], v);
+        }
+        Py_DECREF(names);
     }
     Py_RETURN_NONE;
 }
@@ -3049,7 +3094,7 @@ static int deal_state(const NRules *R, NState *S, uint64_t seed, int first) {
         deck[j] = t;
     }
     memset(S, 0, sizeof(*S));
-    int npoz = R->three_morto ? 3 : 2, at = 0;
+    int npoz = R->npoz, at = 0;
     if (R->poz_size > 20 || n - npoz * R->poz_size - R->players * R->hand_size - R->up_card < 3)
         return -1;
     S->npoz = (int8_t)npoz;
@@ -3151,7 +3196,19 @@ static PyObject *random_deals(PyObject *mod, PyObject *args) {
     return PyLong_FromLong(total);
 }
 
-static PyObject *state_size(PyObject *mod, PyObject *unused) { return PyLong_FromSize_t(sizeof(NState)); }
+/* state_size(rules=None): the bytes a clone copies under these rules (None: the largest state) */
+static PyObject *state_size(PyObject *mod, PyObject *args) {
+    PyObject *rules = Py_None;
+    if (!PyArg_ParseTuple(args, "|O", &rules))
+        return NULL;
+    if (rules == Py_None)
+        return PyLong_FromSize_t(sizeof(NState));
+    if (!PyObject_TypeCheck(rules, &RulesType)) {
+        PyErr_SetString(PyExc_TypeError, "state_size takes native Rules");
+        return NULL;
+    }
+    return PyLong_FromSize_t(state_bytes(&((RulesObject *)rules)->r));
+}
 
 /* random_hands(hands, count, seed): play `count` random playouts from copies of `hands` (a Hand) with the GIL
  * released; returns the total number of decisions */
@@ -3186,7 +3243,7 @@ static PyObject *random_hands(PyObject *mod, PyObject *args) {
 
 static PyMethodDef module_methods[] = {
     {"configure", configure, METH_VARARGS, "Set the Action type, the verbs and the seat letters."},
-    {"state_size", state_size, METH_NOARGS, "Bytes of one native hand state."},
+    {"state_size", state_size, METH_VARARGS, "Bytes a clone copies under these native Rules (None: the largest)."},
     {"new_hand", new_hand, METH_VARARGS, "The hand Game.new(rules, seed) deals, in native form."},
     {"random_deals", random_deals, METH_VARARGS, "Deal and play one random hand per seed; the decisions played."},
     {"random_hands", random_hands, METH_VARARGS, "Random playouts from copies of a hand; the decisions played."},
