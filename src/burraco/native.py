@@ -57,6 +57,13 @@ def _load() -> ModuleType | None:
 _mod: ModuleType | None = _load()
 
 
+def _core() -> ModuleType:
+    """The C module, or RuntimeError where it is not built (or ``BURRACO_PURE`` is set)."""
+    if _mod is None:
+        raise RuntimeError("the native core is not built (or BURRACO_PURE is set)")
+    return _mod
+
+
 def available() -> bool:
     """True when the native core was built (setup.py, where a C compiler is present) and ``BURRACO_PURE`` is unset."""
     return _mod is not None
@@ -200,8 +207,7 @@ class NativeHand:
         """The native copy of ``g`` (ValueError where :func:`supported` refuses its rules)."""
         if g.solo >= 0:
             raise ValueError("the native core has no solo and pairs (3 and 5 players)")
-        assert _mod is not None or native_rules(g.rules) is None
-        return cls(g.rules, g.deal, _mod.Hand(native_rules(g.rules), fields_of(g)))  # type: ignore[union-attr]
+        return cls(g.rules, g.deal, _core().Hand(native_rules(g.rules), fields_of(g)))
 
     @classmethod
     def new(cls, rules: Rules, seed: int, dealer: int | None = None) -> NativeHand:
@@ -213,8 +219,7 @@ class NativeHand:
         if dealer is None:
             dealer = rules.players - 1
         first = (dealer + rules.direction) % rules.players
-        assert _mod is not None or native_rules(rules) is None
-        return cls(rules, ("seed", seed), _mod.new_hand(native_rules(rules), seed, first))  # type: ignore[union-attr]
+        return cls(rules, ("seed", seed), _core().new_hand(native_rules(rules), seed, first))
 
     def fields(self) -> tuple[Any, ...]:
         """The state in the layout of :func:`fields_of`."""
@@ -524,8 +529,7 @@ def random_deals(rules: Rules, seeds: list[int], dealer: int | None = None) -> i
     if dealer is None:
         dealer = rules.players - 1
     first = (dealer + rules.direction) % rules.players
-    assert _mod is not None or native_rules(rules) is None
-    got: int = _mod.random_deals(native_rules(rules), seeds, first)  # type: ignore[union-attr]
+    got: int = _core().random_deals(native_rules(rules), seeds, first)
     return got
 
 
