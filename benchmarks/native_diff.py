@@ -39,7 +39,7 @@ VARIANTS: tuple[dict[str, Any], ...] = (
 
 
 def rule_sets(variants: bool = True) -> list[Rules]:
-    """Every preset with 2 to 6 players (3 and 5 players in individual hands, without the solo and the pairs) where
+    """Every preset with 2 to 6 players (3 and 5 players with the solo and the pairs and in individual hands) where
     its rules allow that count and, with ``variants``, each of :data:`VARIANTS` on italian and brazilian with 2 and
     4 players: those the native core takes."""
     out: list[Rules] = []
@@ -47,12 +47,12 @@ def rule_sets(variants: bool = True) -> list[Rules]:
         for p in (2, 3, 4, 5, 6):
             try:
                 rr = r if r.players == p else r.replace(players=p)
-                if p in (3, 5):  # the individual hands of 3 and 5 players (the solo and the pairs are refused)
-                    rr = rr.replace(solo_pair=False)
             except RulesError:  # Brazilian rule sets are for 2 and 4 players
                 continue
-            if native.supported(rr) is None and rr not in out:
-                out.append(rr)
+            # 3 and 5 players: the solo and the pairs, and the individual hands (after 1000 points)
+            for x in (rr, rr.replace(solo_pair=False)) if p in (3, 5) else (rr,):
+                if native.supported(x) is None and x not in out:
+                    out.append(x)
     if variants:
         for base in ("italian", "brazilian"):
             for v in VARIANTS:

@@ -1,7 +1,7 @@
 """The native core (burraco._native, src/native/native.c) against the pure-Python engine, the reference.
 
 A small sample of benchmarks/native_diff.py (which compares a million states): every state of random hands of every
-preset and rule variant the native core takes, with 2 to 6 players (3 and 5 in individual hands) — the legal action lists (same actions, same
+preset and rule variant the native core takes, with 2 to 6 players (3 and 5 with the solo and the pairs too) — the legal action lists (same actions, same
 order), the whole state after each action and the scores at the hand's end — and the rest of the wrapper's API:
 clone, refused actions, playouts, the rule sets it refuses, the pure fallback.
 """
@@ -154,8 +154,7 @@ def test_random_hands_in_threads() -> None:
 
 @pytest.mark.parametrize(
     "name, why",
-    [("italian-3p", "solo and the pairs"), ("italian-5p", "solo and the pairs"), ("international", "pick-up"),
-     ("brazilian-stbl", "pick-up")],
+    [("international", "pick-up"), ("brazilian-stbl", "pick-up"), ("brazilian-fechado", "pick-up")],
 )  # fmt: skip
 def test_the_rule_sets_it_refuses(name: str, why: str) -> None:
     r = preset(name)
@@ -176,7 +175,9 @@ def _python_play(g: Game, rng: random.Random) -> int:
     return n
 
 
-@pytest.mark.parametrize("name", ["italian", "italian-2p", "brazilian", "brazilian-2p", "italian-tournament", "italian-6p"])
+@pytest.mark.parametrize(
+    "name", ["italian", "italian-2p", "brazilian", "brazilian-2p", "italian-tournament", "italian-3p", "italian-6p"]
+)
 def test_play_random_plays_the_python_loops_hand(name: str) -> None:
     """burraco simulate's random hands on the native core draw what the Python loop draws: the same hand, the same
     actions, the same state of the random generator afterwards (so a simulation's figures do not depend on the
@@ -201,7 +202,7 @@ def test_play_random_plays_the_python_loops_hand(name: str) -> None:
 
 
 def test_play_random_declines_what_it_cannot_play() -> None:
-    g = Game.new(preset("italian-3p"), seed=1)
+    g = Game.new(preset("international"), seed=1)
     assert native.play_random(g, random.Random(1)) is None and g.actions == []
 
     class Mine(random.Random):

@@ -4,9 +4,9 @@ engine, which stays the reference.
 A :class:`NativeHand` is made from a :class:`~burraco.game.Game` and serves the same legal actions (the same list,
 in the same order), ``apply``, ``clone``, the scores at the hand's end and a random playout to the end of the hand
 in one call that releases the GIL. tests/test_native.py compares it with the Python engine on every state of random
-hands of every preset it takes; :func:`supported` says which rule sets those are (2 to 6 players with sides fixed
-for the hand -- the solo and the pairs of 3 and 5 players are refused --, no pick-up condition or first-meld
-minimum, no house rule that adds actions); anything else plays on the Python engine.
+hands of every preset it takes; :func:`supported` says which rule sets those are (2 to 6 players, the solo and the
+pairs of 3 and 5 players included; no pick-up condition or first-meld minimum, no house rule that adds actions);
+anything else plays on the Python engine.
 
 >>> from burraco import Game, preset
 >>> g = Game.new(preset("italian"), seed=3)
@@ -25,7 +25,17 @@ from typing import TYPE_CHECKING, Any
 
 from .actions import ADD, DISCARD, DRAW, MELD, PICK, Action, IllegalActionError
 from .cards import NUM_TYPES
-from .game import DRAW_PHASE, END_PHASE, PLAY_PHASE, STATE_FIELDS, Game, initial_sides, seat_names, side_names
+from .game import (
+    DRAW_PHASE,
+    END_PHASE,
+    PLAY_PHASE,
+    STATE_FIELDS,
+    Game,
+    initial_sides,
+    seat_names,
+    side_name,
+    side_names,
+)
 from .melds import CLEAN, DIRTY, SEMICLEAN, Meld, _new, meld_rules
 from .messages import msg
 from .rules import BurracoNeeded, PickupRule, Rules, StockEnd
@@ -76,8 +86,6 @@ def build() -> str:
 
 def supported(rules: Rules) -> str | None:
     """Why the native core does not play ``rules`` (an English sentence), or None when it does."""
-    if rules.solo_pair:
-        return "the solo and the pairs of 3 and 5 players (sides that change in the hand)"
     if rules.pickup_rule is not PickupRule.NONE:
         return f"the pick-up condition {rules.pickup_rule.value}"
     if rules.min_first_meld:
@@ -92,7 +100,7 @@ def supported(rules: Rules) -> str | None:
         return "melds longer than 14 cards"
     if rules.deck_size > 170:
         return "a deck of more than 170 cards"
-    if rules.pozzetto_size > 20:
+    if max(rules.pozzetto_sizes) > 20:
         return "pozzetti of more than 20 cards"
     return None
 
@@ -129,6 +137,8 @@ def native_rules(rules: Rules) -> Any:
         "indirect_counts": int(r.indirect_pozzetto_counts_if_unplayed),
         "poz_penalty": r.pozzetto_penalty,
         "poz_requires_burraco": int(r.pozzetto_requires_burraco),
+        "solo_pair": int(r.solo_pair),
+        "poz_sizes": tuple(r.pozzetto_sizes),
         "closing_clean": int(r.closing_burraco is BurracoNeeded.CLEAN),
         "closing_requires_discard": int(r.closing_requires_discard),
         "closing_wild_ok": int(r.closing_discard_may_be_wild),
@@ -186,6 +196,7 @@ def fields_of(g: Game) -> tuple[Any, ...]:
         tuple(bytes(k) for k in g.known),
         bytes(g.table),
         ints,
+        (tuple(g.side_of_seat), g.solo),
     )
 
 
@@ -205,8 +216,6 @@ class NativeHand:
     @classmethod
     def from_game(cls, g: Game) -> NativeHand:
         """The native copy of ``g`` (ValueError where :func:`supported` refuses its rules)."""
-        if g.solo >= 0:
-            raise ValueError("the native core has no solo and pairs (3 and 5 players)")
         return cls(g.rules, g.deal, _core().Hand(native_rules(g.rules), fields_of(g)))
 
     @classmethod
@@ -304,8 +313,19 @@ class NativeHand:
         """The score breakdown per side once the hand has ended (as :meth:`Game.scores`), else None."""
         if not self._h.end:
             return None
-        sides = side_names(self.rules.players)
-        return {sides[k]: dict(zip(_SCORE_KEYS, v, strict=True)) for k, v in enumerate(self._h.scores())}
+        names = _side_names(self.rules.players, self.fields()[14][0])
+        return {names[k]: dict(zip(_SCORE_KEYS, v, strict=True)) for k, v in enumerate(self._h.scores())}
+
+    def totals(self) -> list[int] | None:
+        """Each side's total once the hand has ended (in the order of :meth:`scores`), else None."""
+        if not self._h.end:
+            return None
+        return [v[5] for v in self._h.scores()]
+
+    def side_of(self, seat: int) -> int:
+        """The side of ``seat`` now (with 3 and 5 players the pairs form during the hand)."""
+        got: int = self._h.side_of(seat)
+        return got
 
     def to_game(self, actions: list[Action] | None = None) -> Game:
         """A Python :class:`Game` in this state (``actions``: its history, for records; empty by default)."""
@@ -317,19 +337,37 @@ class NativeHand:
         return game_from_fields(self.rules, deal, self.fields(), actions or [])
 
 
+def _initial_side_of(n: int) -> tuple[int, ...]:
+    return tuple(next(k for k, m in enumerate(initial_sides(n)) if s in m) for s in range(n))
+
+
+def _groups(n: int, side_of_seat: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    k = max(side_of_seat) + 1
+    return tuple(tuple(s for s in range(n) if side_of_seat[s] == j) for j in range(k))
+
+
+def _side_names(n: int, side_of_seat: tuple[int, ...]) -> tuple[str, ...]:
+    if tuple(side_of_seat) == _initial_side_of(n):
+        return side_names(n)
+    seats = seat_names(n)
+    return tuple(side_name(seats, m) for m in _groups(n, tuple(side_of_seat)))
+
+
 def game_from_fields(rules: Rules, deal: Any, f: tuple[Any, ...], actions: list[Action]) -> Game:
     """A Python game from the native layout (:func:`fields_of`)."""
     g = Game(rules, None, 0)
     ctx = meld_rules(rules)
     n = rules.players
+    side_of_seat, solo = f[14] if len(f) > 14 else (_initial_side_of(n), -1)
+    side_of_seat = tuple(side_of_seat)
     fields: dict[str, Any] = {
         "deal": deal,
         "n": n,
         "seats": seat_names(n),
-        "sides": side_names(n),
-        "side_seats": initial_sides(n),
-        "side_of_seat": tuple(next(k for k, m in enumerate(initial_sides(n)) if s in m) for s in range(n)),
-        "solo": -1,
+        "sides": _side_names(n, side_of_seat),
+        "side_seats": _groups(n, side_of_seat),
+        "side_of_seat": side_of_seat,
+        "solo": solo,
         "hands": [bytearray(h) for h in f[0]],
         "hand_n": list(f[1]),
         "stock": list(f[2]),
@@ -381,7 +419,7 @@ def play_random(g: Game, rng: random.Random) -> int | None:
     Python's Mersenne Twister on ``rng``'s state and gives the state back), so the hand, ``g`` afterwards (its
     actions included) and ``rng`` are the same as on the Python engine. Returns the number of decisions, or None
     (``g`` untouched) where the core cannot play it: not built, rules it refuses, a ``rng`` of another type."""
-    if _mod is None or type(rng) is not random.Random or g.solo >= 0 or g.end is not None:
+    if _mod is None or type(rng) is not random.Random or g.end is not None:
         return None
     if supported(g.rules) is not None:
         return None
@@ -402,7 +440,7 @@ def heuristic_rollout(g: Game, level: str, rngs: list[random.Random], depth: int
     ``level`` at every seat (seat ``k`` drawing from ``rngs[k]``) for ``depth`` decisions or to the end of the
     hand; ``g`` (its actions included) and the generators end as the Python rollout leaves them. Returns the
     decisions played, or None (``g`` untouched) where the core cannot play it."""
-    if _mod is None or g.solo >= 0 or g.end is not None or supported(g.rules) is not None:
+    if _mod is None or g.end is not None or supported(g.rules) is not None:
         return None
     h = NativeHand.from_game(g)
     k, states, acts = h._h.heuristic_playout(
@@ -438,7 +476,7 @@ class Determinizer:
     def __init__(self, view: View, weights: Sequence[Sequence[float] | None] | None = None) -> None:
         r = view.rules
         why = supported(r)
-        if _mod is None or why is not None or view.solo >= 0:
+        if _mod is None or why is not None:
             raise ValueError(f"the native core does not determinize this view: {why or 'not built'}")
         self.rules = r
         n = r.players
@@ -481,6 +519,7 @@ class Determinizer:
             tuple(bytes(k) for k in view.known),
             bytes(view.table),
             ints,
+            (tuple(view.seat_side), view.solo),
         )
         fix_drawn = seat != turn and view.drew and view.end is None
         assert _mod is not None

@@ -6,8 +6,8 @@
  * wraps it (conversion from and to a Game, the rule sets it supports); tests/test_native.py compares both engines
  * on every state of random hands.
  *
- * Supported: 2 to 6 players with the sides fixed for the hand (not the solo and the pairs of 3 and 5 players),
- * every rule parameter but those burraco/native.py: supported() refuses; those rule sets run on the Python engine.
+ * Supported: 2 to 6 players (the solo and the pairs of 3 and 5 players included), every rule parameter but those
+ * burraco/native.py: supported() refuses; those rule sets run on the Python engine.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -38,7 +38,8 @@ typedef struct {
     int poz_penalty, closing_clean, closing_requires_discard, closing_wild_ok, closing_bonus;
     int bonus_clean, bonus_semi, bonus_dirty, extra_honours, bonus_ak, bonus_aa, no_canastra_penalty;
     int stock_end_morto, stalemate, turn_cap, three_morto;
-    int hand_size, poz_size, up_card, decks, jokers, poz_requires_burraco;
+    int hand_size, poz_size, up_card, decks, jokers, poz_requires_burraco, solo_pair;
+    int poz_sizes[MAXPOZ];
     int values[NT];
     /* the sides (fixed in a hand: no solo and pairs): the side of each seat, the sides, the seats of a side */
     int nsides, npoz, ssize;
@@ -78,12 +79,24 @@ typedef struct {
     int8_t last_turn, timeout_called, end, closed_by, first;
     int16_t laid, stalemate_run, turns, timeout_left;
     int32_t nactions;
+    /* the sides: of each seat, the seats per side, how many, the solo of 3 and 5 players (-1: none yet) */
+    int8_t side[MAXP], ssz[MAXSIDES], nsides, solo;
     NMeld melds[MAXSIDES][MAXMELDS];
 } NState;
 
-static int n_sides(const NRules *R) { return R->nsides; }
-static int side_of(const NRules *R, int seat) { return R->side[seat]; }
-static int side_size(const NRules *R) { return R->ssize; }
+static int n_sides(const NRules *R) { return R->nsides; } /* at the start of a hand: the most there are */
+#define SIDE_OF(S, seat) ((S)->side[seat])
+
+/* the sides at the start of a hand (burraco/game.py initial_sides) into S */
+static void init_sides(const NRules *R, NState *S) {
+    memset(S->ssz, 0, sizeof(S->ssz));
+    for (int s = 0; s < R->players; s++) {
+        S->side[s] = (int8_t)R->side[s];
+        S->ssz[R->side[s]]++;
+    }
+    S->nsides = (int8_t)R->nsides;
+    S->solo = -1;
+}
 
 static int popc(unsigned x) { return __builtin_popcount(x); }
 static int bitlen(unsigned x) { return x ? 32 - __builtin_clz(x) : 0; }
@@ -663,7 +676,7 @@ static int gen_seq_additions(const NRules *R, unsigned mask, int has_w0, int w0_
 static void raw_melds(const NRules *R, const NState *S, int seat, ABuf *b) {
     static __thread Canon canon[MAXCANON];
     const uint8_t *h = S->hands[seat];
-    int side = side_of(R, seat);
+    int side = SIDE_OF(S, seat);
     int sig = wild_sig(h);
     int wl[5], nwl = 0;
     for (int i = 0; i < 5; i++)
@@ -835,7 +848,7 @@ static int unreached_morto(const NRules *R, const NState *S, int side) {
     if (R->indirect_counts)
         return -1;
     for (int s = 0; s < R->players; s++)
-        if (S->poz_pending[s] && side_of(R, s) == side)
+        if (S->poz_pending[s] && SIDE_OF(S, s) == side)
             return s;
     return -1;
 }
@@ -857,7 +870,7 @@ static int discard_error(const NRules *R, const NState *S, int seat, int c) {
     if (R->no_rediscard && c == S->lone && !S->lone_gone && S->hands[seat][c] == 1)
         return 1;
     if (S->hand_n[seat] == 1) {
-        int side = side_of(R, seat);
+        int side = SIDE_OF(S, seat);
         if (pozzetto_for(R, S, side) >= 0)
             return 0;
         return closing_error(R, S, side, c);
@@ -871,7 +884,74 @@ static void finish(NState *S, int how, int seat) {
     S->phase = PH_END;
 }
 
+/* Game._form_pairs: 3 and 5 players, `solo` went out first: he plays alone, the others in pairs of alternating seats
+ * (pairs_after); a pair's melds are its first seat's then its partner's, its pozzetti taken summed */
+static void form_pairs(const NRules *R, NState *S, int solo) {
+    int n = R->players, h = (n - 1) / 2;
+    int others[MAXP], groups[MAXSIDES][2], gsz[MAXSIDES], ng = 0;
+    for (int k = 1; k < n; k++)
+        others[k - 1] = (solo + k) % n;
+    groups[ng][0] = solo;
+    gsz[ng++] = 1;
+    for (int i = 0; i < h; i++) {
+        int a = others[i], b = others[i + h];
+        groups[ng][0] = a < b ? a : b;
+        groups[ng][1] = a < b ? b : a;
+        gsz[ng++] = 2;
+    }
+    /* sorted() of the tuples: by their first seat (no two groups share one) */
+    for (int i = 1; i < ng; i++)
+        for (int j = i; j > 0 && groups[j][0] < groups[j - 1][0]; j--) {
+            int t0 = groups[j][0], t1 = groups[j][1], tz = gsz[j];
+            groups[j][0] = groups[j - 1][0];
+            groups[j][1] = groups[j - 1][1];
+            gsz[j] = gsz[j - 1];
+            groups[j - 1][0] = t0;
+            groups[j - 1][1] = t1;
+            gsz[j - 1] = tz;
+        }
+    int8_t old[MAXP];
+    memcpy(old, S->side, sizeof(old));
+    static __thread NMeld tmp[MAXSIDES][MAXMELDS];
+    uint8_t tn[MAXSIDES];
+    memcpy(tmp, S->melds, sizeof(tmp));
+    memcpy(tn, S->nmelds, sizeof(tn));
+    int8_t taken[MAXSIDES], by[MAXSIDES];
+    memcpy(taken, S->poz_taken, sizeof(taken));
+    memcpy(by, S->poz_by, sizeof(by));
+    memset(S->nmelds, 0, sizeof(S->nmelds));
+    memset(S->poz_taken, 0, sizeof(S->poz_taken));
+    memset(S->ssz, 0, sizeof(S->ssz));
+    for (int k = 0; k < ng; k++) {
+        S->poz_by[k] = -1;
+        for (int j = 0; j < gsz[k]; j++) {
+            int m = groups[k][j], os = old[m];
+            for (int i = 0; i < tn[os] && S->nmelds[k] < MAXMELDS; i++)
+                S->melds[k][S->nmelds[k]++] = tmp[os][i];
+            S->poz_taken[k] = (int8_t)(S->poz_taken[k] + taken[os]);
+            if (S->poz_by[k] < 0 && by[os] >= 0)
+                S->poz_by[k] = by[os];
+            S->side[m] = (int8_t)k;
+            S->ssz[k]++;
+        }
+    }
+    for (int k = ng; k < MAXSIDES; k++)
+        S->poz_by[k] = -1;
+    for (int i = 0; i < S->npoz_order; i++) {
+        int first = 0; /* old.index(side): the first seat whose old side it was */
+        while (first < n && old[first] != S->poz_order[i])
+            first++;
+        S->poz_order[i] = S->side[first];
+    }
+    S->nsides = (int8_t)ng;
+    S->solo = (int8_t)solo;
+}
+
 static void take_pozzetto(const NRules *R, NState *S, int seat, int side, int i, int direct) {
+    if (R->solo_pair && S->solo < 0) {
+        form_pairs(R, S, seat);
+        side = SIDE_OF(S, seat);
+    }
     int n = S->poz_n[i];
     S->poz_n[i] = -1;
     if (S->poz_taken[side] == 0) {
@@ -884,7 +964,7 @@ static void take_pozzetto(const NRules *R, NState *S, int seat, int side, int i,
     S->hand_n[seat] = (uint8_t)(S->hand_n[seat] + n);
     if (!direct) {
         S->poz_pending[seat] = 1;
-        if (side_size(R) > 1) {
+        if (S->ssz[side] > 1) {
             memset(S->hidden[seat], 0, NT);
             for (int k = 0; k < n; k++)
                 S->hidden[seat][S->poz[i][k]]++;
@@ -960,7 +1040,7 @@ static void next_turn(const NRules *R, NState *S) {
     S->must_open = 0;
     S->drawn = -1;
     S->poz_pending[S->turn] = 0;
-    if (side_size(R) == 1)
+    if (S->ssz[SIDE_OF(S, S->turn)] == 1)
         S->has_hidden[S->turn] = 0;
     if (S->stock_n == 0 && pozzetti_left(S) == 0)
         finish(S, E_STOCK, -1);
@@ -1018,7 +1098,7 @@ static void do_discard(const NRules *R, NState *S, int seat, int c) {
     if (S->known[seat][c])
         S->known[seat][c]--;
     S->pile[S->pile_n++] = (uint8_t)c;
-    int side = side_of(R, seat);
+    int side = SIDE_OF(S, seat);
     int closed = 0;
     if (S->hand_n[seat] == 0) {
         int i = pozzetto_for(R, S, side);
@@ -1027,10 +1107,9 @@ static void do_discard(const NRules *R, NState *S, int seat, int c) {
         else
             closed = 1;
     }
-    if (side_size(R) > 1)
-        for (int p = 0; p < R->players; p++)
-            if (p != seat && side_of(R, p) == side)
-                S->has_hidden[p] = 0;
+    for (int p = 0; p < R->players; p++) /* the sides as they are now (pairs may have formed) */
+        if (p != seat && SIDE_OF(S, p) == SIDE_OF(S, seat))
+            S->has_hidden[p] = 0;
     if (S->lone >= 0 && !S->melded && !S->drew)
         S->stalemate_run++;
     else
@@ -1067,7 +1146,7 @@ static void apply_act(const NRules *R, NState *S, const NAct *a) {
         do_discard(R, S, seat, a->cards[0]);
         break;
     default: {
-        int side = side_of(R, seat);
+        int side = SIDE_OF(S, seat);
         NMeld m;
         if (meld_result(R, S, side, a, &m))
             lay(R, S, seat, side, a, &m);
@@ -1088,7 +1167,7 @@ static int completable(const NRules *R, const NState *S, ABuf *scratch) {
     for (int c = 0; c < NT; c++)
         if (h[c] && !discard_error(R, S, seat, c))
             return 1;
-    int side = side_of(R, seat);
+    int side = SIDE_OF(S, seat);
     int start = scratch->n;
     raw_melds(R, S, seat, scratch);
     int ok = 0;
@@ -1117,7 +1196,7 @@ static int completable(const NRules *R, const NState *S, ABuf *scratch) {
 /* Game._after_meld_error for an action that leaves fewer than 2 cards: 1 when it is not legal */
 static int after_meld_error(const NRules *R, const NState *S, int seat, const NAct *a, ABuf *scratch) {
     int left = S->hand_n[seat] - a->n;
-    int side = side_of(R, seat);
+    int side = SIDE_OF(S, seat);
     if (left >= 2)
         return 0;
     NMeld m;
@@ -1210,10 +1289,11 @@ static void side_score(const NRules *R, const NState *S, int side, int out[6]) {
     }
     if (R->no_canastra_penalty && !clean)
         melds = -melds;
-    int closing = (S->end == E_CLOSED && S->closed_by >= 0 && side_of(R, S->closed_by) == side) ? R->closing_bonus : 0;
+    int closing =
+        (S->end == E_CLOSED && S->closed_by >= 0 && SIDE_OF(S, S->closed_by) == side) ? R->closing_bonus : 0;
     int hand = 0, uncounted = 0;
     for (int s = 0; s < R->players; s++) {
-        if (side_of(R, s) != side)
+        if (SIDE_OF(S, s) != side)
             continue;
         if (S->poz_pending[s] && !R->indirect_counts) {
             uncounted = 1;
@@ -1452,7 +1532,7 @@ static void hctx_init(HCtx *x, const NRules *R, const NState *S, int level) {
     x->level = level;
     int seat = S->turn, P = R->players;
     x->seat = seat;
-    x->side = side_of(R, seat);
+    x->side = SIDE_OF(S, seat);
     x->hidden_poz = 0;
     x->nhand = 0;
     for (int c = 0; c < NT; c++) {
@@ -1471,21 +1551,21 @@ static void hctx_init(HCtx *x, const NRules *R, const NState *S, int level) {
     else if (S->pile_n)
         x->pile[x->npile++] = S->pile[S->pile_n - 1];
     int nxt = ((seat + R->direction) % P + P) % P;
-    while (side_of(R, nxt) == x->side && nxt != seat)
+    while (SIDE_OF(S, nxt) == x->side && nxt != seat)
         nxt = ((nxt + R->direction) % P + P) % P;
     x->next_seat = nxt;
-    x->their_side = side_of(R, nxt);
+    x->their_side = SIDE_OF(S, nxt);
     x->need_clean = R->closing_clean;
     x->own_poz = S->poz_taken[x->side] > 0;
     x->poz_left = pozzetti_left(S) > 0;
     x->own_can_close = x->own_poz && has_burraco_melds(S->melds[x->side], S->nmelds[x->side], x->need_clean);
     x->opp_threat = 0;
-    for (int k = 0; k < n_sides(R); k++)
+    for (int k = 0; k < S->nsides; k++)
         if (k != x->side && S->poz_taken[k] > 0 && has_burraco_melds(S->melds[k], S->nmelds[k], x->need_clean))
             x->opp_threat = 1;
     int mn = 1 << 30;
     for (int s = 0; s < P; s++)
-        if (side_of(R, s) != x->side && S->hand_n[s] < mn)
+        if (SIDE_OF(S, s) != x->side && S->hand_n[s] < mn)
             mn = S->hand_n[s];
     x->opp_short = mn <= 3;
     x->late = x->opp_threat || S->stock_n < 12;
@@ -1584,7 +1664,7 @@ static double side_points(HCtx *x, int side) {
     if (S->poz_taken[side] == 0)
         pts -= R->poz_penalty;
     for (int s = 0; s < R->players; s++)
-        if (side_of(R, s) == side) {
+        if (SIDE_OF(S, s) == side) {
             if (s == x->seat) {
                 long v = 0;
                 for (int i = 0; i < x->nhand; i++)
@@ -1614,7 +1694,7 @@ static int want_close(HCtx *x) {
     if (x->opp_threat || x->late)
         return 1;
     double best = -1e300;
-    for (int k = 0; k < n_sides(x->R); k++)
+    for (int k = 0; k < x->S->nsides; k++)
         if (k != x->side) {
             double v = side_points(x, k);
             if (v > best)
@@ -1651,7 +1731,7 @@ static double pick_value(HCtx *x) {
     if (x->level == L_HARD && x->opp_threat && x->opp_short)
         total -= 4.0 * S->pile_n;
     int opp_poz = 0;
-    for (int k = 0; k < n_sides(R); k++)
+    for (int k = 0; k < S->nsides; k++)
         if (k != x->side && S->poz_taken[k])
             opp_poz = 1;
     if (x->level == L_HARD && !x->late && S->stock_n > 10 && !opp_poz) {
@@ -1913,7 +1993,7 @@ static PyObject *Rules_new(PyTypeObject *tp, PyObject *args, PyObject *kw) {
         F(closing_requires_discard) || F(closing_wild_ok) || F(closing_bonus) || F(bonus_clean) || F(bonus_semi) ||
         F(bonus_dirty) || F(extra_honours) || F(bonus_ak) || F(bonus_aa) || F(no_canastra_penalty) ||
         F(stock_end_morto) || F(stalemate) || F(turn_cap) || F(three_morto) || F(hand_size) || F(poz_size) ||
-        F(up_card) || F(decks) || F(jokers) || F(poz_requires_burraco)) {
+        F(up_card) || F(decks) || F(jokers) || F(poz_requires_burraco) || F(solo_pair)) {
         Py_DECREF(self);
         return NULL;
     }
@@ -1943,8 +2023,22 @@ static PyObject *Rules_new(PyTypeObject *tp, PyObject *args, PyObject *kw) {
         for (int s = 0; s < R->players; s++)
             R->side[s] = s;
     }
-    /* rules.pozzetto_sizes without solo and pairs */
-    R->npoz = (R->players == 2 || R->players == 4) ? (R->three_morto ? 3 : 2) : (R->players == 6 ? 3 : R->players);
+    /* rules.pozzetto_sizes */
+    PyObject *ps = PyDict_GetItemString(d, "poz_sizes");
+    if (ps == NULL || !PyTuple_Check(ps) || PyTuple_GET_SIZE(ps) < 1 || PyTuple_GET_SIZE(ps) > MAXPOZ) {
+        Py_DECREF(self);
+        PyErr_SetString(PyExc_ValueError, "native rules: poz_sizes must be a tuple of 1 to 6 sizes");
+        return NULL;
+    }
+    R->npoz = (int)PyTuple_GET_SIZE(ps);
+    for (int i = 0; i < R->npoz; i++) {
+        R->poz_sizes[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(ps, i));
+        if (R->poz_sizes[i] < 0 || R->poz_sizes[i] > 20) {
+            Py_DECREF(self);
+            PyErr_SetString(PyExc_ValueError, "native rules: pozzetti of 0 to 20 cards");
+            return NULL;
+        }
+    }
     if (R->max_set > 14 || R->max_seq > 14) {
         Py_DECREF(self);
         PyErr_SetString(PyExc_ValueError, "the native core takes melds of at most 14 cards");
@@ -2022,9 +2116,30 @@ static int seq_i8(PyObject *o, int8_t *out, int cap, int *n) {
 
 static int load_fields(const NRules *R, NState *S, PyObject *t) {
     memset(S, 0, sizeof(*S));
-    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 14) {
-        PyErr_SetString(PyExc_ValueError, "native fields: a tuple of 14");
+    if (!PyTuple_Check(t) || (PyTuple_GET_SIZE(t) != 14 && PyTuple_GET_SIZE(t) != 15)) {
+        PyErr_SetString(PyExc_ValueError, "native fields: a tuple of 14 or 15");
         return -1;
+    }
+    init_sides(R, S);
+    if (PyTuple_GET_SIZE(t) == 15) { /* the sides: (side of each seat, the solo) */
+        PyObject *sv = PyTuple_GET_ITEM(t, 14), *of;
+        int solo, k;
+        int8_t side[MAXP];
+        if (!PyArg_ParseTuple(sv, "Oi", &of, &solo) || seq_i8(of, side, MAXP, &k) < 0 || k != R->players)
+            return -1;
+        memset(S->ssz, 0, sizeof(S->ssz));
+        S->nsides = 0;
+        for (int s = 0; s < k; s++) {
+            if (side[s] < 0 || side[s] >= MAXSIDES) {
+                PyErr_SetString(PyExc_ValueError, "native fields: a side out of range");
+                return -1;
+            }
+            S->side[s] = side[s];
+            S->ssz[side[s]]++;
+            if (side[s] + 1 > S->nsides)
+                S->nsides = (int8_t)(side[s] + 1);
+        }
+        S->solo = (int8_t)solo;
     }
     int n, P = R->players;
     PyObject *hands = PyTuple_GET_ITEM(t, 0);
@@ -2088,7 +2203,7 @@ static int load_fields(const NRules *R, NState *S, PyObject *t) {
     if (seq_i8(PyTuple_GET_ITEM(t, 9), S->poz_pending, MAXP, &n) < 0)
         return -1;
     PyObject *melds = PyTuple_GET_ITEM(t, 10);
-    for (int side = 0; side < n_sides(R); side++) {
+    for (int side = 0; side < S->nsides; side++) {
         PyObject *ms = PySequence_GetItem(melds, side);
         if (ms == NULL)
             return -1;
@@ -2195,8 +2310,8 @@ static PyObject *dump_fields(const NRules *R, const NState *S) {
         } else
             PyTuple_SET_ITEM(poz, i, tuple_u8(S->poz[i], S->poz_n[i]));
     }
-    PyObject *melds = PyTuple_New(n_sides(R));
-    for (int side = 0; side < n_sides(R); side++) {
+    PyObject *melds = PyTuple_New(S->nsides);
+    for (int side = 0; side < S->nsides; side++) {
         PyObject *ms = PyTuple_New(S->nmelds[side]);
         for (int i = 0; i < S->nmelds[side]; i++) {
             const NMeld *m = &S->melds[side][i];
@@ -2210,10 +2325,11 @@ static PyObject *dump_fields(const NRules *R, const NState *S) {
                                    S->lone_gone, S->top, S->top_used, S->melded, S->opening, S->must_open, S->drawn,
                                    S->redrawn, S->last_turn, S->timeout_called, S->end, S->closed_by, S->first,
                                    S->laid, S->stalemate_run, S->turns, S->timeout_left, S->nactions, 0);
-    return Py_BuildValue("(NNNNNNNNNNNNNN)", hands, tuple_u8(S->hand_n, P), tuple_u8(S->stock, S->stock_n),
-                         tuple_u8(S->pile, S->pile_n), poz, tuple_i8(S->poz_taken, n_sides(R)),
-                         tuple_i8(S->poz_order, S->npoz_order), tuple_i8(S->poz_by, n_sides(R)), hidden,
-                         tuple_i8(S->poz_pending, P), melds, known, bytes_of(S->table, NT), ints);
+    PyObject *sides = Py_BuildValue("(Ni)", tuple_i8(S->side, P), S->solo);
+    return Py_BuildValue("(NNNNNNNNNNNNNNN)", hands, tuple_u8(S->hand_n, P), tuple_u8(S->stock, S->stock_n),
+                         tuple_u8(S->pile, S->pile_n), poz, tuple_i8(S->poz_taken, S->nsides),
+                         tuple_i8(S->poz_order, S->npoz_order), tuple_i8(S->poz_by, S->nsides), hidden,
+                         tuple_i8(S->poz_pending, P), melds, known, bytes_of(S->table, NT), ints, sides);
 }
 
 static PyObject *Hand_new(PyTypeObject *tp, PyObject *args, PyObject *kw) {
@@ -2376,8 +2492,8 @@ static PyObject *Hand_num_legal(HandObject *self, PyObject *unused) {
 
 static PyObject *Hand_scores(HandObject *self, PyObject *unused) {
     const NRules *R = &self->rules->r;
-    PyObject *out = PyTuple_New(n_sides(R));
-    for (int side = 0; side < n_sides(R); side++) {
+    PyObject *out = PyTuple_New(self->s.nsides);
+    for (int side = 0; side < self->s.nsides; side++) {
         int v[6];
         side_score(R, &self->s, side, v);
         PyTuple_SET_ITEM(out, side, Py_BuildValue("(iiiiii)", v[0], v[1], v[2], v[3], v[4], v[5]));
@@ -2610,6 +2726,17 @@ static PyObject *Hand_heuristic_choice(HandObject *self, PyObject *args) {
     return Py_BuildValue("(iN)", i, mt_to_state(&m));
 }
 
+static PyObject *Hand_side_of(HandObject *self, PyObject *arg) {
+    long s = PyLong_AsLong(arg);
+    if (s == -1 && PyErr_Occurred())
+        return NULL;
+    if (s < 0 || s >= self->rules->r.players) {
+        PyErr_SetString(PyExc_IndexError, "no such seat");
+        return NULL;
+    }
+    return PyLong_FromLong(self->s.side[s]);
+}
+
 static PyObject *Hand_get_end(HandObject *self, void *c) { return PyLong_FromLong(self->s.end); }
 static PyObject *Hand_get_turn(HandObject *self, void *c) { return PyLong_FromLong(self->s.turn); }
 static PyObject *Hand_get_phase(HandObject *self, void *c) { return PyLong_FromLong(self->s.phase); }
@@ -2625,6 +2752,7 @@ static PyGetSetDef Hand_getset[] = {
 static PyMethodDef Hand_methods[] = {
     {"fields", (PyCFunction)Hand_fields, METH_NOARGS, "The state as the fields tuple of burraco.native."},
     {"clone", (PyCFunction)Hand_clone, METH_NOARGS, "An independent copy."},
+    {"side_of", (PyCFunction)Hand_side_of, METH_O, "The side of a seat now (3 and 5 players: pairs form in a hand)."},
     {"legal_actions", (PyCFunction)Hand_legal_actions, METH_NOARGS, "The legal actions, as the engine lists them."},
     {"num_legal", (PyCFunction)Hand_num_legal, METH_NOARGS, "The number of legal actions."},
     {"apply", (PyCFunction)Hand_apply, METH_O, "Apply a legal Action: True, or False (not legal, state unchanged)."},
@@ -3095,13 +3223,16 @@ static int deal_state(const NRules *R, NState *S, uint64_t seed, int first) {
     }
     memset(S, 0, sizeof(*S));
     int npoz = R->npoz, at = 0;
-    if (R->poz_size > 20 || n - npoz * R->poz_size - R->players * R->hand_size - R->up_card < 3)
+    int total = 0;
+    for (int i = 0; i < npoz; i++)
+        total += R->poz_sizes[i];
+    if (n - total - R->players * R->hand_size - R->up_card < 3)
         return -1;
     S->npoz = (int8_t)npoz;
     for (int i = 0; i < npoz; i++) {
-        memcpy(S->poz[i], deck + at, (size_t)R->poz_size);
-        S->poz_n[i] = (int8_t)R->poz_size;
-        at += R->poz_size;
+        memcpy(S->poz[i], deck + at, (size_t)R->poz_sizes[i]);
+        S->poz_n[i] = (int8_t)R->poz_sizes[i];
+        at += R->poz_sizes[i];
     }
     for (int s = 0; s < R->players; s++) {
         for (int k = 0; k < R->hand_size; k++)
@@ -3115,6 +3246,7 @@ static int deal_state(const NRules *R, NState *S, uint64_t seed, int first) {
         S->stock[S->stock_n++] = deck[k];
     for (int i = 0; i < MAXSIDES; i++)
         S->poz_by[i] = -1;
+    init_sides(R, S);
     S->turn = S->first = (int8_t)first;
     S->phase = PH_DRAW;
     S->lone = S->top = S->drawn = -1;

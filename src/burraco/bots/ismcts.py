@@ -119,16 +119,15 @@ class _Sampler:
         return determinize(self.view, rng, self.weights)
 
     def native_ok(self) -> bool:
-        """Whether the native core determinizes this view (built, these rules, no solo)."""
-        return native.available() and native.supported(self.view.rules) is None and self.view.solo < 0
+        """Whether the native core determinizes this view (built, and rules it takes)."""
+        return native.available() and native.supported(self.view.rules) is None
 
 
 def _native_outcome(h: native.NativeHand, side: int) -> float:
-    """:func:`outcome` of a native hand (2 and 4 players: two sides that never change)."""
-    sc = h.scores()
-    if sc is None:
+    """:func:`outcome` of a native hand for ``side`` (the seat's side at the end of the rollout)."""
+    totals = h.totals()
+    if totals is None:
         return outcome(h.to_game(), side)
-    totals = [v["total"] for v in sc.values()]
     best = max(t for k, t in enumerate(totals) if k != side)
     return (totals[side] - best) / REWARD_SCALE
 
@@ -312,7 +311,7 @@ class ISMCTSPlayer:
             else:
                 det = sample(rng)
                 seed = rng.getrandbits(32)
-                fast = native_rollouts and native.supported(det.rules) is None and det.solo < 0
+                fast = native_rollouts and native.supported(det.rules) is None
                 base = native.NativeHand.from_game(det) if fast else None
             for j, a in enumerate(cands):
                 if base is not None:
@@ -320,7 +319,7 @@ class ISMCTSPlayer:
                     h = base.clone()
                     h.apply(a)
                     h.seeded_heuristic_playout(self.level, seed, self.rollout_depth)
-                    values[j].append(_native_outcome(h, view.side_of(view.seat)))
+                    values[j].append(_native_outcome(h, h.side_of(view.seat)))  # sides may change (3, 5 players)
                     rollouts += 1
                     continue
                 g = det.clone()
