@@ -35,6 +35,9 @@ VARIANTS: tuple[dict[str, Any], ...] = (
     {"closing_requires_discard": False}, {"stalemate": False}, {"turn_cap": 20}, {"closing_burraco": "clean"},
     {"indirect_pozzetto_counts_if_unplayed": False}, {"up_card": False}, {"hand_size": 15, "pozzetto_size": 9},
     {"forbid_duplicate_set_rank": False}, {"forbid_identical_sequences": False},
+    {"pickup_rule": "must_open_or_attach"}, {"pickup_rule": "must_use_top_card"}, {"min_first_meld": 50},
+    {"min_first_meld": 90, "min_meld_required_for_pickup": True}, {"pickup_rule": "must_use_top_card",
+    "discard_pile_open": False, "min_first_meld": 30},
 )  # fmt: skip
 
 

@@ -4,9 +4,9 @@ engine, which stays the reference.
 A :class:`NativeHand` is made from a :class:`~burraco.game.Game` and serves the same legal actions (the same list,
 in the same order), ``apply``, ``clone``, the scores at the hand's end and a random playout to the end of the hand
 in one call that releases the GIL. tests/test_native.py compares it with the Python engine on every state of random
-hands of every preset it takes; :func:`supported` says which rule sets those are (2 to 6 players, the solo and the
-pairs of 3 and 5 players included; no pick-up condition or first-meld minimum, no house rule that adds actions);
-anything else plays on the Python engine.
+hands of every rule set it takes; :func:`supported` says which those are (every preset, 2 to 6 players, the solo
+and the pairs of 3 and 5 players, the pick-up conditions and first-meld minimums included; not the house rules
+that add actions); anything else plays on the Python engine.
 
 >>> from burraco import Game, preset
 >>> g = Game.new(preset("italian"), seed=3)
@@ -86,10 +86,6 @@ def build() -> str:
 
 def supported(rules: Rules) -> str | None:
     """Why the native core does not play ``rules`` (an English sentence), or None when it does."""
-    if rules.pickup_rule is not PickupRule.NONE:
-        return f"the pick-up condition {rules.pickup_rule.value}"
-    if rules.min_first_meld:
-        return "a first-meld minimum"
     if rules.first_player_redraw or rules.wild_may_return_to_hand:
         return "the house rules redraw and swap"
     if rules.allow_set_of_twos or 2 in rules.allowed_set_ranks:
@@ -138,6 +134,11 @@ def native_rules(rules: Rules) -> Any:
         "poz_penalty": r.pozzetto_penalty,
         "poz_requires_burraco": int(r.pozzetto_requires_burraco),
         "solo_pair": int(r.solo_pair),
+        "pickup_rule": {PickupRule.NONE: 0, PickupRule.MUST_OPEN_OR_ATTACH: 1, PickupRule.MUST_USE_TOP_CARD: 2}[
+            r.pickup_rule
+        ],
+        "min_first_meld": r.min_first_meld,
+        "min_meld_for_pickup": int(r.min_meld_required_for_pickup),
         "poz_sizes": tuple(r.pozzetto_sizes),
         "closing_clean": int(r.closing_burraco is BurracoNeeded.CLEAN),
         "closing_requires_discard": int(r.closing_requires_discard),

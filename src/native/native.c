@@ -39,6 +39,8 @@ typedef struct {
     int bonus_clean, bonus_semi, bonus_dirty, extra_honours, bonus_ak, bonus_aa, no_canastra_penalty;
     int stock_end_morto, stalemate, turn_cap, three_morto;
     int hand_size, poz_size, up_card, decks, jokers, poz_requires_burraco, solo_pair;
+    int pickup_rule; /* 0 none, 1 must open or attach, 2 must use the top card */
+    int min_first_meld, min_meld_for_pickup;
     int poz_sizes[MAXPOZ];
     int values[NT];
     /* the sides (fixed in a hand: no solo and pairs): the side of each seat, the sides, the seats of a side */
@@ -866,8 +868,25 @@ static int closing_error(const NRules *R, const NState *S, int side, int c) {
     return 0;
 }
 
+/* Game._pending: a condition that must be met before the turn may end */
+static int pending(const NRules *R, const NState *S) {
+    if (S->picked && R->pickup_rule == 1 && !S->melded)
+        return 1;
+    if (!S->top_used)
+        return 1;
+    if ((S->opening && S->laid < R->min_first_meld) && (S->melded || S->must_open))
+        return 1;
+    return 0;
+}
+
+static int pending_at_end(const NRules *R, const NState *S) {
+    return (S->opening && S->laid < R->min_first_meld) || !S->top_used;
+}
+
 static int discard_error(const NRules *R, const NState *S, int seat, int c) {
     if (R->no_rediscard && c == S->lone && !S->lone_gone && S->hands[seat][c] == 1)
+        return 1;
+    if (pending(R, S))
         return 1;
     if (S->hand_n[seat] == 1) {
         int side = SIDE_OF(S, seat);
@@ -975,17 +994,21 @@ static void take_pozzetto(const NRules *R, NState *S, int seat, int side, int i,
 
 static void lay(const NRules *R, NState *S, int seat, int side, const NAct *a, const NMeld *m) {
     uint8_t *h = S->hands[seat], *kn = S->known[seat];
+    int pts = 0;
     for (int i = 0; i < a->n; i++) {
         int c = a->cards[i];
         S->table[c]++;
         h[c]--;
         if (kn[c])
             kn[c]--;
+        pts += R->values[c];
     }
     S->hand_n[seat] = (uint8_t)(S->hand_n[seat] - a->n);
-    if (a->verb == V_MELD)
+    if (a->verb == V_MELD) {
+        if (S->nmelds[side] == 0 && R->min_first_meld > 0)
+            S->opening = 1;
         S->melds[side][S->nmelds[side]++] = *m;
-    else
+    } else
         S->melds[side][a->meld - 1] = *m;
     S->melded = 1;
     if (S->lone >= 0) {
@@ -993,6 +1016,8 @@ static void lay(const NRules *R, NState *S, int seat, int side, const NAct *a, c
             if (a->cards[i] == S->lone)
                 S->lone_gone = 1;
     }
+    if (S->opening)
+        S->laid = (int16_t)(S->laid + pts);
     if (S->top >= 0 && !S->top_used)
         for (int i = 0; i < a->n; i++)
             if (a->cards[i] == S->top)
@@ -1078,7 +1103,7 @@ static void do_pick(const NRules *R, NState *S, int seat) {
         S->lone_gone = 0;
     }
     S->top = (int8_t)top;
-    S->top_used = 1;
+    S->top_used = R->pickup_rule != 2;
     for (int i = 0; i < S->pile_n; i++) {
         h[S->pile[i]]++;
         if (R->discard_open)
@@ -1090,6 +1115,10 @@ static void do_pick(const NRules *R, NState *S, int seat) {
     S->pile_n = 0;
     S->picked = 1;
     S->phase = PH_PLAY;
+    if (R->min_meld_for_pickup && R->min_first_meld > 0 && S->nmelds[SIDE_OF(S, seat)] == 0) {
+        S->must_open = 1;
+        S->opening = 1;
+    }
 }
 
 static void do_discard(const NRules *R, NState *S, int seat, int c) {
@@ -1154,79 +1183,226 @@ static void apply_act(const NRules *R, NState *S, const NAct *a) {
     }
 }
 
-/* Game._completable for a hand of one card after a meld (the rules the native core takes have no pending
- * condition, so a hand of two cards or more can always discard) */
-static int completable(const NRules *R, const NState *S, ABuf *scratch) {
+/* the memo of one Game._completable search: keys (a hash of the hand, the side's melds, laid, top_used, melded) */
+typedef struct {
+    uint64_t *k;
+    int8_t *v;
+    int cap, n;
+} Memo;
+
+static uint64_t memo_key(const NState *S, int seat, int side) {
+    uint64_t h = 1469598103934665603ULL;
+#define MIX(x)                                                                                                     \
+    do {                                                                                                           \
+        h ^= (uint64_t)(x);                                                                                        \
+        h *= 1099511628211ULL;                                                                                     \
+    } while (0)
+    for (int c = 0; c < NT; c++)
+        MIX(S->hands[seat][c]);
+    for (int i = 0; i < S->nmelds[side]; i++) {
+        const NMeld *m = &S->melds[side][i];
+        MIX(0x100 + m->size);
+        for (int k = 0; k < m->size; k++)
+            MIX(m->cards[k]);
+    }
+    MIX(0x200 + S->nmelds[side]);
+    MIX((uint16_t)S->laid);
+    MIX(0x300 + S->top_used);
+    MIX(0x400 + S->melded);
+#undef MIX
+    return h | 1;
+}
+
+/* the slot of key (found or free), or -1 out of memory */
+static int memo_slot(Memo *mm, uint64_t key) {
+    if ((mm->n + 1) * 2 > mm->cap) {
+        int cap = mm->cap ? mm->cap * 2 : 64;
+        uint64_t *k = (uint64_t *)calloc((size_t)cap, sizeof(uint64_t));
+        int8_t *v = (int8_t *)calloc((size_t)cap, 1);
+        if (k == NULL || v == NULL) {
+            free(k);
+            free(v);
+            return -1;
+        }
+        for (int i = 0; i < mm->cap; i++)
+            if (mm->k[i]) {
+                int j = (int)(mm->k[i] & (uint64_t)(cap - 1));
+                while (k[j])
+                    j = (j + 1) & (cap - 1);
+                k[j] = mm->k[i];
+                v[j] = mm->v[i];
+            }
+        free(mm->k);
+        free(mm->v);
+        mm->k = k;
+        mm->v = v;
+        mm->cap = cap;
+    }
+    int j = (int)(key & (uint64_t)(mm->cap - 1));
+    while (mm->k[j] && mm->k[j] != key)
+        j = (j + 1) & (mm->cap - 1);
+    return j;
+}
+
+/* Game._completable: can the player in turn still end his turn legally, with his hand and the table? */
+static int completable_rec(const NRules *R, const NState *S, ABuf *scratch, Memo *mm) {
     int seat = S->turn;
     if (S->end != E_NONE)
-        return 1;
+        return !pending_at_end(R, S);
     int n = S->hand_n[seat];
-    if (n == 0 || n >= 2)
+    if (n == 0)
+        return !(S->opening && S->laid < R->min_first_meld);
+    int pend = pending(R, S);
+    if (!pend && n >= 2)
         return 1;
     const uint8_t *h = S->hands[seat];
     for (int c = 0; c < NT; c++)
         if (h[c] && !discard_error(R, S, seat, c))
             return 1;
     int side = SIDE_OF(S, seat);
+    uint64_t key = memo_key(S, seat, side);
+    int j = memo_slot(mm, key);
+    if (j < 0) {
+        scratch->oom = 1;
+        return 0;
+    }
+    if (mm->k[j] == key)
+        return mm->v[j];
+    mm->k[j] = key;
+    mm->v[j] = 0;
+    mm->n++;
+    int ok = 0;
+    int top_only = pend && !S->top_used && !S->opening;
     int start = scratch->n;
     raw_melds(R, S, seat, scratch);
-    int ok = 0;
-    for (int i = start; i < scratch->n && !ok; i++) {
+    int end = scratch->n;
+    for (int i = start; i < end && !ok; i++) {
         NAct a = scratch->a[i];
+        if (top_only) {
+            int has = 0;
+            for (int k = 0; k < a.n; k++)
+                has |= a.cards[k] == S->top;
+            if (!has)
+                continue;
+        }
         NMeld m;
         if (!meld_result(R, S, side, &a, &m))
             continue;
         int left = n - a.n;
+        NState *g = (NState *)malloc(sizeof(NState));
+        if (g == NULL) {
+            scratch->oom = 1;
+            break;
+        }
+        *g = *S;
         if (left == 0 && pozzetto_for(R, S, side) < 0) {
-            if (R->closing_requires_discard)
-                continue;
-            NState g = *S;
-            lay(R, &g, seat, side, &a, &m);
-            if (g.end != E_NONE && has_burraco(R, &g, side, R->closing_clean) && g.poz_taken[side] &&
-                unreached_morto(R, &g, side) < 0)
-                ok = 1;
+            if (!R->closing_requires_discard) {
+                lay(R, g, seat, side, &a, &m);
+                if (g->end != E_NONE && has_burraco(R, g, side, R->closing_clean) && g->poz_taken[side] &&
+                    unreached_morto(R, g, side) < 0 && !pending_at_end(R, g))
+                    ok = 1;
+            }
+            free(g);
             continue;
         }
-        ok = 1; /* left == 0 with a pozzetto to take (a single card leaves no other hand) */
+        lay(R, g, seat, side, &a, &m);
+        if (left == 0) {
+            if (!(g->opening && g->laid < R->min_first_meld))
+                ok = 1;
+        } else if (completable_rec(R, g, scratch, mm))
+            ok = 1;
+        free(g);
     }
     scratch->n = start;
+    j = memo_slot(mm, key); /* the table may have grown */
+    if (j >= 0)
+        mm->v[j] = (int8_t)ok;
     return ok;
 }
 
-/* Game._after_meld_error for an action that leaves fewer than 2 cards: 1 when it is not legal */
+static int completable(const NRules *R, const NState *S, ABuf *scratch) {
+    Memo mm = {0};
+    int ok = completable_rec(R, S, scratch, &mm);
+    free(mm.k);
+    free(mm.v);
+    return ok;
+}
+
+/* Game._after_meld_error: 1 when the meld or attachment is not legal (a dead end, §0.1) */
 static int after_meld_error(const NRules *R, const NState *S, int seat, const NAct *a, ABuf *scratch) {
     int left = S->hand_n[seat] - a->n;
     int side = SIDE_OF(S, seat);
-    if (left >= 2)
-        return 0;
+    if (left >= 2) {
+        int top_in = 0;
+        for (int k = 0; k < a->n; k++)
+            top_in |= a->cards[k] == S->top;
+        if (S->top_used || top_in) {
+            if (R->min_first_meld == 0 || (S->nmelds[side] && !S->opening))
+                return 0;
+            int pts = 0;
+            for (int k = 0; k < a->n; k++)
+                pts += R->values[a->cards[k]];
+            if (S->laid + pts >= R->min_first_meld)
+                return 0;
+        }
+    }
     NMeld m;
     if (!meld_result(R, S, side, a, &m))
         return 1;
-    NState g = *S;
-    if (left == 0 && pozzetto_for(R, &g, side) < 0) {
-        if (R->closing_requires_discard)
-            return 1;
-        lay(R, &g, seat, side, a, &m);
-        if (!has_burraco(R, &g, side, R->closing_clean))
-            return 1;
-        if (g.poz_taken[side] == 0)
-            return 1;
-        if (unreached_morto(R, &g, side) >= 0)
-            return 1;
-        return 0;
+    NState *g = (NState *)malloc(sizeof(NState));
+    if (g == NULL) {
+        scratch->oom = 1;
+        return 1;
     }
-    lay(R, &g, seat, side, a, &m);
-    if (left == 0)
-        return 0;
-    return !completable(R, &g, scratch);
+    *g = *S;
+    int err;
+    if (left == 0 && pozzetto_for(R, g, side) < 0) {
+        if (R->closing_requires_discard)
+            err = 1;
+        else {
+            lay(R, g, seat, side, a, &m);
+            err = !has_burraco(R, g, side, R->closing_clean) || g->poz_taken[side] == 0 ||
+                  unreached_morto(R, g, side) >= 0 || pending_at_end(R, g);
+        }
+    } else {
+        lay(R, g, seat, side, a, &m);
+        if (left == 0)
+            err = g->opening && g->laid < R->min_first_meld;
+        else
+            err = !completable(R, g, scratch);
+    }
+    free(g);
+    return err;
 }
 
-static int pick_error(const NRules *R, const NState *S, int seat) {
+static int pick_error(const NRules *R, const NState *S, int seat, ABuf *scratch) {
     if (S->pile_n == 0 || S->last_turn)
         return 1;
     if (!R->pickup_one_ok && S->hand_n[seat] == 1)
         return 1;
-    return 0;
+    int cond = R->pickup_rule != 0 ||
+               (R->min_meld_for_pickup && R->min_first_meld > 0 && S->nmelds[SIDE_OF(S, seat)] == 0);
+    if (!cond)
+        return 0;
+    NState *g = (NState *)malloc(sizeof(NState));
+    if (g == NULL) {
+        scratch->oom = 1;
+        return 1;
+    }
+    *g = *S;
+    if (!R->discard_open && g->pile_n > 1) {
+        /* legality never depends on cards the seat cannot see (§0.1): judge with the visible top card only */
+        g->pile[0] = g->pile[g->pile_n - 1];
+        g->pile_n = 1;
+        do_pick(R, g, seat);
+        g->lone = -1;
+    } else
+        do_pick(R, g, seat);
+    int saved = scratch->n;
+    int err = !completable(R, g, scratch);
+    scratch->n = saved;
+    free(g);
+    return err;
 }
 
 /* Game.legal_actions into b (b->n = 0 first); scratch for the dead-end checks */
@@ -1237,13 +1413,13 @@ static void legal(const NRules *R, const NState *S, ABuf *b, ABuf *scratch) {
     int seat = S->turn;
     if (S->phase == PH_DRAW) {
         push_act(b, V_DRAW, NULL, 0, 0);
-        if (S->pile_n && !pick_error(R, S, seat))
+        if (S->pile_n && !pick_error(R, S, seat, scratch))
             push_act(b, V_PICK, NULL, 0, 0);
         return;
     }
     const uint8_t *h = S->hands[seat];
     int n = S->hand_n[seat];
-    if (n >= 3) {
+    if (n >= 3 && !pending(R, S)) {
         int lone = S->lone;
         int skip = lone >= 0 && !S->lone_gone && h[lone] == 1 && R->no_rediscard ? lone : -1;
         for (int c = 0; c < NT; c++)
@@ -1264,13 +1440,14 @@ static void legal(const NRules *R, const NState *S, ABuf *b, ABuf *scratch) {
     for (int i = start; i < b->n; i++)
         if (b->a[i].n > maxlen)
             maxlen = b->a[i].n;
-    if (n >= 16 || b->n == start || n >= 2 + maxlen)
+    int simple = R->pickup_rule == 0 && R->min_first_meld == 0;
+    if (simple && (n >= 16 || b->n == start || n >= 2 + maxlen))
         return;
     int w = start;
     for (int i = start; i < b->n; i++) {
         NAct a = b->a[i];
         scratch->n = 0;
-        if (n - a.n >= 2 || !after_meld_error(R, S, seat, &a, scratch))
+        if ((simple && n - a.n >= 2) || !after_meld_error(R, S, seat, &a, scratch))
             b->a[w++] = a;
     }
     b->n = w;
@@ -1993,7 +2170,8 @@ static PyObject *Rules_new(PyTypeObject *tp, PyObject *args, PyObject *kw) {
         F(closing_requires_discard) || F(closing_wild_ok) || F(closing_bonus) || F(bonus_clean) || F(bonus_semi) ||
         F(bonus_dirty) || F(extra_honours) || F(bonus_ak) || F(bonus_aa) || F(no_canastra_penalty) ||
         F(stock_end_morto) || F(stalemate) || F(turn_cap) || F(three_morto) || F(hand_size) || F(poz_size) ||
-        F(up_card) || F(decks) || F(jokers) || F(poz_requires_burraco) || F(solo_pair)) {
+        F(up_card) || F(decks) || F(jokers) || F(poz_requires_burraco) || F(solo_pair) || F(pickup_rule) ||
+        F(min_first_meld) || F(min_meld_for_pickup)) {
         Py_DECREF(self);
         return NULL;
     }
