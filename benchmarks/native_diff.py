@@ -37,7 +37,9 @@ VARIANTS: tuple[dict[str, Any], ...] = (
     {"forbid_duplicate_set_rank": False}, {"forbid_identical_sequences": False},
     {"pickup_rule": "must_open_or_attach"}, {"pickup_rule": "must_use_top_card"}, {"min_first_meld": 50},
     {"min_first_meld": 90, "min_meld_required_for_pickup": True}, {"pickup_rule": "must_use_top_card",
-    "discard_pile_open": False, "min_first_meld": 30},
+    "discard_pile_open": False, "min_first_meld": 30}, {"first_player_redraw": True},
+    {"wild_may_return_to_hand": True}, {"first_player_redraw": True, "wild_may_return_to_hand": True,
+    "min_first_meld": 50},
 )  # fmt: skip
 
 

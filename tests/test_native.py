@@ -154,12 +154,12 @@ def test_random_hands_in_threads() -> None:
 
 @pytest.mark.parametrize(
     "overrides, why",
-    [({"first_player_redraw": True}, "redraw and swap"), ({"wild_may_return_to_hand": True}, "redraw and swap"),
-     ({"allow_set_of_twos": True}, "sets of 2s"), ({"pozzetto_size": 21}, "more than 20")],
+    [({"allow_set_of_twos": True}, "sets of 2s"), ({"allowed_set_ranks": [2, 3]}, "sets of 2s"),
+     ({"max_wilds": 2}, "more than one wild"), ({"pozzetto_size": 21}, "more than 20")],
 )  # fmt: skip
 def test_the_rule_sets_it_refuses(overrides: dict[str, object], why: str) -> None:
-    """Every preset is played; the house rules that add actions (and a few extreme parameters) are refused, with
-    the reason, and run on the Python engine."""
+    """Every preset and the house rules are played; a few parameters no preset uses are refused, with the reason,
+    and run on the Python engine."""
     from burraco import PRESETS
 
     assert all(native.supported(r) is None for r in PRESETS.values())
@@ -206,7 +206,7 @@ def test_play_random_plays_the_python_loops_hand(name: str) -> None:
 
 
 def test_play_random_declines_what_it_cannot_play() -> None:
-    g = Game.new(preset("italian", first_player_redraw=True), seed=1)
+    g = Game.new(preset("italian", allow_set_of_twos=True), seed=1)
     assert native.play_random(g, random.Random(1)) is None and g.actions == []
 
     class Mine(random.Random):

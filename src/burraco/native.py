@@ -4,9 +4,9 @@ engine, which stays the reference.
 A :class:`NativeHand` is made from a :class:`~burraco.game.Game` and serves the same legal actions (the same list,
 in the same order), ``apply``, ``clone``, the scores at the hand's end and a random playout to the end of the hand
 in one call that releases the GIL. tests/test_native.py compares it with the Python engine on every state of random
-hands of every rule set it takes; :func:`supported` says which those are (every preset, 2 to 6 players, the solo
-and the pairs of 3 and 5 players, the pick-up conditions and first-meld minimums included; not the house rules
-that add actions); anything else plays on the Python engine.
+hands of every rule set it takes; :func:`supported` says which those are (every preset and house rule, 2 to 6
+players, the solo and the pairs of 3 and 5 players, the pick-up conditions and first-meld minimums included; not
+sets of 2s or more than one wild per meld); anything else plays on the Python engine.
 
 >>> from burraco import Game, preset
 >>> g = Game.new(preset("italian"), seed=3)
@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from .actions import ADD, DISCARD, DRAW, MELD, PICK, Action, IllegalActionError
+from .actions import ADD, DISCARD, DRAW, MELD, PICK, REDRAW, SWAP, Action, IllegalActionError
 from .cards import NUM_TYPES
 from .game import (
     DRAW_PHASE,
@@ -60,7 +60,9 @@ def _load() -> ModuleType | None:
         from . import _native
     except ImportError:
         return None
-    _native.configure(Action, (DRAW, PICK, MELD, ADD, DISCARD), [seat_names(n) if n >= 2 else () for n in range(7)])
+    _native.configure(
+        Action, (DRAW, PICK, MELD, ADD, DISCARD, REDRAW, SWAP), [seat_names(n) if n >= 2 else () for n in range(7)]
+    )
     return _native
 
 
@@ -86,8 +88,6 @@ def build() -> str:
 
 def supported(rules: Rules) -> str | None:
     """Why the native core does not play ``rules`` (an English sentence), or None when it does."""
-    if rules.first_player_redraw or rules.wild_may_return_to_hand:
-        return "the house rules redraw and swap"
     if rules.allow_set_of_twos or 2 in rules.allowed_set_ranks:
         return "sets of 2s"
     if rules.max_wilds != 1:
@@ -139,6 +139,8 @@ def native_rules(rules: Rules) -> Any:
         ],
         "min_first_meld": r.min_first_meld,
         "min_meld_for_pickup": int(r.min_meld_required_for_pickup),
+        "redraw": int(r.first_player_redraw),
+        "swap": int(r.wild_may_return_to_hand),
         "poz_sizes": tuple(r.pozzetto_sizes),
         "closing_clean": int(r.closing_burraco is BurracoNeeded.CLEAN),
         "closing_requires_discard": int(r.closing_requires_discard),

@@ -26,7 +26,8 @@
 #define MAXMC 16 /* cards in one meld or one action */
 #define PH (-1)  /* placeholder of the generator: any wild but the suit's own 2 */
 
-enum { V_DRAW, V_PICK, V_MELD, V_ADD, V_DISCARD };
+enum { V_DRAW, V_PICK, V_MELD, V_ADD, V_DISCARD, V_REDRAW, V_SWAP };
+#define NVERBS 7
 enum { PH_DRAW, PH_PLAY, PH_END };
 enum { E_NONE, E_CLOSED, E_STOCK, E_STALEMATE, E_TIMEOUT, E_CAP };
 enum { B_NONE, B_CLEAN, B_SEMI, B_DIRTY };
@@ -40,6 +41,7 @@ typedef struct {
     int stock_end_morto, stalemate, turn_cap, three_morto;
     int hand_size, poz_size, up_card, decks, jokers, poz_requires_burraco, solo_pair;
     int pickup_rule; /* 0 none, 1 must open or attach, 2 must use the top card */
+    int redraw, swap; /* the house rules first_player_redraw and wild_may_return_to_hand */
     int min_first_meld, min_meld_for_pickup;
     int poz_sizes[MAXPOZ];
     int values[NT];
@@ -1160,6 +1162,83 @@ static void do_discard(const NRules *R, NState *S, int seat, int c) {
         next_turn(R, S);
 }
 
+/* ----- the house rules redraw and swap (Game._redraw, Game._swap) ----- */
+static void do_draw(const NRules *R, NState *S, int seat);
+
+static void do_redraw(const NRules *R, NState *S, int seat) {
+    int c = S->drawn;
+    S->hands[seat][c]--;
+    S->hand_n[seat]--;
+    S->pile[S->pile_n++] = (uint8_t)c;
+    S->redrawn = 1;
+    do_draw(R, S, seat);
+}
+
+/* Game._swap_target: where natural c would replace m's wild, or 0 */
+static int swap_target(const NRules *R, const NMeld *m, int c) {
+    if (m->kind != 1 || m->wild < 0 || c == JOKER || c / 13 != m->suit)
+        return 0;
+    int r = c % 13 + 1;
+    int spots[2], ns = 0;
+    if (m->wild_pos)
+        spots[ns++] = m->wild_pos;
+    else {
+        int lo = lowbit(m->mask), hi = bitlen(m->mask) - 1;
+        if (lo - 1 >= 1 && lo - 1 <= 14)
+            spots[ns++] = lo - 1;
+        if (hi + 1 >= 1 && hi + 1 <= 14)
+            spots[ns++] = hi + 1;
+    }
+    for (int i = 0; i < ns; i++) {
+        int p = spots[i];
+        if (p == r || (r == 1 && p == 14)) {
+            if (p == 1 || p == 14) {
+                int other = p == 1 ? 14 : 1;
+                if ((m->mask >> other & 1) && !R->two_aces)
+                    continue;
+            }
+            return p;
+        }
+    }
+    return 0;
+}
+
+static void do_swap(const NRules *R, NState *S, int seat, int side, const NAct *a) {
+    NMeld *m = &S->melds[side][a->meld - 1];
+    int c = a->cards[0], w = m->wild;
+    int p = swap_target(R, m, c);
+    uint8_t cards[MAXMC];
+    int n = 0, removed = 0;
+    for (int i = 0; i < m->size; i++) {
+        if (!removed && m->cards[i] == w) {
+            removed = 1;
+            continue;
+        }
+        cards[n++] = m->cards[i];
+    }
+    cards[n++] = (uint8_t)c;
+    sort_u8(cards, n);
+    unsigned mask = m->mask | (1u << p);
+    NMeld nm;
+    meld_fill(R, &nm, 1, cards, n, m->suit, 0, mask, -1, 0, popc(mask));
+    uint8_t *h = S->hands[seat], *kn = S->known[seat];
+    h[c]--;
+    h[w]++;
+    if (kn[c])
+        kn[c]--;
+    kn[w]++;
+    S->table[c]++;
+    S->table[w]--;
+    *m = nm;
+    S->melded = 1;
+    if (c == S->lone)
+        S->lone_gone = 1;
+    if (S->opening)
+        S->laid = (int16_t)(S->laid + R->values[c] - R->values[w]);
+    if (S->top >= 0 && !S->top_used && S->top == c)
+        S->top_used = 1;
+}
+
 /* apply a legal action (no checks) */
 static void apply_act(const NRules *R, NState *S, const NAct *a) {
     int seat = S->turn;
@@ -1173,6 +1252,12 @@ static void apply_act(const NRules *R, NState *S, const NAct *a) {
         break;
     case V_DISCARD:
         do_discard(R, S, seat, a->cards[0]);
+        break;
+    case V_REDRAW:
+        do_redraw(R, S, seat);
+        break;
+    case V_SWAP:
+        do_swap(R, S, seat, SIDE_OF(S, seat), a);
         break;
     default: {
         int side = SIDE_OF(S, seat);
@@ -1405,6 +1490,45 @@ static int pick_error(const NRules *R, const NState *S, int seat, ABuf *scratch)
     return err;
 }
 
+/* Game._house_actions: the legal redraw and swaps */
+static void house_actions(const NRules *R, const NState *S, int seat, ABuf *b, ABuf *scratch) {
+    if (R->redraw && !(S->redrawn || S->turns > 0 || seat != S->first || !S->drew || S->melded) &&
+        !(S->stock_n == 0 && pozzetti_left(S) == 0) && !S->last_turn)
+        push_act(b, V_REDRAW, NULL, 0, 0);
+    if (!R->swap)
+        return;
+    int side = SIDE_OF(S, seat);
+    const uint8_t *h = S->hands[seat];
+    for (int k = 0; k < S->nmelds[side]; k++) {
+        const NMeld *m = &S->melds[side][k];
+        if (m->kind != 1 || m->wild < 0)
+            continue;
+        int b0 = m->suit * 13;
+        for (int c = b0; c < b0 + 13; c++) {
+            if (!h[c] || !swap_target(R, m, c))
+                continue;
+            NAct a;
+            a.verb = V_SWAP;
+            a.n = 1;
+            a.meld = (uint8_t)(k + 1);
+            a.cards[0] = (uint8_t)c;
+            NState *g = (NState *)malloc(sizeof(NState));
+            if (g == NULL) {
+                scratch->oom = 1;
+                return;
+            }
+            *g = *S;
+            do_swap(R, g, seat, side, &a);
+            int saved = scratch->n;
+            int ok = completable(R, g, scratch);
+            scratch->n = saved;
+            free(g);
+            if (ok)
+                push_act(b, V_SWAP, a.cards, 1, k + 1);
+        }
+    }
+}
+
 /* Game.legal_actions into b (b->n = 0 first); scratch for the dead-end checks */
 static void legal(const NRules *R, const NState *S, ABuf *b, ABuf *scratch) {
     b->n = 0;
@@ -1434,6 +1558,8 @@ static void legal(const NRules *R, const NState *S, ABuf *b, ABuf *scratch) {
                 push_act(b, V_DISCARD, &cc, 1, 0);
             }
     }
+    if (R->redraw || R->swap)
+        house_actions(R, S, seat, b, scratch);
     int start = b->n;
     raw_melds(R, S, seat, b);
     int maxlen = 0;
@@ -1995,15 +2121,19 @@ static double h_evaluate(HCtx *x, const NAct *a) {
         double m = meld_value(x, a);
         return m > 0 ? m : m - 5000.0;
     }
-    default:
+    case V_DISCARD:
         if (x->n_hand == 1)
             return 500.0;
         return discard_value(x, a->cards[0]) - 1000.0;
+    case V_SWAP:
+        return 60.0;
+    default:
+        return -1000.0;
     }
 }
 
 /* the order of Action tuples (verb strings "add" < "discard" < "draw" < "meld" < "pick", then cards, then meld) */
-static const int VERB_ORDER[5] = {2, 4, 3, 0, 1}; /* draw pick meld add discard */
+static const int VERB_ORDER[NVERBS] = {2, 4, 3, 0, 1, 5, 6}; /* draw pick meld add discard redraw swap */
 
 static int act_cmp(const NAct *a, const NAct *b) {
     int va = VERB_ORDER[a->verb], vb = VERB_ORDER[b->verb];
@@ -2140,7 +2270,7 @@ typedef struct {
 } HandObject;
 
 static PyTypeObject RulesType, HandType;
-static PyObject *G_Action, *G_VERBS[5], *G_SEATS[MAXP + 1][MAXP], *G_EMPTY;
+static PyObject *G_Action, *G_VERBS[NVERBS], *G_SEATS[MAXP + 1][MAXP], *G_EMPTY;
 
 static int dict_int(PyObject *d, const char *key, int *out) {
     PyObject *v = PyDict_GetItemString(d, key);
@@ -2171,7 +2301,7 @@ static PyObject *Rules_new(PyTypeObject *tp, PyObject *args, PyObject *kw) {
         F(bonus_dirty) || F(extra_honours) || F(bonus_ak) || F(bonus_aa) || F(no_canastra_penalty) ||
         F(stock_end_morto) || F(stalemate) || F(turn_cap) || F(three_morto) || F(hand_size) || F(poz_size) ||
         F(up_card) || F(decks) || F(jokers) || F(poz_requires_burraco) || F(solo_pair) || F(pickup_rule) ||
-        F(min_first_meld) || F(min_meld_for_pickup)) {
+        F(min_first_meld) || F(min_meld_for_pickup) || F(redraw) || F(swap)) {
         Py_DECREF(self);
         return NULL;
     }
@@ -2608,7 +2738,7 @@ static int find_action(HandObject *self, PyObject *action) {
         return -1;
     PyObject *verb = PyTuple_GET_ITEM(action, 1);
     int v = -1;
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < NVERBS; i++)
         if (PyUnicode_Check(verb) && PyUnicode_Compare(verb, G_VERBS[i]) == 0)
             v = i;
     if (v < 0)
@@ -3358,7 +3488,7 @@ static PyObject *configure(PyObject *mod, PyObject *args) {
     }
     Py_INCREF(action);
     Py_XSETREF(G_Action, action);
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < NVERBS; i++) {
         PyObject *v = PySequence_GetItem(verbs, i);
         if (v == NULL)
             return NULL;
