@@ -311,7 +311,7 @@ class ISMCTSPlayer:
             else:
                 det = sample(rng)
                 seed = rng.getrandbits(32)
-                fast = native_rollouts and native.supported(det.rules) is None
+                fast = native_rollouts and native.available() and native.supported(det.rules) is None
                 base = native.NativeHand.from_game(det) if fast else None
             for j, a in enumerate(cands):
                 if base is not None:
