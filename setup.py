@@ -32,6 +32,11 @@ from setuptools import Extension, setup
 #: package uses its pure-Python code
 SPEEDUPS = Extension("burraco._speedups", ["src/burraco/_speedups.c"], optional=True)
 
+#: the native core (src/native/native.c): one hand in compact C form with the engine's legal actions, apply, clone,
+#: scoring and random playouts that release the GIL (burraco/native.py wraps it); optional like the speed-ups: where
+#: it does not compile the engine runs on its pure-Python code (``BURRACO_PURE=1`` turns it off too)
+NATIVE = Extension("burraco._native", ["src/native/native.c"], optional=True, extra_compile_args=["-O2", "-ffp-contract=off"])
+
 #: the modules compiled with BURRACO_COMPILE=1 (the engine's inner loop, the environments' encoder and table)
 COMPILED = [
     "src/burraco/cards.py",
@@ -46,12 +51,12 @@ COMPILED = [
 
 def ext_modules() -> list[object]:
     if os.environ.get("BURRACO_COMPILE", "") != "1":
-        return [SPEEDUPS]
+        return [SPEEDUPS, NATIVE]
     if any(cmd in sys.argv for cmd in ("editable_wheel", "develop")):
         print("BURRACO_COMPILE ignored: an editable install is not compiled by mypyc", file=sys.stderr)
-        return [SPEEDUPS]
+        return [SPEEDUPS, NATIVE]
     if not any(cmd in sys.argv for cmd in ("bdist_wheel", "build", "build_ext")):
-        return [SPEEDUPS]  # metadata and build requirements: nothing to compile yet
+        return [SPEEDUPS, NATIVE]  # metadata and build requirements: nothing to compile yet
     try:
         from mypyc.build import mypycify
     except ImportError:
@@ -60,7 +65,7 @@ def ext_modules() -> list[object]:
             'python -m pip install "mypy>=1.10" "setuptools>=77" wheel, then pip install --no-build-isolation'
         ) from None
 
-    return [*mypycify(COMPILED, opt_level="3"), SPEEDUPS]
+    return [*mypycify(COMPILED, opt_level="3"), SPEEDUPS, NATIVE]
 
 
 setup(ext_modules=ext_modules())

@@ -476,6 +476,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         note("gin_rummy: per-call timing pass")
         result.update(gin_latencies(game, timing_g, args.max_decisions).summary(prefix="gin_"))
 
+    # the native core (burraco._native), when built: the same seeds as the throughput loops
+    result.update(
+        native_figures(
+            rules, b_blocks, b_timing, result.get("gin_games_per_s"), args.max_decisions, args.seed + 1,
+            args.determinize_every,
+        )
+    )
+
     # context ---------------------------------------------------------------
     result.update(
         {
@@ -499,6 +507,109 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         }
     )
     return result
+
+
+def native_figures(
+    rules: Any, blocks: Sequence[Sequence[int]], timing: Sequence[int], gin_games_per_s: float | None,
+    max_decisions: int, det_seed: int = 1, det_every: int = 5,
+) -> dict[str, Any]:
+    """The native core's figures (all None on the pure build), on the hands of the throughput loops:
+
+    * ``native_hands_per_s``: whole random hands in native playouts -- the deal of ``Game.new(rules, s)`` and a
+      uniform random playout, both in the core, one ``native.random_deals`` call per block of seeds; the median
+      over the repeats; ``native_us_per_decision``: its wall time per decision, the deal included;
+    * ``native_python_loop_hands_per_s``: the same hands from a Python loop (``NativeHand.new(rules, s)`` and its
+      ``random_playout(s)`` per hand);
+    * ``native_ratio``: ``native_hands_per_s`` over gin_rummy's games per second in the same run;
+    * ``step_us_p50`` / ``_p99``: ``legal_actions()`` + ``apply()`` of a :class:`NativeHand` called from Python,
+      per decision of uniform random play; ``native_clone_us_p50``: its ``clone()`` (``clone_us_p50`` stays the
+      Python engine's, as before);
+    * ``native_determinize_us_p50`` / ``_p99``: one uniform determinization of the view of the seat in turn
+      (``Determinizer.sample_from``, the generator in the core), every ``det_every``-th state;
+      ``native_determinizer_setup_us_p50``: converting the view for it (once per view; a search samples it many
+      times);
+    * ``native``: whether the native core was there (``build`` then starts with ``native+``).
+    """
+    from burraco import native
+
+    out: dict[str, Any] = {
+        "native": native.available(),
+        "native_hands_per_s": None,
+        "native_python_loop_hands_per_s": None,
+        "native_us_per_decision": None,
+        "native_ratio": None,
+        "step_us_p50": None,
+        "step_us_p99": None,
+        "native_clone_us_p50": None,
+        "native_determinize_us_p50": None,
+        "native_determinize_us_p99": None,
+        "native_determinizer_setup_us_p50": None,
+        "native_state_bytes": None,
+    }
+    if not native.available() or native.supported(rules) is not None:
+        return out
+    out["native_state_bytes"] = native.state_size(rules)
+    note("native core: random hands, throughput")
+    whole: list[float] = []
+    loop_rates: list[float] = []
+    per_decision: list[float] = []
+    for block in blocks:
+        gc.collect()
+        t0 = time.perf_counter()
+        decisions = native.random_deals(rules, list(block))
+        wall = time.perf_counter() - t0
+        whole.append(len(block) / wall)
+        per_decision.append(1e6 * wall / decisions)
+        t0 = time.perf_counter()
+        for s in block:
+            native.NativeHand.new(rules, s).random_playout(s)
+        loop_rates.append(len(block) / (time.perf_counter() - t0))
+    out["native_hands_per_s"] = round(statistics.median(whole), 1)
+    out["native_python_loop_hands_per_s"] = round(statistics.median(loop_rates), 1)
+    out["native_us_per_decision"] = round(statistics.median(per_decision), 3)
+    if gin_games_per_s:
+        out["native_ratio"] = round(out["native_hands_per_s"] / gin_games_per_s, 2)
+    note("native core: per-call timing pass")
+    samples = Samples()
+    twister = native.Twister(random.Random(det_seed))
+    state_index = 0
+    for s in timing:
+        rng = random.Random(s)
+        h = native.NativeHand.from_game(Game.new(rules, seed=s))
+        n = 0
+        while not h.is_over:
+            if state_index % det_every == 0:
+                view = h.to_game().view(h.turn)
+                t0 = ns()
+                dets = native.Determinizer(view)
+                t1 = ns()
+                dets.sample_from(twister)
+                t2 = ns()
+                samples.add("native_determinizer_setup", t1 - t0)
+                samples.add("native_determinize", t2 - t1)
+            state_index += 1
+            t0 = ns()
+            acts = h.legal_actions()
+            t1 = ns()
+            action = rng.choice(acts)
+            t2 = ns()
+            h.apply(action)
+            t3 = ns()
+            h.clone()
+            t4 = ns()
+            samples.add("step", t1 - t0 + t3 - t2)
+            samples.add("native_clone", t4 - t3)
+            n += 1
+            if n > max_decisions:
+                raise RunawayGame(f"native hand with seed {s} exceeded {max_decisions} decisions")
+    summary = samples.summary()
+    out["step_us_p50"] = summary["step_us_p50"]
+    out["step_us_p99"] = summary["step_us_p99"]
+    out["native_clone_us_p50"] = summary["native_clone_us_p50"]
+    out["native_determinize_us_p50"] = summary["native_determinize_us_p50"]
+    out["native_determinize_us_p99"] = summary["native_determinize_us_p99"]
+    out["native_determinizer_setup_us_p50"] = summary["native_determinizer_setup_us_p50"]
+    return out
 
 
 def _dist_version(name: str) -> str | None:
@@ -552,6 +663,13 @@ def print_table(r: dict[str, Any]) -> None:
         ("gin decisions/game", r.get("gin_decisions_per_game")),
         ("burraco CPU share of wall", r.get("burraco_cpu_share")),
         ("gin CPU share of wall", r.get("gin_cpu_share")),
+        (f"native hands/s (build {r.get('build')})", r.get("native_hands_per_s")),
+        ("native hands/s from a Python loop", r.get("native_python_loop_hands_per_s")),
+        ("native ratio (to gin games/s)", r.get("native_ratio")),
+        ("native us/decision", r.get("native_us_per_decision")),
+        ("native step (legal+apply) us p50", r.get("step_us_p50")),
+        ("native clone us p50", r.get("native_clone_us_p50")),
+        ("native determinization us p50", r.get("native_determinize_us_p50")),
     ]
     ops = ["legal_actions", "apply", "clone", "view", "determinize"]
     latency = [
@@ -685,8 +803,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     import burraco._accel
     import burraco.game
 
-    # which package ran: mypyc-compiled (setup.py, BURRACO_COMPILE=1) or not, with the C speed-ups or not
-    result["build"] = "compiled" if burraco.game.__file__.endswith((".so", ".pyd")) else "pure"
+    # which engine ran: the Python engine mypyc-compiled (setup.py, BURRACO_COMPILE=1) or not, with the C speed-ups
+    # or not, and the native core beside it (burraco._native: "native+pure", "native+compiled") or not
+    build = "compiled" if burraco.game.__file__.endswith((".so", ".pyd")) else "pure"
+    result["build"] = f"native+{build}" if result.get("native") else build
     result["speedups"] = burraco._accel.fast is not None
     result["warnings"] = trust_warnings(result)
     if args.json:

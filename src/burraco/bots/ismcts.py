@@ -39,6 +39,7 @@ import random
 import time
 from collections.abc import Callable
 
+from .. import native
 from ..actions import DISCARD, Action
 from ..game import Game
 from ..melds import CLEAN, SET, Meld
@@ -103,6 +104,37 @@ def outcome(g: Game, side: int) -> float:
         return evaluate(g, side)
     best = max(g.side_score(k)["total"] for k in range(len(g.melds)) if k != side)
     return (g.side_score(side)["total"] - best) / REWARD_SCALE
+
+
+class _Sampler:
+    """``determinize(view, rng, weights)`` as a callable, which the flat search can also run on the native core."""
+
+    __slots__ = ("view", "weights")
+
+    def __init__(self, view: View, weights: list[list[float] | None] | None) -> None:
+        self.view = view
+        self.weights = weights
+
+    def __call__(self, rng: random.Random) -> Game:
+        return determinize(self.view, rng, self.weights)
+
+    def native_ok(self) -> bool:
+        """Whether the native core determinizes this view (built, and rules it takes)."""
+        return native.available() and native.supported(self.view.rules) is None
+
+
+def _native_outcome(h: native.NativeHand, side: int) -> float:
+    """:func:`outcome` of a native hand for ``side`` (the seat's side at the end of the rollout)."""
+    totals = h.totals()
+    if totals is None:
+        return outcome(h.to_game(), side)
+    best = max(t for k, t in enumerate(totals) if k != side)
+    return (totals[side] - best) / REWARD_SCALE
+
+
+#: the flat search's rollouts run on the native core where it is built and takes the rules (burraco.native): the
+#: same decisions, many times faster; False runs them on the Python engine (tests compare both)
+native_rollouts = True
 
 
 def paired(values: list[list[float]], j: int) -> tuple[float, float, int]:
@@ -195,7 +227,7 @@ class ISMCTSPlayer:
             self.last_iterations = 0
             return legal[0]
         weights = seat_weights(view) if self.infer else None
-        return self._search(view, legal, lambda rng: determinize(view, rng, weights))
+        return self._search(view, legal, _Sampler(view, weights))
 
     def _search(self, view: View, legal: list[Action], sample: Callable[[random.Random], Game]) -> Action:
         if self.search == "flat":
@@ -219,6 +251,8 @@ class ISMCTSPlayer:
         return out
 
     def _rollout(self, g: Game, players: list[HeuristicPlayer]) -> None:
+        if native_rollouts and native.heuristic_rollout(g, self.level, [p.rng for p in players], self.rollout_depth):
+            return  # played on the native core: the same decisions, g and the players' generators as below
         depth = self.rollout_depth
         steps = 0
         while g.end is None and (depth is None or steps < depth):
@@ -240,7 +274,7 @@ class ISMCTSPlayer:
         determinization of the view, every candidate on the same hidden cards and the same later luck — the flat
         search's evaluation, for analysing a decision (:mod:`burraco.analysis`)."""
         weights = seat_weights(view) if self.infer else None
-        return self.flat_values(view, candidates, lambda rng: determinize(view, rng, weights))
+        return self.flat_values(view, candidates, _Sampler(view, weights))
 
     def flat_values(
         self, view: View, cands: list[Action], sample: Callable[[random.Random], Game]
@@ -252,6 +286,13 @@ class ISMCTSPlayer:
         rollouts = 0
         t0 = time.perf_counter()
         it = 0
+        # on the native core where it takes the rules: the determinizations of the view and the rollouts there, the
+        # search's generator copied into the core for the loop and given back after it (the same draws)
+        dets: native.Determinizer | None = None
+        tw: native.Twister | None = None
+        if native_rollouts and isinstance(sample, _Sampler) and sample.native_ok():
+            dets = native.Determinizer(view, sample.weights)
+            tw = native.Twister(rng)
         while True:
             if self.iterations is not None:
                 if it >= self.iterations:
@@ -263,9 +304,24 @@ class ISMCTSPlayer:
                 if spent + spent / it > self.time_budget:
                     break
             it += 1
-            det = sample(rng)
-            seed = rng.getrandbits(32)
+            base: native.NativeHand | None
+            if dets is not None and tw is not None:
+                base = dets.sample_from(tw)
+                seed = tw.getrandbits(32)
+            else:
+                det = sample(rng)
+                seed = rng.getrandbits(32)
+                fast = native_rollouts and native.available() and native.supported(det.rules) is None
+                base = native.NativeHand.from_game(det) if fast else None
             for j, a in enumerate(cands):
+                if base is not None:
+                    # the same rollout on the native core: the same decisions, the same generators afterwards
+                    h = base.clone()
+                    h.apply(a)
+                    h.seeded_heuristic_playout(self.level, seed, self.rollout_depth)
+                    values[j].append(_native_outcome(h, h.side_of(view.seat)))  # sides may change (3, 5 players)
+                    rollouts += 1
+                    continue
                 g = det.clone()
                 g.apply(a)
                 for k, p in enumerate(players):
@@ -273,6 +329,8 @@ class ISMCTSPlayer:
                 self._rollout(g, players)
                 values[j].append(outcome(g, g.side_of(view.seat)))  # sides may change in a hand (3, 5 players)
                 rollouts += 1
+        if tw is not None:
+            tw.give_back(rng)
         self.last_iterations = it
         self.last_rollouts = rollouts
         return values

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Determinizations per decision of the search player (ISMCTSPlayer, the flat search) at a fixed time budget, with
+its rollouts on the native core and on the Python engine.
+
+The decisions are those of random 4-player ``italian`` hands (every ``--every``-th decision state with two or more
+legal actions, from ``--hands`` hands dealt from ``--seed``); each is searched with ``time_budget=--budget`` seconds
+once with ``burraco.bots.ismcts.native_rollouts`` on and once off; reported: the median (and quartiles) of
+``last_iterations`` -- the determinizations, each a full-hand heuristic rollout of every root candidate -- and their
+ratio. The Python figure is sensitive to the machine's load (it runs first, the native one after), so a second,
+paired measurement (``--paired N``) times a search of exactly N determinizations on each decision, Python and
+native in turn, and reports the median cost of a determinization and the median of the per-decision ratios.
+Pinned to one core; every run sees the same states. ``--json`` prints one JSON object::
+
+    python benchmarks/search.py --budget 0.25 --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from typing import Any
+
+from burraco import Game, native, preset
+from burraco.bots import ismcts
+from burraco.bots.ismcts import ISMCTSPlayer
+
+
+def states(hands: int, every: int, seed: int) -> list[Game]:
+    out: list[Game] = []
+    master = random.Random(seed)
+    for _ in range(hands):
+        s = master.getrandbits(32)
+        g = Game.new(preset("italian"), seed=s)
+        rng = random.Random(s)
+        k = 0
+        while g.end is None:
+            legal = g.legal_actions()
+            if len(legal) > 1:
+                if k % every == 0:
+                    out.append(g.clone())
+                k += 1
+            g.apply(legal[rng.randrange(len(legal))])
+    return out
+
+
+def measure(gs: list[Game], budget: float, on: bool) -> list[int]:
+    ismcts.native_rollouts = on
+    its: list[int] = []
+    for i, g in enumerate(gs):
+        p = ISMCTSPlayer(seed=i, time_budget=budget)
+        p.choose(g.view(g.turn), g.legal_actions())
+        if p.last_iterations:  # a decision with one candidate costs nothing and is not a search
+            its.append(p.last_iterations)
+    return its
+
+
+def paired_cost(gs: list[Game], iterations: int) -> dict[str, Any]:
+    """Seconds per determinization of a search with a fixed number of them, Python and native alternating on each
+    decision (a load that changes during the run hits both): medians, and the median of the per-decision ratios."""
+    py: list[float] = []
+    nat: list[float] = []
+    ratios: list[float] = []
+    for i, g in enumerate(gs):
+        view, legal = g.view(g.turn), g.legal_actions()
+        cost = {}
+        for on in (False, True):
+            ismcts.native_rollouts = on
+            p = ISMCTSPlayer(seed=i, iterations=iterations)
+            t0 = time.perf_counter()
+            p.choose(view, legal)
+            cost[on] = (time.perf_counter() - t0) / iterations
+        if p.last_iterations:
+            py.append(cost[False])
+            nat.append(cost[True])
+            ratios.append(cost[False] / cost[True])
+    ismcts.native_rollouts = True
+    return {
+        "paired_iterations": iterations,
+        "python_ms_per_determinization_p50": round(1e3 * statistics.median(py), 3),
+        "native_ms_per_determinization_p50": round(1e3 * statistics.median(nat), 3),
+        "paired_ratio_p50": round(statistics.median(ratios), 1),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--budget", type=float, default=0.25)
+    ap.add_argument("--hands", type=int, default=3)
+    ap.add_argument("--every", type=int, default=12)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--paired", type=int, default=4, help="determinizations of the paired cost run (0: skip)")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    gs = states(args.hands, args.every, args.seed)
+    out: dict[str, Any] = {"budget_s": args.budget, "decisions": len(gs), "native": native.available()}
+    for key, on in (("python", False), ("native", True)):
+        if on and not native.available():
+            continue
+        its = measure(gs, args.budget, on)
+        q = statistics.quantiles(its, n=4) if len(its) > 1 else [its[0]] * 3
+        out[f"{key}_determinizations_p50"] = statistics.median(its)
+        out[f"{key}_determinizations_q1_q3"] = [q[0], q[2]]
+        out[f"{key}_searched"] = len(its)
+    if "native_determinizations_p50" in out:
+        out["ratio_p50"] = round(out["native_determinizations_p50"] / out["python_determinizations_p50"], 1)
+    ismcts.native_rollouts = True
+    if args.paired and native.available():
+        out.update(paired_cost(gs, args.paired))
+    if args.json:
+        print(json.dumps(out))
+    else:
+        for k, v in out.items():
+            print(f"{k:34} {v}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,584 @@
+"""The native core: one hand in compact C form (``burraco._native``, src/native/native.c), beside the pure-Python
+engine, which stays the reference.
+
+A :class:`NativeHand` is made from a :class:`~burraco.game.Game` and serves the same legal actions (the same list,
+in the same order), ``apply``, ``clone``, the scores at the hand's end and a random playout to the end of the hand
+in one call that releases the GIL. tests/test_native.py compares it with the Python engine on every state of random
+hands of every rule set it takes; :func:`supported` says which those are (every preset and house rule, 2 to 6
+players, the solo and the pairs of 3 and 5 players, the pick-up conditions and first-meld minimums included; not
+sets of 2s or more than one wild per meld); anything else plays on the Python engine.
+
+>>> from burraco import Game, preset
+>>> g = Game.new(preset("italian"), seed=3)
+>>> if available():
+...     h = NativeHand.from_game(g)
+...     assert h.legal_actions() == g.legal_actions()
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from .actions import ADD, DISCARD, DRAW, MELD, PICK, REDRAW, SWAP, Action, IllegalActionError
+from .cards import NUM_TYPES
+from .game import (
+    DRAW_PHASE,
+    END_PHASE,
+    PLAY_PHASE,
+    STATE_FIELDS,
+    Game,
+    initial_sides,
+    seat_names,
+    side_name,
+    side_names,
+)
+from .melds import CLEAN, DIRTY, SEMICLEAN, Meld, _new, meld_rules
+from .messages import msg
+from .rules import BurracoNeeded, PickupRule, Rules, StockEnd
+
+if TYPE_CHECKING:
+    from .view import View
+
+#: the end codes of the native state, in order (0 = the hand is running)
+ENDS: tuple[str | None, ...] = (None, "closed", "stock", "stalemate", "timeout", "cap")
+_END_CODE = {e: i for i, e in enumerate(ENDS)}
+_PHASES = (DRAW_PHASE, PLAY_PHASE, END_PHASE)
+_PHASE_CODE = {p: i for i, p in enumerate(_PHASES)}
+_BURRACO_CODE = {None: 0, CLEAN: 1, SEMICLEAN: 2, DIRTY: 3}
+_LEVEL = {"easy": 0, "medium": 1, "hard": 2}
+_SCORE_KEYS = ("melds", "bonuses", "closing", "hand", "pozzetto", "total")
+
+
+def _load() -> ModuleType | None:
+    if os.environ.get("BURRACO_PURE", "") not in ("", "0"):
+        return None
+    try:
+        from . import _native
+    except ImportError:
+        return None
+    _native.configure(
+        Action, (DRAW, PICK, MELD, ADD, DISCARD, REDRAW, SWAP), [seat_names(n) if n >= 2 else () for n in range(7)]
+    )
+    return _native
+
+
+_mod: ModuleType | None = _load()
+
+
+def _core() -> ModuleType:
+    """The C module, or RuntimeError where it is not built (or ``BURRACO_PURE`` is set)."""
+    if _mod is None:
+        raise RuntimeError("the native core is not built (or BURRACO_PURE is set)")
+    return _mod
+
+
+def available() -> bool:
+    """True when the native core was built (setup.py, where a C compiler is present) and ``BURRACO_PURE`` is unset."""
+    return _mod is not None
+
+
+def build() -> str:
+    """Which engine runs: ``"native"`` (the C core with the Python engine), or ``"pure"``."""
+    return "native" if _mod is not None else "pure"
+
+
+def supported(rules: Rules) -> str | None:
+    """Why the native core does not play ``rules`` (an English sentence), or None when it does."""
+    if rules.allow_set_of_twos or 2 in rules.allowed_set_ranks:
+        return "sets of 2s"
+    if rules.max_wilds != 1:
+        return "more than one wild per meld"
+    if rules.max_set_size > 14 or rules.max_sequence_len > 14:
+        return "melds longer than 14 cards"
+    if rules.deck_size > 170:
+        return "a deck of more than 170 cards"
+    if max(rules.pozzetto_sizes) > 20:
+        return "pozzetti of more than 20 cards"
+    return None
+
+
+_RULES: dict[Rules, Any] = {}
+
+
+def native_rules(rules: Rules) -> Any:
+    """The native core's copy of the parameters of ``rules`` (cached); ValueError where :func:`supported` refuses."""
+    got = _RULES.get(rules)
+    if got is not None:
+        return got
+    if _mod is None:
+        raise RuntimeError("the native core is not built (or BURRACO_PURE is set)")
+    why = supported(rules)
+    if why is not None:
+        raise ValueError(f"the native core does not play {rules.name}: {why}")
+    r = rules
+    spec = {
+        "players": r.players,
+        "direction": r.direction,
+        "max_set": r.max_set_size,
+        "max_seq": r.max_sequence_len,
+        "two_aces": int(r.two_natural_aces),
+        "min_len": r.burraco_min_len,
+        "semiclean": int(r.semiclean),
+        "at_end_only": int(r.semipulito_wild_at_end_only),
+        "set_ranks": sum(1 << k for k in r.allowed_set_ranks),
+        "forbid_dup_set": int(r.forbid_duplicate_set_rank),
+        "forbid_ident_seq": int(r.forbid_identical_sequences),
+        "discard_open": int(r.discard_pile_open),
+        "no_rediscard": int(r.single_card_pile_no_rediscard),
+        "pickup_one_ok": int(r.pickup_with_one_card_allowed),
+        "indirect_counts": int(r.indirect_pozzetto_counts_if_unplayed),
+        "poz_penalty": r.pozzetto_penalty,
+        "poz_requires_burraco": int(r.pozzetto_requires_burraco),
+        "solo_pair": int(r.solo_pair),
+        "pickup_rule": {PickupRule.NONE: 0, PickupRule.MUST_OPEN_OR_ATTACH: 1, PickupRule.MUST_USE_TOP_CARD: 2}[
+            r.pickup_rule
+        ],
+        "min_first_meld": r.min_first_meld,
+        "min_meld_for_pickup": int(r.min_meld_required_for_pickup),
+        "redraw": int(r.first_player_redraw),
+        "swap": int(r.wild_may_return_to_hand),
+        "poz_sizes": tuple(r.pozzetto_sizes),
+        "closing_clean": int(r.closing_burraco is BurracoNeeded.CLEAN),
+        "closing_requires_discard": int(r.closing_requires_discard),
+        "closing_wild_ok": int(r.closing_discard_may_be_wild),
+        "closing_bonus": r.closing_bonus,
+        "bonus_clean": r.bonus_clean,
+        "bonus_semi": r.bonus_semiclean,
+        "bonus_dirty": r.bonus_dirty,
+        "extra_honours": int(r.extra_honours),
+        "bonus_ak": r.bonus_ace_to_king,
+        "bonus_aa": r.bonus_ace_to_ace,
+        "no_canastra_penalty": int(r.no_canastra_penalty),
+        "stock_end_morto": int(r.stock_end is StockEnd.MORTO_BECOMES_STOCK),
+        "stalemate": int(r.stalemate),
+        "turn_cap": r.turn_cap,
+        "three_morto": int(r.three_morto),
+        "hand_size": r.hand_size,
+        "poz_size": r.pozzetto_size,
+        "up_card": int(r.up_card),
+        "decks": r.decks,
+        "jokers": r.jokers,
+        "values": tuple(r.card_values()),
+    }
+    got = _RULES[rules] = _mod.Rules(spec)
+    return got
+
+
+
+def _meld_fields(m: Meld) -> tuple[int, ...] | tuple[Any, ...]:
+    return (m.kind, m.cards, m.suit, m.rank, m.mask, m.wild, m.wild_pos, m.naturals, _BURRACO_CODE[m.burraco])
+
+
+def fields_of(g: Game) -> tuple[Any, ...]:
+    """The state of a Python game in the native core's layout (what :meth:`NativeHand.fields` returns): hands,
+    hand sizes, stock (top last), pile, pozzetti, pozzetti taken, the order the sides took them, who took them,
+    the hidden pozzetti, the pending ones, the melds (kind, cards, suit, rank, mask, wild, wild position, naturals,
+    burraco class), the cards known, the table and the scalar fields."""
+    ints = (
+        g.turn, _PHASE_CODE[g.phase], int(g.picked), int(g.drew), g.lone, int(g.lone_gone), g.top, int(g.top_used),
+        int(g.melded), int(g.opening), int(g.must_open), g.drawn, int(g.redrawn), int(g.last_turn),
+        int(g.timeout_called), _END_CODE[g.end], g.closed_by, g.first, g.laid, g.stalemate_run, g.turns,
+        g.timeout_left, len(g.actions), 0,
+    )  # fmt: skip
+    return (
+        tuple(bytes(h) for h in g.hands),
+        tuple(g.hand_n),
+        tuple(g.stock),
+        tuple(g.pile),
+        tuple(g.pozzetti),
+        tuple(g.poz_taken),
+        tuple(g.poz_order),
+        tuple(g.poz_by),
+        tuple(None if h is None else bytes(h) for h in g.hidden),
+        tuple(int(p) for p in g.poz_pending),
+        tuple(tuple(_meld_fields(m) for m in side) for side in g.melds),
+        tuple(bytes(k) for k in g.known),
+        bytes(g.table),
+        ints,
+        (tuple(g.side_of_seat), g.solo),
+    )
+
+
+class NativeHand:
+    """One hand on the native core, made from a :class:`~burraco.game.Game` (:meth:`from_game`)."""
+
+    __slots__ = ("rules", "deal", "_h")
+
+    rules: Rules
+    _h: Any
+
+    def __init__(self, rules: Rules, deal: Any, h: Any) -> None:
+        self.rules = rules
+        self.deal = deal
+        self._h = h
+
+    @classmethod
+    def from_game(cls, g: Game) -> NativeHand:
+        """The native copy of ``g`` (ValueError where :func:`supported` refuses its rules)."""
+        return cls(g.rules, g.deal, _core().Hand(native_rules(g.rules), fields_of(g)))
+
+    @classmethod
+    def new(cls, rules: Rules, seed: int, dealer: int | None = None) -> NativeHand:
+        """The hand ``Game.new(rules, seed, dealer)`` deals, dealt by the core (the same shuffle: Python's Mersenne
+        Twister seeded as ``random.Random(seed)``; ``0 <= seed < 2**64``). Its ``deal`` is worked out when asked
+        for (:meth:`to_game`)."""
+        if not 0 <= seed < 1 << 64:
+            raise ValueError("the native core deals from seeds 0 <= seed < 2**64")
+        if dealer is None:
+            dealer = rules.players - 1
+        first = (dealer + rules.direction) % rules.players
+        return cls(rules, ("seed", seed), _core().new_hand(native_rules(rules), seed, first))
+
+    def fields(self) -> tuple[Any, ...]:
+        """The state in the layout of :func:`fields_of`."""
+        got: tuple[Any, ...] = self._h.fields()
+        return got
+
+    def clone(self) -> NativeHand:
+        """An independent copy."""
+        return NativeHand(self.rules, self.deal, self._h.clone())
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to act, as :meth:`Game.legal_actions` lists them."""
+        got: list[Action] = self._h.legal_actions()
+        return got
+
+    def apply(self, action: Action) -> None:
+        """Apply a legal action; anything else raises the :class:`~burraco.actions.ActionError` the Python engine
+        gives for it (the state is left as is)."""
+        if not self._h.apply(action):
+            err = self.to_game().check(action) if isinstance(action, Action) else None
+            raise err or IllegalActionError(msg("not_an_action", action=str(action)), str(action))
+
+    def apply_index(self, i: int) -> None:
+        """Apply the ``i``-th action of :meth:`legal_actions`."""
+        self._h.apply_index(i)
+
+    def random_playout(self, seed: int) -> int:
+        """Play uniform random legal actions (the core's own random stream, from ``seed``) to the end of the hand,
+        the GIL released; returns the number of decisions."""
+        got: int = self._h.random_playout(seed)
+        return got
+
+    def heuristic_choice(self, level: str, rng: random.Random) -> Action:
+        """What :class:`~burraco.bots.heuristic.HeuristicPlayer` of ``level`` with the generator ``rng`` chooses
+        here (the seat in turn, from its view): the same action, ``rng`` advanced the same way."""
+        i, state = self._h.heuristic_choice(_LEVEL[level], rng.getstate())
+        rng.setstate(state)
+        got: Action = self.legal_actions()[i]
+        return got
+
+    def heuristic_playout(self, level: str, rngs: list[random.Random], depth: int | None = None) -> int:
+        """Play the hand on with :class:`~burraco.bots.heuristic.HeuristicPlayer` of ``level`` at every seat, seat
+        ``k`` drawing its ties from ``rngs[k]`` -- the rollout of the search player (``ISMCTSPlayer._rollout``) --
+        to the end of the hand or for ``depth`` decisions, in one call that releases the GIL: the same decisions as
+        the Python players make, the generators advanced the same way. Returns the number of decisions."""
+        k, states, _ = self._h.heuristic_playout(
+            _LEVEL[level], [r.getstate() for r in rngs], -1 if depth is None else depth
+        )
+        for r, st in zip(rngs, states, strict=True):
+            r.setstate(st)
+        got: int = k
+        return got
+
+    def seeded_heuristic_playout(self, level: str, seed: int, depth: int | None = None) -> int:
+        """:meth:`heuristic_playout` with seat ``k`` drawing from ``random.Random(seed + k)`` (seeded in the core: the
+        search player's rollouts, which seed their players so and never use them afterwards)."""
+        got: int = self._h.seeded_heuristic_playout(_LEVEL[level], seed, -1 if depth is None else depth)
+        return got
+
+    @property
+    def end(self) -> str | None:
+        """How the hand ended (as :attr:`Game.end`), or None while it runs."""
+        got: str | None = ENDS[self._h.end]
+        return got
+
+    @property
+    def is_over(self) -> bool:
+        """True once the hand has ended."""
+        return bool(self._h.end)
+
+    @property
+    def turn(self) -> int:
+        """The seat in turn (the last one to act once the hand has ended)."""
+        return int(self._h.turn)
+
+    @property
+    def phase(self) -> str:
+        """``draw``, ``play`` or ``end``, as a :class:`~burraco.game.Game` says it."""
+        return _PHASES[self._h.phase]
+
+    def scores(self) -> dict[str, dict[str, int]] | None:
+        """The score breakdown per side once the hand has ended (as :meth:`Game.scores`), else None."""
+        if not self._h.end:
+            return None
+        names = _side_names(self.rules.players, self.fields()[14][0])
+        return {names[k]: dict(zip(_SCORE_KEYS, v, strict=True)) for k, v in enumerate(self._h.scores())}
+
+    def totals(self) -> list[int] | None:
+        """Each side's total once the hand has ended (in the order of :meth:`scores`), else None."""
+        if not self._h.end:
+            return None
+        return [v[5] for v in self._h.scores()]
+
+    def side_of(self, seat: int) -> int:
+        """The side of ``seat`` now (with 3 and 5 players the pairs form during the hand)."""
+        got: int = self._h.side_of(seat)
+        return got
+
+    def to_game(self, actions: list[Action] | None = None) -> Game:
+        """A Python :class:`Game` in this state (``actions``: its history, for records; empty by default)."""
+        deal = self.deal
+        if isinstance(deal, tuple):  # dealt by the core (:meth:`new`): the deal Game.new makes from that seed
+            from .deal import deal_from_seed
+
+            deal = self.deal = deal_from_seed(self.rules, deal[1])
+        return game_from_fields(self.rules, deal, self.fields(), actions or [])
+
+
+def _initial_side_of(n: int) -> tuple[int, ...]:
+    return tuple(next(k for k, m in enumerate(initial_sides(n)) if s in m) for s in range(n))
+
+
+def _groups(n: int, side_of_seat: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    k = max(side_of_seat) + 1
+    return tuple(tuple(s for s in range(n) if side_of_seat[s] == j) for j in range(k))
+
+
+def _side_names(n: int, side_of_seat: tuple[int, ...]) -> tuple[str, ...]:
+    if tuple(side_of_seat) == _initial_side_of(n):
+        return side_names(n)
+    seats = seat_names(n)
+    return tuple(side_name(seats, m) for m in _groups(n, tuple(side_of_seat)))
+
+
+def game_from_fields(rules: Rules, deal: Any, f: tuple[Any, ...], actions: list[Action]) -> Game:
+    """A Python game from the native layout (:func:`fields_of`)."""
+    g = Game(rules, None, 0)
+    ctx = meld_rules(rules)
+    n = rules.players
+    side_of_seat, solo = f[14] if len(f) > 14 else (_initial_side_of(n), -1)
+    side_of_seat = tuple(side_of_seat)
+    fields: dict[str, Any] = {
+        "deal": deal,
+        "n": n,
+        "seats": seat_names(n),
+        "sides": _side_names(n, side_of_seat),
+        "side_seats": _groups(n, side_of_seat),
+        "side_of_seat": side_of_seat,
+        "solo": solo,
+        "hands": [bytearray(h) for h in f[0]],
+        "hand_n": list(f[1]),
+        "stock": list(f[2]),
+        "pile": list(f[3]),
+        "pozzetti": list(f[4]),
+        "poz_taken": list(f[5]),
+        "poz_order": list(f[6]),
+        "poz_by": list(f[7]),
+        "hidden": [None if h is None else list(h) for h in f[8]],
+        "poz_pending": [bool(p) for p in f[9]],
+        "melds": [[_new(m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], ctx) for m in side] for side in f[10]],
+        "known": [bytearray(k) for k in f[11]],
+        "table": bytearray(f[12]),
+        "actions": list(actions),
+    }
+    ints = f[13]
+    names = (
+        "turn", "phase", "picked", "drew", "lone", "lone_gone", "top", "top_used", "melded", "opening", "must_open",
+        "drawn", "redrawn", "last_turn", "timeout_called", "end", "closed_by", "first", "laid", "stalemate_run",
+        "turns", "timeout_left",
+    )  # fmt: skip
+    flags = {"picked", "drew", "lone_gone", "top_used", "melded", "opening", "must_open", "redrawn", "last_turn",
+             "timeout_called"}  # fmt: skip
+    for name, v in zip(names, ints, strict=False):
+        if name == "phase":
+            fields[name] = _PHASES[v]
+        elif name == "end":
+            fields[name] = ENDS[v]
+        elif name in flags:
+            fields[name] = bool(v)
+        else:
+            fields[name] = v
+    for name, v in fields.items():
+        setattr(g, name, v)
+    g._ctx = ctx
+    from .gen import generator
+
+    g._gen = generator(ctx)
+    g._values = rules.card_values()
+    g._legal = None
+    g._meldkeys = [None] * len(g.melds)
+    assert len(g.hands) == n and all(len(h) == NUM_TYPES for h in g.hands)
+    return g
+
+
+def play_random(g: Game, rng: random.Random) -> int | None:
+    """Play ``g`` to the end of the hand as :func:`burraco.sim.play_hand` does -- ``legal[rng.randrange(len(legal))]``
+    at every decision -- on the native core, drawing from ``rng`` exactly what the Python loop draws (the core runs
+    Python's Mersenne Twister on ``rng``'s state and gives the state back), so the hand, ``g`` afterwards (its
+    actions included) and ``rng`` are the same as on the Python engine. Returns the number of decisions, or None
+    (``g`` untouched) where the core cannot play it: not built, rules it refuses, a ``rng`` of another type."""
+    if _mod is None or type(rng) is not random.Random or g.end is not None:
+        return None
+    if supported(g.rules) is not None:
+        return None
+    h = NativeHand.from_game(g)
+    k, state, acts = h._h.python_playout(rng.getstate(), True)
+    rng.setstate(state)
+    done = game_from_fields(g.rules, g.deal, h.fields(), [*g.actions, *acts])
+    for name in STATE_FIELDS:
+        setattr(g, name, getattr(done, name))
+    g._legal = None
+    g._meldkeys = [None] * len(g.melds)
+    got: int = k
+    return got
+
+
+def heuristic_rollout(g: Game, level: str, rngs: list[random.Random], depth: int | None = None) -> int | None:
+    """``ISMCTSPlayer._rollout`` on the native core, in place: :class:`~burraco.bots.heuristic.HeuristicPlayer` of
+    ``level`` at every seat (seat ``k`` drawing from ``rngs[k]``) for ``depth`` decisions or to the end of the
+    hand; ``g`` (its actions included) and the generators end as the Python rollout leaves them. Returns the
+    decisions played, or None (``g`` untouched) where the core cannot play it."""
+    if _mod is None or g.end is not None or supported(g.rules) is not None:
+        return None
+    h = NativeHand.from_game(g)
+    k, states, acts = h._h.heuristic_playout(
+        _LEVEL[level], [r.getstate() for r in rngs], -1 if depth is None else depth, True
+    )
+    for r, st in zip(rngs, states, strict=True):
+        r.setstate(st)
+    done = game_from_fields(g.rules, g.deal, h.fields(), [*g.actions, *acts])
+    for name in STATE_FIELDS:
+        setattr(g, name, getattr(done, name))
+    g._legal = None
+    g._meldkeys = [None] * len(g.melds)
+    got: int = k
+    return got
+
+
+def random_hands(g: Game, count: int, seed: int) -> int:
+    """Play ``count`` random playouts from copies of ``g`` on the native core, the GIL released; returns the total
+    number of decisions."""
+    if _mod is None:
+        raise RuntimeError("the native core is not built (or BURRACO_PURE is set)")
+    got: int = _mod.random_hands(NativeHand.from_game(g)._h, count, seed)
+    return got
+
+
+class Determinizer:
+    """The determinizations of one :class:`~burraco.view.View` on the native core: :meth:`sample` is
+    :func:`burraco.view.determinize` (``weights`` as there), drawing the same numbers from ``rng``, so that it gives
+    the same state; the view's fixed part is converted once, a sample costs a few microseconds."""
+
+    __slots__ = ("rules", "_d")
+
+    def __init__(self, view: View, weights: Sequence[Sequence[float] | None] | None = None) -> None:
+        r = view.rules
+        why = supported(r)
+        if _mod is None or why is not None:
+            raise ValueError(f"the native core does not determinize this view: {why or 'not built'}")
+        self.rules = r
+        n = r.players
+        seat = view.seat
+        pool = [c for c, k in enumerate(view.unseen) for _ in range(k)]
+        need = [0 if s == seat else view.hand_sizes[s] - sum(view.known[s]) for s in range(n)]
+        ws: list[tuple[float, ...] | None] = [None] * n
+        if weights is not None:
+            for s, w in enumerate(weights):
+                if w is not None and s != seat:
+                    ws[s] = tuple(float(x) for x in w)
+        hands = []
+        for s in range(n):
+            if s == seat:
+                v = bytearray(NUM_TYPES)
+                for c in view.hand:
+                    v[c] += 1
+                hands.append(bytes(v))
+            else:
+                hands.append(bytes(view.known[s]))
+        turn = view.turn if view.turn >= 0 else view.first
+        ints = (
+            turn, _PHASE_CODE[view.phase], int(view.picked), int(view.drew), view.lone, int(view.lone_gone), view.top,
+            int(view.top_used), int(view.melded), int(view.opening), int(view.must_open), view.drawn,
+            int(view.redrawn), int(view.last_turn), int(view.timeout_called), _END_CODE[view.end], view.closed_by,
+            view.first, view.laid, view.stalemate_run, view.turns, view.timeout_left, 0, 0,
+        )  # fmt: skip
+        base = (
+            tuple(hands),
+            tuple(view.hand_sizes),
+            (),
+            tuple(view.pile),
+            tuple(None for _ in view.pozzetti),
+            tuple(view.poz_taken),
+            tuple(view.poz_order),
+            tuple(view.poz_by),
+            (None,) * n,
+            tuple(int(p) for p in view.poz_pending),
+            tuple(tuple(_meld_fields(m) for m in side) for side in view.melds),
+            tuple(bytes(k) for k in view.known),
+            bytes(view.table),
+            ints,
+            (tuple(view.seat_side), view.solo),
+        )
+        fix_drawn = seat != turn and view.drew and view.end is None
+        assert _mod is not None
+        self._d = _mod.Determinizer(
+            native_rules(r), base, pool, seat, need, ws, view.hidden_pozzetto,
+            [int(x) for x in view.hidden_seats], view.pile_size, view.stock_size,
+            [int(p) for p in view.pozzetti], list(r.pozzetto_sizes), fix_drawn,
+        )  # fmt: skip
+
+    def sample(self, rng: random.Random) -> NativeHand:
+        """One determinization, as ``determinize(view, rng, weights)`` makes it (``rng`` advanced the same way)."""
+        h, state = self._d.sample(rng.getstate())
+        rng.setstate(state)
+        return NativeHand(self.rules, None, h)
+
+    def sample_from(self, twister: Twister) -> NativeHand:
+        """:meth:`sample` drawing from a :class:`Twister` (no conversion of the generator's state per sample)."""
+        return NativeHand(self.rules, None, self._d.sample_from(twister._t))
+
+
+class Twister:
+    """A copy of a ``random.Random``'s generator held by the core: a search draws from it (:meth:`getrandbits`,
+    :meth:`Determinizer.sample_from`) and gives the state back to the ``random.Random`` at the end
+    (:meth:`give_back`), so the Python generator ends where the Python search would leave it."""
+
+    __slots__ = ("_t",)
+
+    def __init__(self, rng: random.Random) -> None:
+        assert _mod is not None
+        self._t = _mod.Twister(rng.getstate())
+
+    def getrandbits(self, k: int) -> int:
+        """``random.Random.getrandbits(k)`` for ``1 <= k <= 32``."""
+        got: int = self._t.getrandbits(k)
+        return got
+
+    def give_back(self, rng: random.Random) -> None:
+        """Set ``rng`` to this generator's state."""
+        rng.setstate(self._t.getstate())
+
+
+def random_deals(rules: Rules, seeds: list[int], dealer: int | None = None) -> int:
+    """Deal ``Game.new(rules, s)`` and play it out with uniform random actions (:meth:`NativeHand.random_playout`
+    from ``s``) for every seed ``s``, all in the core with the GIL released; returns the total number of
+    decisions."""
+    if dealer is None:
+        dealer = rules.players - 1
+    first = (dealer + rules.direction) % rules.players
+    got: int = _core().random_deals(native_rules(rules), seeds, first)
+    return got
+
+
+def state_size(rules: Rules | None = None) -> int:
+    """Bytes a clone of a native hand copies under ``rules`` (the state up to the melds and the melds of its sides;
+    None: the largest state, 6 sides); 0 without the native core."""
+    if _mod is None:
+        return 0
+    got: int = _mod.state_size(None if rules is None else native_rules(rules))
+    return got
