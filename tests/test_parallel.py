@@ -78,7 +78,8 @@ def test_ray_missing_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(scope="module")
 def ray_local():  # type: ignore[no-untyped-def]
     ray = pytest.importorskip("ray")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    # address="local": a private instance, not a cluster another process left running on this machine
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
     yield ray
     ray.shutdown()
 

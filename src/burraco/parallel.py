@@ -149,8 +149,8 @@ def ray_init(address: str) -> Any:
         raise ParallelError(RAY_INSTALL_HINT) from e
     if not ray.is_initialized():
         try:
-            if address == "local":
-                ray.init(include_dashboard=False, log_to_driver=False, configure_logging=False)
+            if address == "local":  # a private instance, never a cluster that happens to run on this machine
+                ray.init(address="local", include_dashboard=False, log_to_driver=False, configure_logging=False)
             else:
                 ray.init(address=address, log_to_driver=False, configure_logging=False)
         except Exception as e:  # a cluster that is not there
