@@ -11,8 +11,13 @@ from .actions import ADD, MELD, Action
 from .melds import SET
 
 
+def pure() -> bool:
+    """Whether ``BURRACO_PURE`` asks for the pure-Python engine (no C speed-ups, no native core)."""
+    return os.environ.get("BURRACO_PURE", "") not in ("", "0")
+
+
 def _load() -> ModuleType | None:
-    if os.environ.get("BURRACO_PURE", "") not in ("", "0"):
+    if pure():
         return None
     try:
         from . import _speedups

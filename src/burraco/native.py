@@ -17,12 +17,12 @@ sets of 2s or more than one wild per meld); anything else plays on the Python en
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from ._accel import pure
 from .actions import ADD, DISCARD, DRAW, MELD, PICK, REDRAW, SWAP, Action, IllegalActionError
 from .cards import NUM_TYPES
 from .game import (
@@ -54,7 +54,7 @@ _SCORE_KEYS = ("melds", "bonuses", "closing", "hand", "pozzetto", "total")
 
 
 def _load() -> ModuleType | None:
-    if os.environ.get("BURRACO_PURE", "") not in ("", "0"):
+    if pure():
         return None
     try:
         from . import _native
