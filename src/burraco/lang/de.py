@@ -650,6 +650,7 @@ TEMPLATES: dict[str, str] = {
     "web_err_one_seat": "Du hast schon einen Platz an diesem Tisch: eine Person, ein Platz.",
     "web_err_seat_reserved": "Dieser Platz bleibt seinem Spieler vorbehalten, der während der Partie gegangen ist.",
     "web_seat_of": "Platz {seat}",
+    "web_match_level": "Gleichstand an der Spitze: {who}",
     "web_wins_one": "{who} gewinnt das Match",
     "web_this_hand": "dieses Spiel",
     "web_totals_many": "{scores} · {goal}",

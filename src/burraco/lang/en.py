@@ -632,6 +632,7 @@ TEMPLATES: dict[str, str] = {
     "web_err_one_seat": "You already hold a seat at this table: one person, one seat.",
     "web_err_seat_reserved": "That seat is kept for its player, who left during the game.",
     "web_seat_of": "seat {seat}",
+    "web_match_level": "Level at the top: {who}",
     "web_wins_one": "{who} wins the match",
     "web_this_hand": "this hand",
     "web_totals_many": "{scores} · {goal}",

@@ -636,6 +636,7 @@ TEMPLATES: dict[str, str] = {
     "web_err_one_seat": "Hai già un posto a questo tavolo: una persona, un posto.",
     "web_err_seat_reserved": "Quel posto è riservato al suo giocatore, che ha lasciato durante la partita.",
     "web_seat_of": "posto {seat}",
+    "web_match_level": "Pari in testa: {who}",
     "web_wins_one": "{who} vince la partita",
     "web_this_hand": "questa smazzata",
     "web_totals_many": "{scores} · {goal}",

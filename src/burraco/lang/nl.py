@@ -645,6 +645,7 @@ TEMPLATES: dict[str, str] = {
     "web_err_one_seat": "Je hebt al een plaats aan deze tafel: één persoon, één plaats.",
     "web_err_seat_reserved": "Die plaats blijft voor de speler die tijdens de partij vertrok.",
     "web_seat_of": "plaats {seat}",
+    "web_match_level": "Gelijk aan de top: {who}",
     "web_wins_one": "{who} wint de match",
     "web_this_hand": "dit spel",
     "web_totals_many": "{scores} · {goal}",

@@ -630,6 +630,7 @@ TEMPLATES: dict[str, str] = {
     "web_err_one_seat": "Você já tem um lugar nesta mesa: uma pessoa, um lugar.",
     "web_err_seat_reserved": "Esse lugar fica reservado ao seu jogador, que saiu durante a partida.",
     "web_seat_of": "lugar {seat}",
+    "web_match_level": "Empate no topo: {who}",
     "web_wins_one": "{who} vence a partida",
     "web_this_hand": "esta mão",
     "web_totals_many": "{scores} · {goal}",

@@ -569,9 +569,13 @@ function drawHandEnd() {
   const kids = [el("h2", { id: "handEndTitle", text: t("web_hand_end_title", { i: he.hand_no + 1, end: he.end }) +
     (he.closed_by ? " · " + t("web_closed_by_who", { who: seatName(he.closed_by) }) : "") }), table, perPlayer, left].filter(Boolean);
   const sb = s.scoreboard;
-  if (s.table.status === "finished" && sb && sb.winner) {
-    const one = state.table.players !== 2 && sb.winner.length === 1;  // a player alone (3, 5 players)
-    kids.push(el("p", { class: "winner", "data-testid": "winner", text: (one ? t("web_wins_one", { who: sideLabel(sb.winner, true) }) : t("web_wins", { side: sideLabel(sb.winner) })) +
+  if (s.table.status === "finished" && sb) {
+    // the winner; or those level at the top (with 3 and 5 players a pair's two halves are equal)
+    const top = Math.max(...Object.values(sb.totals)), level = scorers(Object.keys(sb.totals)).filter((x) => sb.totals[x] === top);
+    const one = state.table.players !== 2 && sb.winner && sb.winner.length === 1;  // a player alone (3, 5 players)
+    const text = !sb.winner ? t("web_match_level", { who: level.map((x) => sideLabel(x, true)).join(", ") })
+      : one ? t("web_wins_one", { who: sideLabel(sb.winner, true) }) : t("web_wins", { side: sideLabel(sb.winner) });
+    kids.push(el("p", { class: "winner", "data-testid": "winner", text: text +
       (sb.vp ? ` · VP ${scorers(Object.keys(sb.vp)).map((x) => sb.vp[x]).join("–")}` : "") }));
     kids.push(el("p", {}, el("a", { href: `/t/${tableId}/replay/${s.game_no}`, "data-testid": "replay-link", text: t("web_watch_replay") })));
     if (s.you) kids.push(el("button", { "data-testid": "rematch", onclick: () => send({ type: "rematch" }), text: t("web_rematch") }));
