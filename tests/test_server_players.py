@@ -124,3 +124,38 @@ def test_the_lobby_offers_every_count_and_lists_open_seats(server: ThreadServer)
         ("A", "human"), ("B", "open"), ("C", "computer"), ("D", "open"), ("E", "computer")]
     status, out = http("POST", server.url + "/api/tables", {"preset": "italian-6p", "seats": [HUMAN] * 4})
     assert status == 400 and "must list 6 seats (A B C D E F)" in out["message"]
+
+
+def test_seats_taken_left_and_taken_over_at_a_five_player_table(server: ThreadServer) -> None:
+    """Fair play for every count: an open seat (D) taken by name, a seat letter of another count refused, a seat
+    left mid-game played by the take-over computer and kept for its player, whose link brings him back."""
+    t = create(server.url, preset="italian-5p", hands=1, seats=[HUMAN, EASY, EASY, {"kind": "open"}, EASY])
+
+    async def go() -> None:
+        a = await Client.open(server.ws_url)
+        await a.hello(t["id"], t["tokens"]["A"])
+        d = await Client.open(server.ws_url)
+        await d.hello(t["id"])
+        await d.send({"type": "take", "seat": "W", "name": "Dora"})  # a 4-player seat letter
+        assert (await d.until("error"))["code"] == "bad_message"
+        await d.send({"type": "take", "seat": "D", "name": "Dora"})
+        seated = await d.until("seated")
+        assert seated["seat"] == "D"
+        st = await a.until(lambda m: m["type"] == "state" and m["table"]["status"] == "playing")
+        assert st["table"]["seats"][3]["name"] == "Dora"
+        await a.send({"type": "leave"})
+        await a.until("left")
+        ev = await d.until(lambda m: m["type"] == "event" and m["kind"] == "action" and m["data"]["seat"] == "A")
+        assert ev["data"]["action"] in ("A draw", "A pick")
+        assert d.state is not None and d.state["table"]["seats"][0]["kind"] == "left"
+        other = await Client.open(server.ws_url)
+        await other.hello(t["id"])
+        await other.send({"type": "take", "seat": "A", "name": "Nico"})
+        assert (await other.until("error"))["code"] == "seat_reserved"
+        back = await Client.open(server.ws_url)
+        await back.hello(t["id"], t["tokens"]["A"])
+        assert back.state is not None and back.state["you"] == "A" and back.state["view"]["seat"] == "A"
+        for c in (a, d, other, back):
+            await c.close()
+
+    run(go(), timeout=120.0)

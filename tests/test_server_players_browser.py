@@ -1,5 +1,5 @@
-"""The browser table and lobby with 3, 5 and 6 players (RULES.md §14.3–§14.4), Playwright on Debian's Chromium: a
-3-player table created from the lobby and a whole hand played by clicks at 1280×800 without scrolling, the end of
+"""The browser table and lobby with 3, 5 and 6 players (RULES.md §14.3–§14.4), Playwright on Debian's Chromium: the
+lobby listing a 6-player table's seats open and taken, a 3-player table created from the lobby and a whole hand played by clicks at 1280×800 without scrolling, the end of
 the hand with one column per side and the match totals per player; a 6-player table that fits 1280×800 and
 390×844 with every seat around the table and the hand in view."""
 
@@ -44,7 +44,15 @@ def test_a_whole_3_player_hand_from_the_lobby_at_1280x800(server: ThreadServer, 
     page = page_at(browser, 1280, 800)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    # the lobby lists a 6-player table with its seats open and taken, an open one to sit at
+    six = create(server.url, preset="italian-6p", seats=[{"kind": "human", "name": "Bo"}, {"kind": "open"}, EASY,
+                                                         {"kind": "open"}, EASY, EASY])
     page.goto(server.url + "/")
+    row = page.locator(f"[data-table={six['id']}]")
+    row.wait_for()
+    assert row.locator(".seat-pill").all_text_contents()[0].startswith("A: Bo")
+    assert row.locator(".seat-pill.open").count() == 2 and row.locator(f"[data-testid=take-{six['id']}-D]").is_visible()
+    assert "2 open seats" in row.text_content()
     page.select_option("#preset", "italian-3p")
     page.fill("#myname", "Ada")
     page.select_option("#goal", "hands")
