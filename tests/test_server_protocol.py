@@ -63,7 +63,7 @@ def test_http_create_lobby_and_refusals(server: ThreadServer) -> None:
         ({"preset": "italian", "clock": -1}, "'clock'"),
         ({"preset": "italian", "target": "high"}, "'target'"),
         ({"preset": "italian-2p", "players": 7}, "players"),
-        ({"preset": "italian-3p"}, "seats 2 or 4 players"),
+        ({"preset": "italian-3p", "seats": [HUMAN] * 4}, "must list 3 seats (A B C)"),
     ]:
         status, out = http("POST", server.url + "/api/tables", body)
         assert status == 400 and word in out["message"], (body, out)

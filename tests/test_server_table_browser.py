@@ -184,6 +184,7 @@ def test_texts_in_the_chosen_language_and_remembered(server: ThreadServer, brows
     assert "Italienisches Burraco" in page.locator("#preset").text_content()  # presets in words, in German
     page.goto(server.url + t["links"]["N"])
     page.locator("[data-testid=draw]", has_text="Ziehen").wait_for()
+    page.locator("[data-testid=hand] .card").first.wait_for()  # the first state (the buttons' texts come before it)
     assert page.locator("[data-testid=our-melds]").text_content().startswith("Wir (NS)")
     card = page.locator("[data-testid=hand] .card").first
     assert re.fullmatch(r"\S+, ((Herz|Karo|Kreuz|Pik) \w+|Joker)", card.get_attribute("aria-label") or "")

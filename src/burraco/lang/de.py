@@ -74,7 +74,6 @@ TEMPLATES: dict[str, str] = {
     "go_out_needs_burraco": "zum Ausgehen braucht es einen {kind:needed} auf dem Tisch (§8.1)",
     "morto_not_reached": "{seat} hat den Morto mit dem Abwurf genommen, und er zählt erst ab seinem nächsten Zug "
     "als genommen: bis dahin darf die Partei nicht ausgehen (§0.1 C-22)",
-    "table_players": "dieser Tisch hat Platz für 2 oder 4 Spieler, nicht {players} (3, 5 und 6 Spieler spielen im Terminal mit burraco play sowie mit burraco simulate, burraco arena und in Python)",
     "no_morto_left": "für die Partei ist kein Morto übrig, also kann sie nicht ausgehen",
     "pozzetto_before_opening": "in den Pozzetto zu gehen, bevor die erste Meldung {points} Punkte erreicht, ist "
     "nicht erlaubt (§0.1)",
@@ -651,6 +650,10 @@ TEMPLATES: dict[str, str] = {
     "web_err_one_seat": "Du hast schon einen Platz an diesem Tisch: eine Person, ein Platz.",
     "web_err_seat_reserved": "Dieser Platz bleibt seinem Spieler vorbehalten, der während der Partie gegangen ist.",
     "web_seat_of": "Platz {seat}",
+    "web_match_level": "Gleichstand an der Spitze: {who}",
+    "web_wins_one": "{who} gewinnt das Match",
+    "web_this_hand": "dieses Spiel",
+    "web_totals_many": "{scores} · {goal}",
 }
 
 WORDS: dict[str, dict[str, str]] = {
@@ -715,6 +718,9 @@ WORDS: dict[str, dict[str, str]] = {
         "brazilian-2p": "Brasilianisches Buraco (aberto) zu zweit, bis 3000",
         "brazilian-fechado": "Brasilianisches Buraco fechado (verdeckte Ablage)",
         "brazilian-stbl": "Brasilianisches Buraco STBL (saubere Canastra, keine Sätze)",
+        "italian-3p": "Italienisches Burraco, 3 Spieler (einer allein gegen ein Paar), bis 1505",
+        "italian-5p": "Italienisches Burraco, 5 Spieler, bis 2005",
+        "italian-6p": "Italienisches Burraco, 6 Spieler (drei Paare), bis 2005",
     },
     #: the computer players by level
     "level": {

@@ -66,7 +66,6 @@ TEMPLATES: dict[str, str] = {
     "go_out_needs_burraco": "going out needs a {kind:needed} on the table (§8.1)",
     "morto_not_reached": "{seat} took the morto with his last discard and it counts as taken only once his next "
     "turn starts: until then the side may not go out (§0.1 C-22)",
-    "table_players": "this table seats 2 or 4 players, not {players} (3, 5 and 6 players play in the terminal with burraco play, and with burraco simulate, burraco arena and from Python)",
     "no_morto_left": "no morto is left for the side, so it cannot go out",
     "pozzetto_before_opening": "going to the pozzetto before the first meld reaches {points} points is illegal "
     "(§0.1)",
@@ -633,6 +632,10 @@ TEMPLATES: dict[str, str] = {
     "web_err_one_seat": "You already hold a seat at this table: one person, one seat.",
     "web_err_seat_reserved": "That seat is kept for its player, who left during the game.",
     "web_seat_of": "seat {seat}",
+    "web_match_level": "Level at the top: {who}",
+    "web_wins_one": "{who} wins the match",
+    "web_this_hand": "this hand",
+    "web_totals_many": "{scores} · {goal}",
 }
 
 WORDS: dict[str, dict[str, str]] = {
@@ -697,6 +700,9 @@ WORDS: dict[str, dict[str, str]] = {
         "brazilian-2p": "Brazilian Buraco (aberto), 2 players, to 3000",
         "brazilian-fechado": "Brazilian Buraco fechado (closed pile)",
         "brazilian-stbl": "Brazilian Buraco STBL (clean canastra, no sets)",
+        "italian-3p": "Italian Burraco, 3 players (one alone against a pair), to 1505",
+        "italian-5p": "Italian Burraco, 5 players, to 2005",
+        "italian-6p": "Italian Burraco, 6 players (three pairs), to 2005",
     },
     #: the computer players by level
     "level": {

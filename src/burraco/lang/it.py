@@ -69,7 +69,6 @@ TEMPLATES: dict[str, str] = {
     "go_out_needs_burraco": "per andare giù serve un {kind:needed} sul tavolo (§8.1)",
     "morto_not_reached": "{seat} ha preso il morto con lo scarto e conta come preso solo dal suo prossimo turno: "
     "fino ad allora la coppia non può andare giù (§0.1 C-22)",
-    "table_players": "questo tavolo ha posto per 2 o 4 giocatori, non {players} (in 3, 5 e 6 si gioca nel terminale con burraco play, e con burraco simulate, burraco arena e da Python)",
     "no_morto_left": "non resta un morto per la coppia, quindi non può andare giù",
     "pozzetto_before_opening": "andare al pozzetto prima che la prima calata arrivi a {points} punti non è ammesso "
     "(§0.1)",
@@ -637,6 +636,10 @@ TEMPLATES: dict[str, str] = {
     "web_err_one_seat": "Hai già un posto a questo tavolo: una persona, un posto.",
     "web_err_seat_reserved": "Quel posto è riservato al suo giocatore, che ha lasciato durante la partita.",
     "web_seat_of": "posto {seat}",
+    "web_match_level": "Pari in testa: {who}",
+    "web_wins_one": "{who} vince la partita",
+    "web_this_hand": "questa smazzata",
+    "web_totals_many": "{scores} · {goal}",
 }
 
 WORDS: dict[str, dict[str, str]] = {
@@ -701,6 +704,9 @@ WORDS: dict[str, dict[str, str]] = {
         "brazilian-2p": "Buraco brasiliano (aberto) a 2, a 3000",
         "brazilian-fechado": "Buraco brasiliano fechado (scarti coperti)",
         "brazilian-stbl": "Buraco brasiliano STBL (canastra pulita, senza tris)",
+        "italian-3p": "Burraco italiano, 3 giocatori (uno solo contro una coppia), a 1505",
+        "italian-5p": "Burraco italiano, 5 giocatori, a 2005",
+        "italian-6p": "Burraco italiano, 6 giocatori (tre coppie), a 2005",
     },
     #: the computer players by level
     "level": {

@@ -73,7 +73,6 @@ TEMPLATES: dict[str, str] = {
     "go_out_needs_burraco": "uitgaan vraagt een {kind:needed} op tafel (§8.1)",
     "morto_not_reached": "{seat} nam de morto met zijn laatste afleg en die telt pas als genomen vanaf zijn "
     "volgende beurt: tot dan mag de partij niet uitgaan (§0.1 C-22)",
-    "table_players": "deze tafel biedt plaats aan 2 of 4 spelers, niet {players} (3, 5 en 6 spelers spelen in de terminal met burraco play, en met burraco simulate, burraco arena en vanuit Python)",
     "no_morto_left": "er is geen morto over voor de partij, dus ze kan niet uitgaan",
     "pozzetto_before_opening": "naar de pozzetto gaan voor de eerste uitleg {points} punten haalt, is niet "
     "toegestaan (§0.1)",
@@ -646,6 +645,10 @@ TEMPLATES: dict[str, str] = {
     "web_err_one_seat": "Je hebt al een plaats aan deze tafel: één persoon, één plaats.",
     "web_err_seat_reserved": "Die plaats blijft voor de speler die tijdens de partij vertrok.",
     "web_seat_of": "plaats {seat}",
+    "web_match_level": "Gelijk aan de top: {who}",
+    "web_wins_one": "{who} wint de match",
+    "web_this_hand": "dit spel",
+    "web_totals_many": "{scores} · {goal}",
 }
 
 WORDS: dict[str, dict[str, str]] = {
@@ -710,6 +713,9 @@ WORDS: dict[str, dict[str, str]] = {
         "brazilian-2p": "Braziliaans Buraco (aberto) met z'n tweeën, tot 3000",
         "brazilian-fechado": "Braziliaans Buraco fechado (gesloten aflegstapel)",
         "brazilian-stbl": "Braziliaans Buraco STBL (schone canastra, geen sets)",
+        "italian-3p": "Italiaans Burraco, 3 spelers (één alleen tegen een paar), tot 1505",
+        "italian-5p": "Italiaans Burraco, 5 spelers, tot 2005",
+        "italian-6p": "Italiaans Burraco, 6 spelers (drie paren), tot 2005",
     },
     #: the computer players by level
     "level": {

@@ -64,7 +64,6 @@ TEMPLATES: dict[str, str] = {
     "go_out_needs_burraco": "para bater é preciso uma {kind:needed} na mesa (§8.1)",
     "morto_not_reached": "{seat} pegou o morto com o descarte e ele só conta como pego a partir da sua próxima "
     "jogada: até lá a dupla não pode bater (§0.1 C-22)",
-    "table_players": "esta mesa tem lugar para 2 ou 4 jogadores, não {players} (3, 5 e 6 jogadores jogam no terminal com burraco play, e com burraco simulate, burraco arena e em Python)",
     "no_morto_left": "não resta morto para a dupla, por isso não pode bater",
     "pozzetto_before_opening": "ir ao morto antes de o primeiro jogo chegar a {points} pontos não é permitido (§0.1)",
     "leaves_last_card": "restaria só {card}, e a jogada não poderia ser completada (§3.4: guarde uma carta para "
@@ -631,6 +630,10 @@ TEMPLATES: dict[str, str] = {
     "web_err_one_seat": "Você já tem um lugar nesta mesa: uma pessoa, um lugar.",
     "web_err_seat_reserved": "Esse lugar fica reservado ao seu jogador, que saiu durante a partida.",
     "web_seat_of": "lugar {seat}",
+    "web_match_level": "Empate no topo: {who}",
+    "web_wins_one": "{who} vence a partida",
+    "web_this_hand": "esta mão",
+    "web_totals_many": "{scores} · {goal}",
 }
 
 WORDS: dict[str, dict[str, str]] = {
@@ -695,6 +698,9 @@ WORDS: dict[str, dict[str, str]] = {
         "brazilian-2p": "Buraco aberto a dois, até 3000",
         "brazilian-fechado": "Buraco fechado (lixo fechado)",
         "brazilian-stbl": "Buraco STBL (canastra limpa, sem trincas)",
+        "italian-3p": "Burraco italiano, 3 jogadores (um sozinho contra uma dupla), até 1505",
+        "italian-5p": "Burraco italiano, 5 jogadores, até 2005",
+        "italian-6p": "Burraco italiano, 6 jogadores (três duplas), até 2005",
     },
     #: the computer players by level
     "level": {

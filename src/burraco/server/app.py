@@ -150,7 +150,6 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                 "presets": [
                     {"name": k, "players": r.players, "target": r.target, "hands_per_match": r.hands_per_match}
                     for k, r in PRESETS.items()
-                    if r.players in (2, 4)  # the browser table seats 2 or 4 (3, 5, 6: not yet)
                 ],
                 "levels": list(LEVELS),
                 "protocol": PROTOCOL_VERSION,
@@ -400,6 +399,7 @@ def replay_steps(record: dict[str, Any]) -> dict[str, Any]:
     is over) before the first action and after each one."""
     from ..deal import Deal
     from ..game import seat_names
+    from ..match import hand_points, scorer_names
 
     rules = rules_from_json(record["rules"])
     seats = seat_names(rules.players)
@@ -412,13 +412,16 @@ def replay_steps(record: dict[str, Any]) -> dict[str, Any]:
         for a in h["actions"]:
             g.apply(a)
             steps.append(_snapshot(g, a))
-        out.append({"hand_no": i, "steps": steps, "scores": g.scores(), "end": g.end})
+        points = dict(zip(scorer_names(rules), hand_points(g), strict=True)) if g.is_over else None
+        out.append({"hand_no": i, "steps": steps, "scores": g.scores(), "end": g.end, "points": points})
     return {"rules": record["rules"], "players": record.get("players"), "hands": out}
 
 
 def _snapshot(g: Game, action: str | None) -> dict[str, Any]:
     from ..cards import CARD_STR
+    from .views import sides_json
 
     t = g.table_json()
     t["hand_cards"] = {g.seats[s]: [CARD_STR[c] for c in g.hand_cards(s)] for s in range(g.n)}
+    t.update(sides_json(g.side_seats, g.sides, g.solo, g.n))
     return {"action": action, "table": t}

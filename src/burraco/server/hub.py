@@ -12,7 +12,6 @@ import time
 from typing import Any
 
 from ..game import seat_names
-from ..messages import msg, render
 from ..rules import rules_from_json, rules_to_json
 from .config import ServerConfig
 from .events import CLOSED_STATUSES
@@ -222,8 +221,6 @@ class Hub:
             rules = preset(name, **overrides)
         except RulesError as e:
             raise ClientError("bad_request", str(e)) from e
-        if rules.players not in (2, 4):
-            raise ClientError("bad_request", render(msg("table_players", players=rules.players)))
         n = rules.players
         names = seat_names(n)
         seat_specs = spec.get("seats")

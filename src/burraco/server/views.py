@@ -8,7 +8,7 @@ from typing import Any
 
 from ..cards import CARD_STR, NUM_TYPES
 from ..game import Game, meld_json, seat_names
-from ..match import Match
+from ..match import Match, hand_points, scorer_names
 from ..melds import burraco_bonus, meld_points
 from ..view import View
 
@@ -34,11 +34,24 @@ VIEW_KEYS = (
 )
 
 
+def sides_json(side_seats: tuple[tuple[int, ...], ...], sides: tuple[str, ...], solo: int,
+               players: int) -> dict[str, Any]:
+    """The sides as they stand (public, RECORDS.md §2): ``sides`` (name -> its seats, in side order),
+    ``seat_side`` (seat -> its side's name) and ``solo`` (the seat playing alone against the pairs formed during
+    a hand of 3 or 5 players, else None)."""
+    seats = seat_names(players)
+    return {
+        "sides": {sides[k]: [seats[s] for s in members] for k, members in enumerate(side_seats)},
+        "seat_side": {seats[s]: sides[k] for k, members in enumerate(side_seats) for s in members},
+        "solo": seats[solo] if solo >= 0 else None,
+    }
+
+
 def seat_view_json(v: View) -> dict[str, Any]:
     """A seat's own view: its hand (without an unrevealed pozzetto) and the public table (the protocol's keys of
-    the view's one JSON form, :meth:`burraco.View.to_json`)."""
+    the view's one JSON form, :meth:`burraco.View.to_json`), and the sides as they stand (:func:`sides_json`)."""
     d = v.to_json()
-    return {k: d[k] for k in VIEW_KEYS}
+    return {**{k: d[k] for k in VIEW_KEYS}, **sides_json(v.side_seats, v.sides, v.solo, v.players)}
 
 
 def public_view_json(g: Game) -> dict[str, Any]:
@@ -63,8 +76,10 @@ def hand_end_json(m: Match, hand_no: int) -> dict[str, Any]:
         "closed_by": seats[g.closed_by] if g.closed_by >= 0 else None,
         "scores": g.scores(),
         "hands": {seats[s]: _cards(g.hand_cards(s)) for s in range(g.n)},
-        "melds": {g.sides[s]: [meld_json(x) for x in g.melds[s]] for s in (0, 1)},
-        "totals": {m.sides[s]: m.totals[s] for s in (0, 1)},
+        "melds": {g.sides[s]: [meld_json(x) for x in g.melds[s]] for s in range(g.num_sides)},
+        "totals": {m.sides[s]: m.totals[s] for s in range(len(m.sides))},
+        "points": dict(zip(scorer_names(m.rules), hand_points(g), strict=True)),
+        **sides_json(g.side_seats, g.sides, g.solo, g.n),
     }
 
 
@@ -75,8 +90,9 @@ def scoreboard_json(m: Match) -> dict[str, Any]:
         sc = g.scores()
         if sc is None:
             continue
-        rows.append({"hand_no": i, "end": g.end, "scores": {s: sc[s]["total"] for s in m.sides}})
+        rows.append({"hand_no": i, "end": g.end, "scores": dict(zip(m.sides, hand_points(g), strict=True))})
     return {
+        "scorers": list(m.sides),
         "hands": rows,
         "target": m.rules.target,
         "hands_per_match": m.rules.hands_per_match,
@@ -91,7 +107,7 @@ def points_json(g: Game) -> dict[str, Any]:
     the engine's :func:`~burraco.melds.meld_points` and :func:`~burraco.melds.burraco_bonus`."""
     values = g.rules.card_values()
     out: dict[str, Any] = {}
-    for s in (0, 1):
+    for s in range(g.num_sides):
         each = [meld_points(m, values) for m in g.melds[s]]
         out[g.sides[s]] = {"melds": sum(each), "bonuses": sum(burraco_bonus(m, g.rules) for m in g.melds[s]),
                            "each": each}

@@ -126,8 +126,19 @@ export function sortCards(cards, by) {
     ? (suitKey(a) - suitKey(b) || rankKey(a) - rankKey(b))
     : (rankKey(a) - rankKey(b) || suitKey(a) - suitKey(b)));
 }
-export function sideOf(seat, players) { return players === 2 ? seat : ("NS".includes(seat) ? "NS" : "EW"); }
-export function seatsOf(players) { return players === 2 ? ["N", "S"] : ["N", "E", "S", "W"]; }
+// the seats' letters (RECORDS.md §2): N S with 2 players, N E S W with 4, A B C … with 3, 5 and 6
+export function seatsOf(players) { return players === 2 ? ["N", "S"] : players === 4 ? ["N", "E", "S", "W"] : [..."ABCDEF".slice(0, players)]; }
+// the sides a hand starts with, name -> its seats: NS/EW, N/S, three fixed pairs at six (AD BE CF), everyone alone
+// at three and five until the first player goes out (the server's `sides` say how they stand then)
+export function startSides(players) {
+  const seats = seatsOf(players), out = {};
+  if (players === 4) return { NS: ["N", "S"], EW: ["E", "W"] };
+  if (players === 6) { for (let i = 0; i < 3; i++) out[seats[i] + seats[i + 3]] = [seats[i], seats[i + 3]]; return out; }
+  for (const s of seats) out[s] = [s];
+  return out;
+}
+// the side (name) a seat belongs to in a sides map
+export function sideOf(seat, sides) { return Object.keys(sides).find((x) => sides[x].includes(seat)); }
 export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 // ----- the socket: hello, reconnection with the last event seen, offline state -------------------------------------

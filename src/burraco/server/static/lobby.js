@@ -63,9 +63,10 @@ async function createTable(body) {
   const out = await r.json();
   if (!r.ok) { alert(out.message); return; }
   if (out.creator) localStorage.setItem("creator:" + out.id, out.creator);
-  const others = Object.fromEntries(Object.entries(out.links).filter(([s]) => s !== "N"));
+  const me = out.table.seats[0].seat;  // the creator sits at the first seat: N, or A with 3, 5 and 6 players
+  const others = Object.fromEntries(Object.entries(out.links).filter(([s]) => s !== me));
   sessionStorage.setItem("invites:" + out.id, JSON.stringify(others));
-  location.href = `/t/${out.id}#t=${out.tokens.N}`;
+  location.href = `/t/${out.id}#t=${out.tokens[me]}`;
 }
 async function listTables() {
   try { listed = (await (await fetch("/api/tables")).json()).tables; } catch (e) { return; }

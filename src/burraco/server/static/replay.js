@@ -1,6 +1,6 @@
 // The replay of a finished game: step through it, play it at a chosen speed, jump to a hand; every hand face up
 // (the game is over), the names of the table, and at the end of each hand its score breakdown as on the table.
-import { $, el, t, word, onLang, cardEl, sortCards, seatsOf, sideOf } from "./core.js";
+import { $, el, t, word, onLang, cardEl, sortCards, seatsOf, startSides } from "./core.js";
 
 let data = null, hand = 0, step = 0, timer = null, names = {}, tableId = "", gameNo = 0;
 
@@ -57,8 +57,10 @@ function show() {
   $("rAction").title = t("web_step", { i: step, n: h.steps.length - 1 });
   const seatRows = seatsOf(players).map((seat) => el("div", { class: "seat rseat" + (tb.turn === seat ? " turn" : ""), "data-seat": seat },
     el("b", { text: nameOf(seat) + " " }), el("span", { class: "rcards" }, ...sortCards(tb.hand_cards[seat] || [], "suit").map((c) => cardEl(c, { class: "mini" })))));
+  // the sides as they stand at this step (with 3 and 5 players a pair forms when the first player goes out)
+  const sides = tb.sides || startSides(players);
   const sideBoxes = Object.entries(tb.melds).map(([side, ms]) => el("section", { class: "melds rside" },
-    el("h2", { class: "sidelabel", text: seatsOf(players).filter((x) => sideOf(x, players) === side).map((x) => names[x] || x).join(" & ") + ` (${side})` }),
+    el("h2", { class: "sidelabel", text: (sides[side] || [side]).map((x) => names[x] || x).join(" & ") + ` (${side})` }),
     el("div", { class: "mlist" }, ...ms.map((m) => el("div", { class: "meld" + (m.burraco ? " burraco " + m.burraco : "") },
       el("span", { class: "mcards" }, ...m.cards.map((c) => cardEl(c))),
       el("span", { class: "mclass", text: m.burraco ? t("web_burraco_mark", { kind: m.burraco }) : t("web_meld_class", { kind: m.wild ? "dirty" : "clean" }) }))))));
@@ -67,13 +69,17 @@ function show() {
     el("div", { class: "pile" }, el("span", { class: "label", text: t("web_pile") }), el("span", { class: "pcards fanned" }, ...tb.pile.map((c) => cardEl(c, { class: "mini" })))),
     ...sideBoxes];
   if (step === h.steps.length - 1 && h.scores) {
-    const sides = Object.keys(h.scores);
+    const cols = Object.keys(h.scores);
     const rows = ["melds", "bonuses", "closing", "hand", "pozzetto", "total"];
     kids.push(el("table", { class: "breakdown", "data-testid": "r-scores" },
       el("caption", { text: t("web_hand_end_title", { i: hand + 1, end: h.end || "closed" }) }),
-      el("tr", {}, el("th", {}), ...sides.map((x) => el("th", { scope: "col", text: x }))),
+      el("tr", {}, el("th", {}), ...cols.map((x) => el("th", { scope: "col", text: x }))),
       ...rows.map((r) => el("tr", { class: r === "total" ? "total" : "" }, el("th", { scope: "row", text: word("tui_score_row", r) }),
-        ...sides.map((x) => el("td", { text: String(h.scores[x][r]) }))))));
+        ...cols.map((x) => el("td", { text: String(h.scores[x][r]) }))))));
+    if (h.points && Object.keys(h.points).some((x) => !h.scores[x]))  // 3, 5 players: what each player scores
+      kids.push(el("table", { class: "breakdown", "data-testid": "r-points" },
+        el("tr", {}, el("th", {}), ...Object.keys(h.points).map((x) => el("th", { scope: "col", text: nameOf(x) }))),
+        el("tr", { class: "total" }, el("th", { scope: "row", text: t("web_this_hand") }), ...Object.values(h.points).map((p) => el("td", { text: String(p) })))));
   }
   $("rBoard").replaceChildren(...kids);
 }

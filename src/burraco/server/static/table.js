@@ -1,10 +1,10 @@
-// The table: you at the bottom, your partner opposite, the opponents left and right (2 players: opposite); the
-// melds of each side in their own area with their class and points; stock, pile and pozzetti in the middle; your
+// The table: you at the bottom, the others around the table in playing order (your partner opposite; 3 to 6 seats);
+// the melds of each side as the sides stand in their own area (yours first; one column per other side) with their class and points; stock, pile and pozzetti in the middle; your
 // hand fanned at the bottom; the moves log (narrated by the server in your language), chat and scoreboard beside
 // it (a drawer on a phone). Click/tap to select, drag to a meld, to the table (a new meld) or to the pile; keys
 // d p m x, digits and arrows. Everything is drawn from the server's `state`: the server decides, the page asks.
 import {
-  $, el, t, word, levelName, onLang, cardEl, backEl, cardName, cardFace, sortCards, sideOf, seatsOf, reducedMotion, Socket,
+  $, el, t, word, levelName, onLang, cardEl, backEl, cardName, cardFace, sortCards, sideOf, seatsOf, startSides, reducedMotion, Socket,
 } from "./core.js";
 
 let sock = null, state = null, tableId = null, token = null, lastN = 0, presence = null;
@@ -250,7 +250,7 @@ function onMessage(m) {
       state = m;
       if (first && m.you && !localStorage.getItem("name")) {
         const me = m.table.seats.find((x) => x.seat === m.you);
-        if (me && /^Player [NESW]$/.test(me.name)) $("nameDialog").show();
+        if (me && /^Player [A-Z]$/.test(me.name)) $("nameDialog").show();
       }
       clockBase = { n: m.n, at: performance.now() };
       render();
@@ -286,7 +286,7 @@ function animateMove(action) {
   const [seat, verb, ...args] = action.split(" ");
   if (!seat || seat === state.you) return;
   const from = document.querySelector(`#felt [data-seat="${seat}"]`);
-  const side = sideOf(seat, state.table.players) === sides().us ? "ourMelds" : "theirMelds";
+  const side = sideOf(seat, sides().map) === sides().us ? "ourMelds" : "theirMelds";
   const to = verb === "discard" ? $("pile") : verb === "meld" || verb === "add" ? $(side) : verb === "draw" ? from : null;
   const start = verb === "draw" ? $("stockBox") : from;
   if (!start || !to) return;
@@ -310,22 +310,47 @@ function onEvent(m) {
 }
 
 // ----- drawing ------------------------------------------------------------------------------------------------------
+// where the others sit: in playing order from you, the next on your left, on round the table to your right
+// (2 players: opposite; 3: left and right; 4: left, opposite, right; 5 and 6: two on the side(s))
+const SLOTS = { 2: ["top"], 3: ["left", "right"], 4: ["left", "top", "right"], 5: ["left", "top", "top", "right"],
+  6: ["left", "left", "top", "right", "right"] };
 function positions() {
-  const tb = state.table, seats = seatsOf(tb.players);
+  const tb = state.table, n = tb.players, seats = seatsOf(n);
   const me = state.you || seats[0];
   const i = seats.indexOf(me);
-  if (tb.players === 2) return { bottom: me, top: seats[1 - i] };
-  return { bottom: me, left: seats[(i + 1) % 4], top: seats[(i + 2) % 4], right: seats[(i + 3) % 4] };
+  const out = { bottom: me, left: [], top: [], right: [] };
+  (SLOTS[n] || SLOTS[4]).forEach((w, k) => out[w].push(seats[(i + k + 1) % n]));
+  return out;
 }
+// a seat's place in playing order counted from you (0: you)
+function turnsFrom(seat) { const seats = seatsOf(state.table.players), n = seats.length; return (seats.indexOf(seat) - seats.indexOf(state.you || seats[0]) + n) % n; }
+// the sides as they stand: the view's (they change when a pair forms with 3 and 5 players), else the hand's end,
+// else those a hand starts with; yours first, the others in playing order from you
 function sides() {
-  const tb = state.table;
-  const mine = sideOf(state.you || seatsOf(tb.players)[0], tb.players);
-  const all = tb.players === 2 ? ["N", "S"] : ["NS", "EW"];
-  return { us: mine, them: all.find((x) => x !== mine) };
+  const s = state, v = s.view;
+  const map = (v && v.sides) || (s.hand_end && s.hand_end.sides) || startSides(s.table.players);
+  const us = sideOf(state.you || seatsOf(s.table.players)[0], map);
+  const key = (x) => Math.min(...(map[x] || [x]).map(turnsFrom));
+  const them = Object.keys(map).filter((x) => x !== us).sort((a, b) => key(a) - key(b));
+  return { us, them, map, key };
 }
-// a side as the player calls it: "us (NS)" / "them (EW)"; a spectator has no side: the side's letters
-function sideWord(side) { return !state.you ? side : side === sides().us ? t("web_us") : t("web_them"); }
-function sideLabel(side) { return state.you ? `${sideWord(side)} (${side})` : side; }
+// who keeps match totals (the sides; the players with 3 and 5), yours first, the others in playing order
+function scorers(list) {
+  const { map } = sides();
+  const key = (x) => Math.min(...(map[x] || startSides(state.table.players)[x] || [x]).map(turnsFrom));
+  return [...list].sort((a, b) => key(a) - key(b));
+}
+// a side as the player calls it: "us (NS)" / "them (EW)"; a player alone (3, 5 players) by his name; a spectator
+// has no side: the side's letters
+function sideWord(side, scorer = false) {
+  const { us } = sides(), n = state.table.players;
+  if (n !== 2 && side.length === 1 && !(state.you && side === state.you)) return seatName(side);
+  if (!state.you) return side;
+  if (scorer && n !== 2 && side === state.you) return t("web_you");
+  return side === us ? t("web_us") : t("web_them");
+}
+// "us (NS)", "Anna (B)"; a spectator: the side's letters (a player alone: his name too)
+function sideLabel(side, scorer = false) { return state.you || (state.table.players !== 2 && side.length === 1) ? `${sideWord(side, scorer)} (${side})` : side; }
 
 export function render() {
   const s = state;
@@ -354,10 +379,13 @@ export function render() {
   tick();
 }
 function drawTotals() {
-  const sb = state.scoreboard, tb = state.table, { us, them } = sides();
+  const sb = state.scoreboard, tb = state.table;
   if (!sb) { $("totals").textContent = tb.hands_per_match ? `${t("web_hands")}: ${tb.hands_per_match}` : t("web_goal_to", { n: tb.target }); return; }
   const goal = tb.hands_per_match ? t("web_goal_hand_of", { i: (state.hand_no ?? 0) + 1, n: tb.hands_per_match }) : t("web_goal_to", { n: tb.target });
-  $("totals").textContent = t("web_totals_line", { us: sideWord(us), a: sb.totals[us], b: sb.totals[them], them: sideWord(them), goal });
+  const order = scorers(Object.keys(sb.totals));
+  if (order.length === 2)
+    $("totals").textContent = t("web_totals_line", { us: sideWord(order[0]), a: sb.totals[order[0]], b: sb.totals[order[1]], them: sideWord(order[1]), goal });
+  else $("totals").textContent = t("web_totals_many", { scores: order.map((x) => `${sideLabel(x, true)} ${sb.totals[x]}`).join(" – "), goal });
 }
 function seatBox(letter, where) {
   const s = state, v = s.view, tb = s.table;
@@ -387,10 +415,12 @@ function drawSeats() {
   const pos = positions();
   for (const w of ["top", "left", "right"]) {
     const box = $("pos-" + w);
-    box.replaceChildren(...(pos[w] ? [seatBox(pos[w], w)] : []));
-    box.hidden = !pos[w];
+    box.replaceChildren(...pos[w].map((x) => seatBox(x, w)));
+    box.hidden = !pos[w].length;
   }
-  $("felt").classList.toggle("two", state.table.players === 2);
+  const n = state.table.players;
+  $("felt").classList.toggle("two", n === 2);
+  for (const k of [3, 5, 6]) $("felt").classList.toggle("n" + k, n === k);
   $("meLabel").replaceChildren(seatBox(pos.bottom, "bottom"),
     el("span", { class: "spect", text: presence && presence.spectators ? `${t("web_spectators")}: ${presence.spectators}` : "" }));
 }
@@ -405,22 +435,33 @@ function meldBox(m, i, side, mine) {
   }, el("span", { class: "mnum", text: `${i + 1}` }), el("span", { class: "mcards" }, ...m.cards.map((c) => cardEl(c))),
   el("span", { class: "mclass", text: cls + (pts !== null ? ` · ${pts}` : "") }));
 }
+// one melds area per side as the sides stand: yours (#ourMelds), and one column per other side in #theirMelds
+function sideMelds(side, mine, id, testid, expandKey) {
+  const v = state.view;
+  const p = state.points && state.points[side];
+  const head = el("h2", { class: "sidelabel", id },
+    sideLabel(side), p ? el("span", { class: "spoints", "data-testid": testid,
+      text: " · " + (p.bonuses ? t("web_points_bonus", { n: p.melds, b: p.bonuses }) : t("web_points", { n: p.melds })) }) : null,
+    v && v.pozzetto_taken[side] ? el("span", { class: "ptaken", text: " · " + t("web_pozzetto_took") }) : null);
+  if (expandKey)
+    head.append(el("button", { class: "expand", "data-testid": "expand-" + expandKey, "aria-expanded": String(expanded === expandKey),
+      "aria-label": t("web_expand"), title: t("web_expand"), text: expanded === expandKey ? "▾" : "▴",
+      onclick: (e) => { e.stopPropagation(); expanded = expanded === expandKey ? null : expandKey; drawMelds(); } }));
+  const melds = v && v.melds[side] ? v.melds[side] : [];
+  return [head, el("div", { class: "mlist" }, ...melds.map((m, i) => meldBox(m, i, side, mine)))];
+}
 function drawMelds() {
-  const v = state.view, { us, them } = sides();
-  for (const [box, side, mine, id] of [[$("ourMelds"), us, true, "usLabel"], [$("theirMelds"), them, false, "themLabel"]]) {
-    const p = state.points && state.points[side];
-    const head = el("h2", { class: "sidelabel", id },
-      sideLabel(side), p ? el("span", { class: "spoints", "data-testid": "points-" + (mine ? "us" : "them"),
-        text: " · " + (p.bonuses ? t("web_points_bonus", { n: p.melds, b: p.bonuses }) : t("web_points", { n: p.melds })) }) : null,
-      v && v.pozzetto_taken[side] ? el("span", { class: "ptaken", text: " · " + t("web_pozzetto_took") }) : null);
-    const melds = v ? v.melds[side] : [];
-    const key = mine ? "us" : "them";
-    head.append(el("button", { class: "expand", "data-testid": "expand-" + key, "aria-expanded": String(expanded === key),
-      "aria-label": t("web_expand"), title: t("web_expand"), text: expanded === key ? "▾" : "▴",
-      onclick: (e) => { e.stopPropagation(); expanded = expanded === key ? null : key; drawMelds(); } }));
-    box.replaceChildren(head, el("div", { class: "mlist" }, ...melds.map((m, i) => meldBox(m, i, side, mine))));
-    $("felt").classList.toggle("expand-" + key, expanded === key);
+  const { us, them } = sides();
+  $("ourMelds").replaceChildren(...sideMelds(us, true, "usLabel", "points-us", "us"));
+  $("ourMelds").dataset.side = us;
+  if (them.length === 1) $("theirMelds").replaceChildren(...sideMelds(them[0], false, "themLabel", "points-them", "them"));
+  else {
+    const cols = them.map((x, k) => el("div", { class: "mside", "data-side": x, "data-testid": "melds-" + x },
+      ...sideMelds(x, false, k === 0 ? "themLabel" : null, k === 0 ? "points-them" : "points-" + x, k === 0 ? "them" : null)));
+    $("theirMelds").replaceChildren(el("div", { class: "msides" }, ...cols));
   }
+  $("theirMelds").classList.toggle("many", them.length > 1);
+  for (const key of ["us", "them"]) $("felt").classList.toggle("expand-" + key, expanded === key);
 }
 function drawCenter() {
   const v = state.view;
@@ -507,22 +548,35 @@ function drawHandEnd() {
   const s = state, he = s.hand_end, box = $("handEnd");
   if (!he) { box.hidden = true; return; }
   box.hidden = false;
+  // one column per side of the hand (yours first); the match totals per scorer: in the same columns when the
+  // sides keep the totals (2, 4, 6 players), else a row per player below (3, 5: his share of his side's score)
   const { us, them } = sides();
-  const order = [us, them];
+  const order = [us, ...them].filter((x) => he.scores[x]);
+  const who = scorers(Object.keys(he.totals));
+  const same = who.length === order.length && who.every((x) => order.includes(x));
   const rows = ["melds", "bonuses", "closing", "hand", "pozzetto", "total"];
-  const table = el("table", { class: "breakdown" },
-    el("tr", {}, el("th", {}), ...order.map((x) => el("th", { scope: "col", text: sideLabel(x) }))),
+  const table = el("table", { class: "breakdown", "data-testid": "breakdown" },
+    el("tr", {}, el("th", {}), ...order.map((x) => el("th", { scope: "col", "data-side": x, text: sideLabel(x) }))),
     ...rows.map((r) => el("tr", { class: r === "total" ? "total" : "" }, el("th", { scope: "row", text: word("tui_score_row", r) }),
       ...order.map((x) => el("td", { text: String(he.scores[x][r]) })))),
-    el("tr", { class: "total" }, el("th", { scope: "row", text: word("tui_score_row", "match") }), ...order.map((x) => el("td", { text: String(he.totals[x]) }))));
+    same ? el("tr", { class: "total" }, el("th", { scope: "row", text: word("tui_score_row", "match") }), ...order.map((x) => el("td", { text: String(he.totals[x]) }))) : null);
+  const perPlayer = same ? null : el("table", { class: "breakdown scorers", "data-testid": "match-totals" },
+    el("tr", {}, el("th", {}), ...who.map((x) => el("th", { scope: "col", "data-scorer": x, text: sideLabel(x, true) }))),
+    he.points ? el("tr", {}, el("th", { scope: "row", text: t("web_this_hand") }), ...who.map((x) => el("td", { text: String(he.points[x]) }))) : null,
+    el("tr", { class: "total" }, el("th", { scope: "row", text: word("tui_score_row", "match") }), ...who.map((x) => el("td", { text: String(he.totals[x]) }))));
   const left = el("div", { class: "left" }, el("h3", { text: t("web_left_in_hand") }), ...Object.entries(he.hands).map(([seat, cs]) =>
     el("div", { class: "lefthand" }, el("b", { text: `${seatName(seat)} (${seat}): ` }), ...cs.map((c) => cardEl(c, { class: "mini" })))));
   const kids = [el("h2", { id: "handEndTitle", text: t("web_hand_end_title", { i: he.hand_no + 1, end: he.end }) +
-    (he.closed_by ? " · " + t("web_closed_by_who", { who: seatName(he.closed_by) }) : "") }), table, left];
+    (he.closed_by ? " · " + t("web_closed_by_who", { who: seatName(he.closed_by) }) : "") }), table, perPlayer, left].filter(Boolean);
   const sb = s.scoreboard;
-  if (s.table.status === "finished" && sb && sb.winner) {
-    kids.push(el("p", { class: "winner", "data-testid": "winner", text: t("web_wins", { side: sideLabel(sb.winner) }) +
-      (sb.vp ? ` · VP ${order.map((x) => sb.vp[x]).join("–")}` : "") }));
+  if (s.table.status === "finished" && sb) {
+    // the winner; or those level at the top (with 3 and 5 players a pair's two halves are equal)
+    const top = Math.max(...Object.values(sb.totals)), level = scorers(Object.keys(sb.totals)).filter((x) => sb.totals[x] === top);
+    const one = state.table.players !== 2 && sb.winner && sb.winner.length === 1;  // a player alone (3, 5 players)
+    const text = !sb.winner ? t("web_match_level", { who: level.map((x) => sideLabel(x, true)).join(", ") })
+      : one ? t("web_wins_one", { who: sideLabel(sb.winner, true) }) : t("web_wins", { side: sideLabel(sb.winner) });
+    kids.push(el("p", { class: "winner", "data-testid": "winner", text: text +
+      (sb.vp ? ` · VP ${scorers(Object.keys(sb.vp)).map((x) => sb.vp[x]).join("–")}` : "") }));
     kids.push(el("p", {}, el("a", { href: `/t/${tableId}/replay/${s.game_no}`, "data-testid": "replay-link", text: t("web_watch_replay") })));
     if (s.you) kids.push(el("button", { "data-testid": "rematch", onclick: () => send({ type: "rematch" }), text: t("web_rematch") }));
   } else if (s.table.status === "playing") {
@@ -536,9 +590,9 @@ let gamesShown = -1;
 function drawScores() {
   const sb = state.scoreboard;
   if (!sb) { $("scoreboard").replaceChildren(); return; }
-  const { us, them } = sides(), order = [us, them];
+  const order = scorers(sb.scorers || Object.keys(sb.totals));
   $("scoreboard").replaceChildren(el("table", { class: "breakdown" },
-    el("tr", {}, el("th", { text: "#" }), ...order.map((x) => el("th", { scope: "col", text: sideWord(x) }))),
+    el("tr", {}, el("th", { text: "#" }), ...order.map((x) => el("th", { scope: "col", text: order.length > 2 ? x : sideWord(x, true), title: sideWord(x, true) }))),
     ...sb.hands.map((h) => el("tr", {}, el("td", { text: String(h.hand_no + 1) }), ...order.map((x) => el("td", { text: String(h.scores[x]) })))),
     el("tr", { class: "total" }, el("td", { text: t("web_total") }), ...order.map((x) => el("td", { text: String(sb.totals[x]) })))));
   if (state.table.games && state.table.games !== gamesShown) {
