@@ -164,6 +164,13 @@ class BurracoAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         """The legal action indices of the agent to act."""
         return self.table.legal_codes()
 
+    def action_features(self) -> npt.NDArray[np.float32]:
+        """The legal actions of the agent to act as feature rows, in the order of :meth:`legal_indices`
+        (:func:`burraco.envs.features.action_features`: from its view only)."""
+        if self.table.over:
+            return self.table.action_features(-1)
+        return self.table.action_features(self.table.to_act)
+
     def decode(self, agent: str, index: int) -> Action:
         """The engine action an index names for ``agent`` in the current state."""
         g = self.table.game
