@@ -85,6 +85,9 @@ class Table:
         self._legal_n = -1
         self._legal: list[Action] = []
         self._codes: list[int] = []  # their indices, in the same order
+        self._mask_game: Game | None = None  # the game and number of actions the cached mask is for
+        self._mask_n = -1
+        self._mask = np.zeros(0, dtype=np.int8)
         self._feat_game: Game | None = None  # the game and number of actions the action features are for
         self._feat_n = -1
         self._feat = np.zeros((0, ACTION_FEATURES), dtype=np.float32)
@@ -99,6 +102,7 @@ class Table:
         self._totals_before = tuple(self.match.totals)
         self._legal_game = None
         self._feat_game = None
+        self._mask_game = None
         self.over = False
         self.truncated = False
 
@@ -130,6 +134,15 @@ class Table:
         size = self.layout.num_actions
         if self.over or seat != self.game.current_seat:
             return np.frombuffer(bytearray(size), dtype=np.int8)
+        g = self.game
+        if self._mask_game is g and self._mask_n == len(g.actions):  # once per step, however often it is asked
+            return self._mask
+        self._mask = m = self._new_mask(size)
+        m.flags.writeable = False
+        self._mask_game, self._mask_n = g, len(g.actions)
+        return m
+
+    def _new_mask(self, size: int) -> npt.NDArray[np.int8]:
         self.legal()
         if _fast is not None:
             return np.frombuffer(_fast.mask(self._codes, size), dtype=np.int8)
