@@ -63,9 +63,10 @@ class PolicyNet:
                 raise
             raise PolicyFileError(f"cannot read policy weights {str(path)!r}: {e}") from e
 
-    def save(self, path: str | Path) -> None:
-        """Write the weights as ``.npz``."""
-        np.savez_compressed(Path(path), **self.w)  # type: ignore[arg-type]
+    def save(self, path: str | Path, half: bool = False) -> None:
+        """Write the weights as ``.npz`` (``half``: as float16, half the size; read back as float32)."""
+        dt = np.float16 if half else np.float32
+        np.savez_compressed(Path(path), **{k: v.astype(dt) for k, v in self.w.items()})  # type: ignore[arg-type]
 
     def scores(self, obs: npt.NDArray[np.float32], feats: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         """The score of each action row of ``feats`` in the state ``obs``."""
