@@ -47,7 +47,7 @@ PolicyFn = Callable[[View, list[Action]], Action]
 
 
 class _FnPlayer:
-    """A :class:`Player` around a policy function."""
+    """A :class:`~burraco.bots.base.Player` around a policy function."""
 
     def __init__(self, fn: PolicyFn, name: str = "callable") -> None:
         self.fn = fn
@@ -72,7 +72,7 @@ def _factory_of(o: Any) -> Callable[[int], Player]:
 
 
 class OpponentPool:
-    """Opponents drawn per episode: one member (a spec, a :class:`Player` or a policy function) is chosen for a
+    """Opponents drawn per episode: one member (a spec, a :class:`~burraco.bots.base.Player` or a policy function) is chosen for a
     seat at every reset, with the environment's seeded random source, in proportion to ``weights``.
 
     Self-play: :meth:`add` the learner's checkpoints (a frozen copy of its policy) as it trains; with

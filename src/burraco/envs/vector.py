@@ -19,10 +19,10 @@ arrays at every call: copy what you keep). A table whose episode ended is reset 
 Gymnasium's ``SAME_STEP`` mode and Stable-Baselines3's ``VecEnv``): its row then holds the new episode's first
 observation and mask, the last observation of the finished episode is in ``final_obs`` (and ``final_mask``), and
 ``rewards`` / ``terminated`` / ``truncated`` describe the step that ended it. Table *i* is seeded
-``seed + i`` by :meth:`reset` and continues its own random stream at each auto-reset, so a run is repeatable.
+``seed + i`` by :meth:`BurracoVecEnv.reset` and continues its own random stream at each auto-reset, so a run is repeatable.
 
 An index that is not legal ends that table's episode with ``illegal_reward`` (the Gymnasium env's ``penalize``).
-:meth:`action_features` gives table *i*'s legal actions as feature rows (:mod:`burraco.envs.features`).
+`BurracoVecEnv.action_features` gives table *i*'s legal actions as feature rows (:mod:`burraco.envs.features`).
 
 The stepping of all tables is one function, :func:`step_tables`: the place a native engine core can take over.
 """
