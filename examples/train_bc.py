@@ -15,6 +15,10 @@ What it does:
 2. trains the scorer of :mod:`burraco.envs.policy` (``relu(W_obs·obs + W_act·row + b1) → relu(W2·h1 + b2) →
    w3·h2 + b3``) with the cross-entropy of a softmax over each decision's legal rows (Adam, ``--epochs`` passes);
    decisions with more than ``--max-rows`` legal actions keep the chosen one and a random sample of the rest;
+   then ``--dagger`` rounds of DAgger: ``--dagger-deals`` more deals where the policy being trained plays (each
+   decision with probability ``--dagger-mix``, the heuristic otherwise) and the heuristic labels every decision
+   (so the policy learns what to do in the states its own mistakes lead to), ``--dagger-epochs`` passes over
+   all the data after each round;
 3. writes the weights as ``.npz`` (numpy; playing needs no PyTorch): ``policy:PATH`` seats it anywhere a player
    spec is read (``burraco arena``, ``burraco play``, the environments' ``opponents``);
 4. with ``--eval-deals N``: duplicate arena runs of the greedy policy against ``--eval`` players (default
@@ -44,7 +48,7 @@ from burraco.bots.heuristic import HeuristicPlayer
 from burraco.deal import deal_from_seed
 from burraco.envs.encoding import encode_view, layout_for
 from burraco.envs.features import ACTION_FEATURES, action_features
-from burraco.envs.policy import PolicyNet
+from burraco.envs.policy import PolicyNet, PolicyPlayer
 from burraco.view import View
 
 
@@ -52,8 +56,10 @@ class Recorder:
     """A heuristic player that records every decision it makes (observation, legal rows, choice)."""
 
     def __init__(self, inner: HeuristicPlayer, out: list[tuple[np.ndarray, np.ndarray, int]], rng: random.Random,
-                 max_rows: int) -> None:
+                 max_rows: int, actor: PolicyPlayer | None = None, mix: float = 0.0) -> None:
         self.inner = inner
+        self.actor = actor
+        self.mix = mix
         self.name = inner.name
         self.out = out
         self.rng = rng
@@ -69,18 +75,23 @@ class Recorder:
                 idx = [k] + self.rng.sample(rest, self.max_rows - 1)
             rows = action_features(view, [legal[i] for i in idx])
             self.out.append((encode_view(view).astype(np.float16), rows.astype(np.float16), idx.index(k)))
+            if self.actor is not None and self.rng.random() < self.mix:
+                return self.actor.choose(view, legal)
         return a
 
 
-def collect(rules_name: str, deals: int, seed: int, max_rows: int, level: str) -> list[tuple[np.ndarray, np.ndarray, int]]:
+def collect(rules_name: str, deals: int, seed: int, max_rows: int, level: str, actor: PolicyPlayer | None = None,
+            mix: float = 0.0, data: list[tuple[np.ndarray, np.ndarray, int]] | None = None
+            ) -> list[tuple[np.ndarray, np.ndarray, int]]:
     rules = preset(rules_name)
-    data: list[tuple[np.ndarray, np.ndarray, int]] = []
+    data = [] if data is None else data
     rng = random.Random(seed)
     n = rules.players
     first = (n - 1 + rules.direction) % n
     for d in range(deals):
         cards = deal_from_seed(rules, random.Random(seed * 1_000_003 + d))
-        players = [Recorder(HeuristicPlayer(level, player_seed(seed, d, 0, s)), data, rng, max_rows) for s in range(n)]
+        players = [Recorder(HeuristicPlayer(level, player_seed(seed, d, 0, s)), data, rng, max_rows, actor, mix)
+                   for s in range(n)]
         g = Game(rules, cards, first, check=False)
         play_game(rules, g, players, set(), [0.0, 0.0], [0, 0])  # type: ignore[arg-type]
     return data
@@ -127,11 +138,11 @@ def batches(data: list[Any], size: int, rng: random.Random) -> Any:
 
 
 def train(data: list[Any], obs_size: int, epochs: int, h1: int, h2: int, lr: float, seed: int,
-          log: Any = print) -> tuple[Scorer, list[float]]:
+          log: Any = print, model: Scorer | None = None, opt: Any = None) -> tuple[Scorer, Any, list[float]]:
     torch.manual_seed(seed)
     rng = random.Random(seed)
-    model = Scorer(obs_size, h1, h2)
-    opt = torch.optim.Adam(model.parameters(), lr=lr)
+    model = Scorer(obs_size, h1, h2) if model is None else model
+    opt = torch.optim.Adam(model.parameters(), lr=lr) if opt is None else opt
     accs: list[float] = []
     for ep in range(epochs):
         tot, right, loss_sum = 0, 0, 0.0
@@ -146,7 +157,7 @@ def train(data: list[Any], obs_size: int, epochs: int, h1: int, h2: int, lr: flo
             tot += len(k)
         accs.append(right / max(tot, 1))
         log(f"epoch {ep + 1}: loss {loss_sum / max(tot, 1):.3f}, agrees with the heuristic on {accs[-1]:.1%}")
-    return model, accs
+    return model, opt, accs
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -158,6 +169,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hidden", type=int, nargs=2, default=(64, 32), metavar=("H1", "H2"))
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--max-rows", type=int, default=128)
+    ap.add_argument("--dagger", type=int, default=0, help="DAgger rounds after the first training")
+    ap.add_argument("--dagger-deals", type=int, default=100)
+    ap.add_argument("--dagger-mix", type=float, default=0.5)
+    ap.add_argument("--dagger-epochs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--out", default="bc-policy.npz")
@@ -173,15 +188,25 @@ def main(argv: list[str] | None = None) -> int:
     data = collect(args.rules, args.deals, args.seed, args.max_rows, args.teacher)
     t_collect = time.perf_counter() - t0
     print(f"{len(data)} decisions from {args.deals} deals of heuristic:{args.teacher} in {t_collect:.0f} s")
-    model, accs = train(data, layout_for(rules).obs_size, args.epochs, args.hidden[0], args.hidden[1], args.lr,
-                        args.seed)
+    obs_size = layout_for(rules).obs_size
+    model, opt, accs = train(data, obs_size, args.epochs, args.hidden[0], args.hidden[1], args.lr, args.seed)
+    for rnd in range(args.dagger):
+        before = len(data)
+        actor = PolicyPlayer(model.to_policy(), seed=rnd)
+        collect(args.rules, args.dagger_deals, args.seed + 1000 * (rnd + 1), args.max_rows, args.teacher, actor,
+                args.dagger_mix, data)
+        print(f"DAgger round {rnd + 1}: {len(data) - before} decisions labelled by heuristic:{args.teacher}")
+        model, opt, more = train(data, obs_size, args.dagger_epochs, 0, 0, args.lr, args.seed + rnd + 1,
+                                 model=model, opt=opt)
+        accs += more
     t_train = time.perf_counter() - t0 - t_collect
     net = model.to_policy()
     net.save(args.out, half=True)
     print(f"trained in {t_train:.0f} s; weights written to {args.out} ({Path(args.out).stat().st_size} bytes)")
     out: dict[str, Any] = {
         "rules": args.rules, "deals": args.deals, "decisions": len(data), "epochs": args.epochs,
-        "hidden": list(args.hidden), "agreement": accs, "collect_s": t_collect, "train_s": t_train, "eval": {},
+        "hidden": list(args.hidden), "dagger": args.dagger, "dagger_deals": args.dagger_deals,
+        "dagger_mix": args.dagger_mix, "agreement": accs, "collect_s": t_collect, "train_s": t_train, "eval": {},
     }
     if args.eval_deals:
         for opp in args.eval:

@@ -11,7 +11,7 @@ the server's tables all name their players with a *player spec* read by :func:`p
 >>> parse_spec("hardest")
 Traceback (most recent call last):
 ...
-burraco.bots.players.PlayerSpecError: unknown player 'hardest': write random, easy, medium, hard, heuristic:LEVEL, ismcts, ismcts:N, ismcts:Ts, ismcts-uniform[:N|:Ts], cheat[:N|:Ts] or policy:PATH (see `burraco players`)
+burraco.bots.players.PlayerSpecError: unknown player 'hardest': write random, easy, medium, hard, heuristic:LEVEL, ismcts, ismcts:N, ismcts:Ts, ismcts-uniform[:N|:Ts], cheat[:N|:Ts], policy:PATH (`burraco players`)
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ SPELLINGS: tuple[tuple[str, str], ...] = (
 #: the accepted spellings in one line, for error messages
 ACCEPTED = (
     "random, easy, medium, hard, heuristic:LEVEL, ismcts, ismcts:N, ismcts:Ts, ismcts-uniform[:N|:Ts], "
-    "cheat[:N|:Ts] or policy:PATH (see `burraco players`)"
+    "cheat[:N|:Ts], policy:PATH (`burraco players`)"
 )
 
 
