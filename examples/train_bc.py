@@ -112,6 +112,16 @@ class Scorer(nn.Module):
         h = torch.relu(self.obs(obs).unsqueeze(1) + self.act(rows))
         return self.l3(torch.relu(self.l2(h))).squeeze(-1)
 
+    def load_policy(self, net: PolicyNet) -> None:
+        """Start from a weights file (``--init``: fine-tune an earlier run)."""
+        w = {k: torch.from_numpy(v.copy()) for k, v in net.w.items()}
+        self.load_state_dict(
+            {
+                "obs.weight": w["W_obs"], "obs.bias": w["b1"], "act.weight": w["W_act"], "l2.weight": w["W2"],
+                "l2.bias": w["b2"], "l3.weight": w["w3"].unsqueeze(0), "l3.bias": w["b3"],
+            }
+        )
+
     def to_policy(self) -> PolicyNet:
         t = {k: v.detach().cpu().numpy().astype(np.float32) for k, v in self.state_dict().items()}
         return PolicyNet(
@@ -169,6 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hidden", type=int, nargs=2, default=(64, 32), metavar=("H1", "H2"))
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--max-rows", type=int, default=128)
+    ap.add_argument("--init", default=None, help="start from this weights file (its hidden sizes)")
     ap.add_argument("--dagger", type=int, default=0, help="DAgger rounds after the first training")
     ap.add_argument("--dagger-deals", type=int, default=100)
     ap.add_argument("--dagger-mix", type=float, default=0.5)
@@ -189,7 +200,13 @@ def main(argv: list[str] | None = None) -> int:
     t_collect = time.perf_counter() - t0
     print(f"{len(data)} decisions from {args.deals} deals of heuristic:{args.teacher} in {t_collect:.0f} s")
     obs_size = layout_for(rules).obs_size
-    model, opt, accs = train(data, obs_size, args.epochs, args.hidden[0], args.hidden[1], args.lr, args.seed)
+    start: Scorer | None = None
+    if args.init:
+        net0 = PolicyNet.load(args.init)
+        start = Scorer(obs_size, net0.w["W2"].shape[1], net0.w["W2"].shape[0])
+        start.load_policy(net0)
+    model, opt, accs = train(data, obs_size, args.epochs, args.hidden[0], args.hidden[1], args.lr, args.seed,
+                             model=start)
     for rnd in range(args.dagger):
         before = len(data)
         actor = PolicyPlayer(model.to_policy(), seed=rnd)
@@ -204,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     net.save(args.out, half=True)
     print(f"trained in {t_train:.0f} s; weights written to {args.out} ({Path(args.out).stat().st_size} bytes)")
     out: dict[str, Any] = {
-        "rules": args.rules, "deals": args.deals, "decisions": len(data), "epochs": args.epochs,
+        "rules": args.rules, "init": args.init, "deals": args.deals, "decisions": len(data), "epochs": args.epochs,
         "hidden": list(args.hidden), "dagger": args.dagger, "dagger_deals": args.dagger_deals,
         "dagger_mix": args.dagger_mix, "agreement": accs, "collect_s": t_collect, "train_s": t_train, "eval": {},
     }
