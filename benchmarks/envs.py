@@ -39,6 +39,11 @@ the C speed-ups (``burraco._speedups``, built by any install where a C compiler 
   and ``-6p`` beside ``italian``'s: their layouts have a C encoder of their own (``encode_layout``, the layout's
   offsets with every call), and three packs (5, 6 players) their own action space.
 
+* **vector environment** (``--vec``, or ``--vec-only`` for this part alone) -- ``BurracoVecEnv(N,
+  rules="italian", opponents="random")`` for N = 1, 16 and 64 tables: learner steps per second of ``venv.step``
+  (one call steps all N tables; the opponents' moves inside it are not counted), the learner choosing a random
+  legal index of each table (its choice not timed), ``--seconds`` per N after one second of warm-up.
+
 Usage: ``python benchmarks/envs.py [--json] [--seconds 10] [--repeat 3] [--sim-games 2000] [--clock wall|cpu]
 [--counts]``
 (``--clock cpu`` times the AEC loops by the thread's CPU time instead of wall time: steadier on a shared machine).
@@ -244,6 +249,32 @@ def sim_scaling(games: int, repeat: int) -> dict[str, object]:
     }
 
 
+def vector_steps(seconds: float, sizes: tuple[int, ...] = (1, 16, 64), rules: str = "italian") -> dict[str, float]:
+    """Learner steps per second of :class:`burraco.envs.vector.BurracoVecEnv` for each number of tables."""
+    from burraco.envs.vector import BurracoVecEnv
+
+    out: dict[str, float] = {}
+    for n in sizes:
+        venv = BurracoVecEnv(n, rules=rules, opponents="random")
+        venv.reset(seed=10**6)
+        rng = random.Random(n)
+        steps, busy = 0, 0.0
+        warm_end = time.perf_counter() + 1.0
+        end = warm_end + seconds
+        while True:
+            acts = [rng.choice(venv.legal_indices(i)) for i in range(n)]
+            t0 = time.perf_counter()
+            venv.step(acts)
+            t1 = time.perf_counter()
+            if t0 >= warm_end:
+                steps += n
+                busy += t1 - t0
+            if t1 >= end:
+                break
+        out[f"tables_{n}_steps_per_s"] = round(steps / busy, 1) if busy else 0.0
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=10.0, help="seconds per loop and repeat")
@@ -269,7 +300,13 @@ def main() -> None:
         "beside italian's (4 players), hands of --count-hands",
     )
     ap.add_argument("--count-hands", type=int, default=30)
+    ap.add_argument("--vec", action="store_true", help="also the vector environment's steps/s (1, 16, 64 tables)")
+    ap.add_argument("--vec-only", action="store_true", help="only the vector environment's steps/s")
     args = ap.parse_args()
+    if args.vec_only:
+        vec = vector_steps(args.seconds)
+        print(json.dumps({"date": time.strftime("%Y-%m-%d"), "vector": vec}, indent=1) if args.json else vec)
+        return
     cpu = None if args.cpu < 0 else args.cpu
     gin_py = None if args.skip_gin else str(gin_python(args.gin_venv))
     bur: list[dict[str, float]] = []
@@ -330,6 +367,8 @@ def main() -> None:
                 "encoding": encoding_latency(args.count_hands, name),
             }
         out["by_count"] = by
+    if args.vec:
+        out["vector"] = vector_steps(args.seconds)
     if not args.skip_sim:
         out["sim"] = sim_scaling(args.sim_games, args.repeat)
     if args.json:
@@ -351,6 +390,8 @@ def main() -> None:
     )
     print("observation encoding:", out["encoding"])
     print("batch simulation:", out.get("sim"))
+    if "vector" in out:
+        print("vector environment (learner steps/s):", out["vector"])
     for name, row in dict(out.get("by_count") or {}).items():
         print(f"{name}: {row}")
 

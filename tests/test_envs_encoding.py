@@ -249,7 +249,7 @@ def test_numpy_integer_indices_are_accepted() -> None:
     env = pettingzoo_env(rules="italian-2p")
     env.reset(seed=3)
     i = np.int64(env.legal_indices()[0])
-    assert env.decode("N", i) == env.legal_actions()[0]
+    assert env.decode("player_0", i) == env.legal_actions()[0]
     env.step(i)
     assert len(env.table.game.actions) == 1
 

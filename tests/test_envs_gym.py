@@ -106,3 +106,107 @@ def test_three_player_agent_reward_is_its_share() -> None:
         assert term and g.end is not None and n > 0
         pts = g.player_points()
         assert total == pytest.approx(pts[0] - (pts[1] + pts[2]) / 2)
+
+
+# ----- item 2: masks as sb3-contrib asks, opponents of every kind, pools and self-play ------------------------------
+from burraco.bots.heuristic import HeuristicPlayer  # noqa: E402
+from burraco.envs.gymnasium_env import BurracoGymEnv, OpponentPool  # noqa: E402
+
+
+def test_action_masks_is_the_mask_and_features_follow_the_legal_indices() -> None:
+    env = BurracoGymEnv("italian", opponents="heuristic:easy")
+    obs, info = env.reset(seed=4)
+    for _ in range(30):
+        m = env.action_masks()
+        assert m.dtype == np.bool_ and m.shape == (env.action_space.n,)
+        assert np.array_equal(np.flatnonzero(m), sorted(env.legal_indices()))
+        assert np.array_equal(m, obs["action_mask"].astype(bool))
+        f = env.action_features()
+        assert f.shape[0] == len(env.legal_indices())
+        obs, r, term, trunc, info = env.step(env.legal_indices()[-1])
+        if term or trunc:
+            obs, info = env.reset()
+
+
+def test_maskable_ppo_contract() -> None:
+    """What sb3-contrib's MaskablePPO checks: ``get_action_masks`` finds ``action_masks`` on the env (through
+    the Gymnasium wrappers), and sampling under the mask gives only legal actions; with sb3-contrib installed,
+    one short learning run on the real MaskablePPO."""
+    env = gymnasium.make("burraco/Burraco-v0", rules="italian-2p", mask_in_obs=False)
+    obs, _ = env.reset(seed=0)
+    assert isinstance(obs, np.ndarray) and env.observation_space.contains(obs)
+    m = env.unwrapped.action_masks()
+    assert m.any()
+    try:
+        from sb3_contrib import MaskablePPO
+        from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+    except ImportError:
+        return
+    assert is_masking_supported(env)
+    assert np.array_equal(get_action_masks(env), m)
+    model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=16, n_epochs=1, seed=0, device="cpu")
+    model.learn(total_timesteps=16)  # an illegal action would end the episode with illegal_reward: none is taken
+    obs, _ = env.reset(seed=5)
+    for _ in range(20):
+        a, _ = model.predict(obs, action_masks=env.unwrapped.action_masks(), deterministic=False)
+        assert int(a) in env.unwrapped.legal_indices()
+        obs, r, term, trunc, info = env.step(int(a))
+        assert "illegal_action" not in info
+        if term or trunc:
+            obs, _ = env.reset()
+
+
+def test_opponents_may_be_players_functions_and_pools() -> None:
+    seen: list[str] = []
+
+    def first_legal(view, legal):  # type: ignore[no-untyped-def]
+        seen.append(view.phase)
+        assert view.seat != 0 and not hasattr(view, "hands")  # a view, never the full state
+        return legal[0]
+
+    for opp in (first_legal, HeuristicPlayer("easy", 1), ["heuristic:easy", first_legal, "random"]):
+        env = BurracoGymEnv("italian", opponents=opp)  # type: ignore[arg-type]
+        check_env(env, skip_render_check=True)
+        env.reset(seed=1)
+        for _ in range(6):
+            obs, r, term, trunc, info = env.step(env.legal_indices()[0])
+            if term or trunc:
+                break
+    assert seen
+    with pytest.raises(TypeError, match="an opponent is"):
+        BurracoGymEnv("italian", opponents=[1, 2, 3])  # type: ignore[list-item]
+
+
+def test_a_pool_is_drawn_per_episode_from_the_seed_and_grows_with_checkpoints() -> None:
+    pool = OpponentPool(["random", "heuristic:easy"], weights=[1, 1])
+    env = BurracoGymEnv("italian-2p", opponents=pool)
+    for ep in range(12):
+        env.reset(seed=ep)
+    first = pool.drawn[:]
+    assert set(first) == {0, 1}
+    pool.drawn.clear()
+    for ep in range(12):
+        env.reset(seed=ep)
+    assert pool.drawn == first  # repeatable from the seeds
+    # self-play: the learner's checkpoints join the pool; the oldest goes first with max_size
+    sp = OpponentPool(["random"], weights=[1e-9], max_size=2)
+    marks: list[int] = []
+    for k in range(3):
+        sp.add(lambda view, legal, k=k: marks.append(k) or legal[0])  # type: ignore[misc]
+    assert len(sp) == 3
+    env = BurracoGymEnv("italian-2p", opponents=sp)
+    for ep in range(4):
+        env.reset(seed=ep)
+        env.step(env.legal_indices()[0])
+        while True:
+            obs, r, term, trunc, info = env.step(env.legal_indices()[0])
+            if term or trunc or marks:
+                break
+    assert marks and set(marks) <= {1, 2}  # checkpoint 0 was dropped
+
+
+def test_observation_only_space() -> None:
+    env = BurracoGymEnv("italian", mask_in_obs=False)
+    check_env(env, skip_render_check=True)
+    obs, info = env.reset(seed=2)
+    assert obs.shape == (env.table.layout.obs_size,) and info["action_mask"].sum() > 0

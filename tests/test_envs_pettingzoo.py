@@ -57,7 +57,7 @@ def _play(env, seed: int) -> tuple[dict[str, float], int, list[str]]:  # type: i
 
 
 def test_team_rewards_are_the_hand_score_difference() -> None:
-    env = pettingzoo_env(rules="italian", reward_scale=1.0)
+    env = pettingzoo_env(rules="italian", reward_scale=1.0, agent_names="seats")
     totals, steps, _ = _play(env, 5)
     g = env.table.game
     assert g.end is not None and steps == len(g.actions)
@@ -89,7 +89,7 @@ def test_illegal_actions_raise_or_end_the_episode() -> None:
     env.reset(seed=1)
     with pytest.raises(IllegalActionError):
         env.step(encoding.DISCARD_OFFSET)  # a discard in the draw phase
-    env = pettingzoo_env(rules="italian", illegal="penalize", illegal_reward=-5.0)
+    env = pettingzoo_env(rules="italian", illegal="penalize", illegal_reward=-5.0, agent_names="seats")
     env.reset(seed=1)
     env.step(encoding.DISCARD_OFFSET)
     assert all(env.terminations.values())
@@ -100,7 +100,8 @@ def test_rules_objects_and_overrides() -> None:
     env = pettingzoo_env(rules={"preset": "italian", "min_first_meld": 50})
     assert env.rules.min_first_meld == 50
     env = pettingzoo_env(rules=preset("brazilian-stbl"), players=2)
-    assert env.possible_agents == ["N", "S"]
+    assert env.possible_agents == ["player_0", "player_1"]
+    assert pettingzoo_env(rules="italian-2p", agent_names="seats").possible_agents == ["N", "S"]
     with pytest.raises(encoding.EncodingError):
         pettingzoo_env(rules={"preset": "italian", "max_wilds": 2})
 
@@ -121,7 +122,7 @@ def test_dict_view_is_json_and_holds_only_the_seats_information() -> None:
         g = env.table.game
         assert d["hand"] == [to_str(c) for c in env.view(agent).hand]
         assert len(d["hand"]) == g.hand_n[seat] - d["hidden_pozzetto"]
-        assert set(d["known"]) == set(env.possible_agents) and d["known"][agent] == []
+        assert set(d["known"]) == set(env.seat_letters.values()) and d["known"][env.seat_letters[agent]] == []
         v = env.view(agent)
         assert d == v.to_json() and d["stock"] == v.stock_size
         assert sum(d["unseen"].values()) == sum(v.unseen)
@@ -134,7 +135,7 @@ def test_dict_view_is_json_and_holds_only_the_seats_information() -> None:
 
 @pytest.mark.parametrize("name", ["italian-3p", "italian-5p", "italian-6p"])
 def test_api_test_three_to_six_agents(name: str) -> None:
-    env = pettingzoo_env(rules=name)
+    env = pettingzoo_env(rules=name, agent_names="seats")
     n = env.rules.players
     assert env.possible_agents == list("ABCDEF"[:n])
     lay = encoding.layout_for(env.rules)
@@ -233,3 +234,52 @@ def test_three_player_match_through_the_switch_to_individual_play() -> None:
     assert len(m.totals) == 3 and m.individual_since is not None and len(m.games) > m.individual_since
     assert not m.games[-1].rules.solo_pair
     assert hand_sums and all(abs(x) < 1e-6 for x in hand_sums)
+
+
+def test_api_test_passes_without_a_warning_with_numbered_agents_and_a_box_observation() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # any warning of api_test fails the test
+        api_test(pettingzoo_env(rules="italian", mask_in_obs=False), num_cycles=100)
+        api_test(pettingzoo_env(rules="italian-3p", mask_in_obs=False), num_cycles=100)
+    env = pettingzoo_env(rules="italian", mask_in_obs=False)
+    env.reset(seed=3)
+    for agent in env.agent_iter(60):
+        obs, r, term, trunc, info = env.last()
+        assert isinstance(obs, np.ndarray) and env.observation_space(agent).contains(obs)
+        if term or trunc:
+            env.step(None)
+            continue
+        mask = info["action_mask"]
+        assert np.array_equal(np.flatnonzero(mask), sorted(env.legal_indices()))
+        assert all("action_mask" not in env.infos[a] for a in env.agents if a != agent)
+        assert env.action_features().shape[0] == int(mask.sum())
+        env.step(env.legal_indices()[0])
+
+
+def test_the_mask_is_computed_once_per_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    env = pettingzoo_env(rules="italian")
+    env.reset(seed=4)
+    t = env.table
+    calls = []
+    real = t._new_mask
+    monkeypatch.setattr(t, "_new_mask", lambda size: calls.append(1) or real(size))
+    for _ in range(20):
+        agent = env.agent_selection
+        for _k in range(3):
+            env.observe(agent)
+        env.last()
+        env.step(env.legal_indices()[0])
+    assert len(calls) == 20
+    m = env.observe(env.agent_selection)["action_mask"]
+    with pytest.raises(ValueError):
+        m[0] = 1  # read-only: the cached mask cannot be spoilt by a caller
+
+
+def test_the_parallel_api_is_refused_clearly() -> None:
+    """Burraco is turn-based with several actions per turn: no parallel form (docs/research.md "PettingZoo")."""
+    from pettingzoo.utils.conversions import aec_to_parallel
+
+    env = pettingzoo_env(rules="italian")
+    assert env.metadata["is_parallelizable"] is False
+    with pytest.raises(AssertionError, match="is_parallelizable"):
+        aec_to_parallel(env)

@@ -11,7 +11,7 @@ the server's tables all name their players with a *player spec* read by :func:`p
 >>> parse_spec("hardest")
 Traceback (most recent call last):
 ...
-burraco.bots.players.PlayerSpecError: unknown player 'hardest': write random, easy, medium, hard, heuristic:LEVEL, ismcts, ismcts:N, ismcts:Ts, ismcts-uniform[:N|:Ts] or cheat[:N|:Ts] (see `burraco players`)
+burraco.bots.players.PlayerSpecError: unknown player 'hardest': write random, easy, medium, hard, heuristic:LEVEL, ismcts, ismcts:N, ismcts:Ts, ismcts-uniform[:N|:Ts], cheat[:N|:Ts], policy:PATH (`burraco players`)
 """
 
 from __future__ import annotations
@@ -42,12 +42,13 @@ SPELLINGS: tuple[tuple[str, str], ...] = (
     ("ismcts:Ts", "the same search with T seconds per move (ismcts:0.5s)"),
     ("ismcts-uniform[:N|:Ts]", "the same search sampling hidden hands uniformly (for measurement)"),
     ("cheat[:N|:Ts]", "the same search seeing every card: a measuring stick, never seated by burraco play"),
+    ("policy:PATH", "a learned policy's weights file (examples/train_bc.py; needs the rl extra's numpy)"),
 )
 
 #: the accepted spellings in one line, for error messages
 ACCEPTED = (
-    "random, easy, medium, hard, heuristic:LEVEL, ismcts, ismcts:N, ismcts:Ts, ismcts-uniform[:N|:Ts] "
-    "or cheat[:N|:Ts] (see `burraco players`)"
+    "random, easy, medium, hard, heuristic:LEVEL, ismcts, ismcts:N, ismcts:Ts, ismcts-uniform[:N|:Ts], "
+    "cheat[:N|:Ts], policy:PATH (`burraco players`)"
 )
 
 
@@ -57,16 +58,19 @@ class PlayerSpecError(ValueError):
 
 @dataclass(frozen=True)
 class PlayerSpec:
-    """A parsed player spec: ``kind`` (``random``, ``heuristic``, ``ismcts``, ``ismcts-uniform`` or ``cheat``),
-    the heuristic's ``level``, or the search's budget (``iterations`` or ``seconds``, neither: the default).
-    ``str()`` is its canonical spelling."""
+    """A parsed player spec: ``kind`` (``random``, ``heuristic``, ``ismcts``, ``ismcts-uniform``, ``cheat`` or
+    ``policy``), the heuristic's ``level``, the search's budget (``iterations`` or ``seconds``, neither: the
+    default), or the policy's weights file ``path``. ``str()`` is its canonical spelling."""
 
     kind: str
     level: str | None = None
     iterations: int | None = None
     seconds: float | None = None
+    path: str | None = None
 
     def __str__(self) -> str:
+        if self.kind == "policy":
+            return f"policy:{self.path}"
         if self.kind == "heuristic":
             return f"heuristic:{self.level}"
         if self.iterations is not None:
@@ -82,6 +86,12 @@ class PlayerSpec:
         if self.kind == "heuristic":
             level = self.level or "hard"
             return lambda seed: HeuristicPlayer(level, seed)
+        if self.kind == "policy":
+            from ..envs.policy import PolicyNet, PolicyPlayer  # numpy: the rl extra
+
+            path = str(self.path)
+            net = PolicyNet.load(path)  # read once; every seat shares the weights
+            return lambda seed: PolicyPlayer(net, seed, name=f"policy:{path}")
         from .ismcts import CheatingISMCTSPlayer, ISMCTSPlayer
 
         cls = CheatingISMCTSPlayer if self.kind == "cheat" else ISMCTSPlayer
@@ -96,6 +106,11 @@ class PlayerSpec:
 def parse_spec(text: str) -> PlayerSpec:
     """Read a player spec (any spelling of :data:`SPELLINGS`, case-insensitive); :class:`PlayerSpecError`
     naming the accepted spellings otherwise."""
+    head, colon, rest = text.strip().partition(":")
+    if head.strip().lower() == "policy" and colon:
+        if not rest.strip():
+            raise PlayerSpecError(f"policy needs a weights file: write policy:PATH, not {text.strip()!r}")
+        return PlayerSpec("policy", path=rest.strip())  # the path keeps its case
     name, colon, arg = text.strip().lower().partition(":")
     name, arg = name.strip(), arg.strip()
     if name == "random" and not colon:

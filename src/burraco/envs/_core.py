@@ -16,6 +16,7 @@ from ..game import Game
 from ..match import Match, hand_points
 from ..rules import Rules, rules_from_json
 from .encoding import Encoder, check_rules, encode_view, layout_for, legal_indices
+from .features import ACTION_FEATURES, action_features
 
 #: episode kinds
 EPISODES = ("hand", "match")
@@ -84,6 +85,12 @@ class Table:
         self._legal_n = -1
         self._legal: list[Action] = []
         self._codes: list[int] = []  # their indices, in the same order
+        self._mask_game: Game | None = None  # the game and number of actions the cached mask is for
+        self._mask_n = -1
+        self._mask = np.zeros(0, dtype=np.int8)
+        self._feat_game: Game | None = None  # the game and number of actions the action features are for
+        self._feat_n = -1
+        self._feat = np.zeros((0, ACTION_FEATURES), dtype=np.float32)
         self._encoder = Encoder(rules)
         self._totals_before: tuple[int, ...] = tuple(self.match.totals)
         self.over = False
@@ -94,6 +101,8 @@ class Table:
         self.game = self.match.start_hand()
         self._totals_before = tuple(self.match.totals)
         self._legal_game = None
+        self._feat_game = None
+        self._mask_game = None
         self.over = False
         self.truncated = False
 
@@ -125,6 +134,15 @@ class Table:
         size = self.layout.num_actions
         if self.over or seat != self.game.current_seat:
             return np.frombuffer(bytearray(size), dtype=np.int8)
+        g = self.game
+        if self._mask_game is g and self._mask_n == len(g.actions):  # once per step, however often it is asked
+            return self._mask
+        self._mask = m = self._new_mask(size)
+        m.flags.writeable = False
+        self._mask_game, self._mask_n = g, len(g.actions)
+        return m
+
+    def _new_mask(self, size: int) -> npt.NDArray[np.int8]:
         self.legal()
         if _fast is not None:
             return np.frombuffer(_fast.mask(self._codes, size), dtype=np.int8)
@@ -132,6 +150,17 @@ class Table:
         for c in self._codes:
             ba[c] = 1
         return np.frombuffer(ba, dtype=np.int8)
+
+    def action_features(self, seat: int) -> npt.NDArray[np.float32]:
+        """The legal actions of ``seat`` as feature rows (:func:`burraco.envs.features.action_features`, from its
+        view only), in the order of :meth:`legal_codes`; no rows when it is not to act."""
+        if self.over or seat != self.game.current_seat:
+            return np.zeros((0, ACTION_FEATURES), dtype=np.float32)
+        g = self.game
+        if self._feat_game is not g or self._feat_n != len(g.actions):
+            self._feat = action_features(g.view(seat), self.legal())
+            self._feat_game, self._feat_n = g, len(g.actions)
+        return self._feat
 
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
         """``encode_game(game, seat, match totals before this hand)``, incrementally (:class:`Encoder`)."""

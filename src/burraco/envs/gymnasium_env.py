@@ -11,18 +11,24 @@ Registered as ``burraco/Burraco-v0`` by ``import burraco.envs``::
     >>> terminated
     False
 
-The other seats are players from :func:`burraco.arena.parse_player` specs (``random``, ``heuristic:easy`` …):
-``opponents`` is one spec for every other seat, or a list with one spec per other seat in seat order after the
+The other seats are *opponents* (:data:`Opponent`): a :func:`burraco.arena.parse_player` spec (``random``,
+``heuristic:easy`` …), a :class:`~burraco.bots.base.Player`, any callable ``(view, legal) -> action`` or an
+:class:`OpponentPool` that draws one of its members per episode from the environment's seeded random source (the
+learner's past checkpoints added with :meth:`OpponentPool.add` make self-play). ``opponents`` is one opponent for
+every other seat, or a list with one per other seat in seat order after the
 agent's (the partner is one of them in a four- and six-player game; with 3 and 5 players who partners whom is
 decided during the hand, and the agent's reward is its own share, as in the PettingZoo environment). Observations and the action space are those of the
-PettingZoo environment; the mask is also in ``info["action_mask"]``. An index that is not legal ends the episode
+PettingZoo environment; the mask is also in ``info["action_mask"]`` and :meth:`BurracoGymEnv.action_masks` (as
+sb3-contrib's ``MaskablePPO`` asks for it); ``mask_in_obs=False`` gives the observation vector alone as the
+observation (a ``Box``). :meth:`BurracoGymEnv.action_features` describes the legal actions as feature rows
+(:mod:`burraco.envs.features`). An index that is not legal ends the episode
 with ``illegal_reward`` (``illegal="raise"`` raises instead).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -30,10 +36,82 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
+from ..actions import Action
 from ..bots.base import Player
+from ..view import View
 from ._core import Table, make_rules
 
 ObsDict = dict[str, npt.NDArray[Any]]
+#: a policy as a plain function of the seat's view and its legal actions
+PolicyFn = Callable[[View, list[Action]], Action]
+
+
+class _FnPlayer:
+    """A :class:`~burraco.bots.base.Player` around a policy function."""
+
+    def __init__(self, fn: PolicyFn, name: str = "callable") -> None:
+        self.fn = fn
+        self.name = name
+
+    def choose(self, view: View, legal: list[Action]) -> Action:
+        return self.fn(view, legal)
+
+
+def _factory_of(o: Any) -> Callable[[int], Player]:
+    """A player factory (seed → player) for one fixed opponent: a spec, a Player or a policy function."""
+    from ..arena import parse_player
+
+    if isinstance(o, str):
+        return parse_player(o)
+    if hasattr(o, "choose"):
+        return lambda seed: o
+    if callable(o):
+        p = _FnPlayer(o, getattr(o, "__name__", "callable"))
+        return lambda seed: p
+    raise TypeError(f"an opponent is a player spec, a Player or a function (view, legal) -> action, not {o!r}")
+
+
+class OpponentPool:
+    """Opponents drawn per episode: one member (a spec, a :class:`~burraco.bots.base.Player` or a policy function) is chosen for a
+    seat at every reset, with the environment's seeded random source, in proportion to ``weights``.
+
+    Self-play: :meth:`add` the learner's checkpoints (a frozen copy of its policy) as it trains; with
+    ``max_size`` the oldest checkpoint added is dropped first (the members given at construction stay)."""
+
+    def __init__(
+        self, members: Sequence[Any] = (), weights: Sequence[float] | None = None, max_size: int | None = None
+    ) -> None:
+        self._fixed = [_factory_of(m) for m in members]
+        self._fixed_w = list(weights) if weights is not None else [1.0] * len(self._fixed)
+        if len(self._fixed_w) != len(self._fixed):
+            raise ValueError("OpponentPool: one weight per member")
+        self._added: list[tuple[Callable[[int], Player], float]] = []
+        self.max_size = max_size
+        #: the index (members first, then the checkpoints in the order added) drawn at the last reset, per draw
+        self.drawn: list[int] = []
+
+    def add(self, member: Any, weight: float = 1.0) -> None:
+        """Add a member (a checkpoint of the learner's policy, for self-play)."""
+        self._added.append((_factory_of(member), weight))
+        if self.max_size is not None and len(self._added) > self.max_size:
+            self._added.pop(0)
+
+    def __len__(self) -> int:
+        return len(self._fixed) + len(self._added)
+
+    def draw(self, rng: np.random.Generator, seed: int) -> Player:
+        """One member, made for this episode."""
+        facs = self._fixed + [f for f, _ in self._added]
+        w = np.array(self._fixed_w + [x for _, x in self._added], dtype=np.float64)
+        if not facs:
+            raise ValueError("the opponent pool is empty")
+        i = int(rng.choice(len(facs), p=w / w.sum()))
+        self.drawn.append(i)
+        return facs[i](seed)
+
+
+#: what an ``opponents`` entry may be
+Opponent = str | Player | PolicyFn | OpponentPool
 
 
 class BurracoGymEnv(gym.Env[ObsDict, int]):
@@ -44,7 +122,7 @@ class BurracoGymEnv(gym.Env[ObsDict, int]):
     def __init__(
         self,
         rules: Any = "italian",
-        opponents: str | Sequence[str] = "random",
+        opponents: Opponent | Sequence[Opponent] = "random",
         *,
         seat: int = 0,
         players: int | None = None,
@@ -55,39 +133,58 @@ class BurracoGymEnv(gym.Env[ObsDict, int]):
         illegal: str = "penalize",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
+        mask_in_obs: bool = True,
     ) -> None:
-        from ..arena import parse_player
-
         if illegal not in ("raise", "penalize"):
             raise ValueError("illegal must be 'raise' or 'penalize'")
         self.rules = make_rules(rules, players)
         n = self.rules.players
         if not 0 <= seat < n:
             raise ValueError(f"seat must be 0…{n - 1}")
-        specs = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+        one = isinstance(opponents, (str, OpponentPool)) or hasattr(opponents, "choose") or callable(opponents)
+        specs = [opponents] * (n - 1) if one else list(opponents)  # type: ignore[arg-type]
         if len(specs) != n - 1:
-            raise ValueError(f"opponents: give one spec, or one per other seat ({n - 1})")
+            raise ValueError(f"opponents: give one opponent, or one per other seat ({n - 1})")
         self.seat = seat
         self.specs = specs
-        self._factories = [parse_player(s) for s in specs]
+        self._factories: list[OpponentPool | Callable[[int], Player]] = [
+            o if isinstance(o, OpponentPool) else _factory_of(o) for o in specs
+        ]
+        self.mask_in_obs = mask_in_obs
         self.table = Table(self.rules, episode, reward, reward_scale, max_hands)
         self.illegal = illegal
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
         lay = self.table.layout
-        self.observation_space = spaces.Dict(  # type: ignore[assignment]
-            {
-                "observation": spaces.Box(-1e6, 1e6, (lay.obs_size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (lay.num_actions,), np.int8),
-            }
-        )
+        box = spaces.Box(-1e6, 1e6, (lay.obs_size,), np.float32)
+        if mask_in_obs:
+            self.observation_space = spaces.Dict(  # type: ignore[assignment]
+                {"observation": box, "action_mask": spaces.Box(0, 1, (lay.num_actions,), np.int8)}
+            )
+        else:
+            self.observation_space = box  # type: ignore[assignment]
         self.action_space = spaces.Discrete(lay.num_actions)  # type: ignore[assignment]
         self._players: dict[int, Player] = {}
         self._rng = random.Random()
+        self._mask: npt.NDArray[np.int8] = np.zeros(lay.num_actions, dtype=np.int8)
 
-    def _obs(self) -> tuple[ObsDict, dict[str, Any]]:
+    def _obs(self) -> tuple[Any, dict[str, Any]]:
         mask = self.table.mask(self.seat)
-        return {"observation": self.table.observation(self.seat), "action_mask": mask}, {"action_mask": mask}
+        self._mask = mask
+        vec = self.table.observation(self.seat)
+        if not self.mask_in_obs:
+            return vec, {"action_mask": mask}
+        return {"observation": vec, "action_mask": mask}, {"action_mask": mask}
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions of the agent as booleans over the action space (sb3-contrib's ``MaskablePPO``
+        calls this before every step); computed once per step."""
+        return self._mask.astype(np.bool_)
+
+    def action_features(self) -> npt.NDArray[np.float32]:
+        """The agent's legal actions as feature rows, in the order of :meth:`legal_indices`
+        (:func:`burraco.envs.features.action_features`: from the agent's view only)."""
+        return self.table.action_features(self.seat)
 
     def _others(self) -> float:
         """Let the computer players act until it is the agent's turn or the episode is over; their rewards for
@@ -109,17 +206,21 @@ class BurracoGymEnv(gym.Env[ObsDict, int]):
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[ObsDict, dict[str, Any]]:
+    ) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
         s = int(self.np_random.integers(0, 2**63 - 1))
         self.table.reset(s)
         others = [x for x in range(self.rules.players) if x != self.seat]
         order = sorted(others, key=lambda x: (x - self.seat) % self.rules.players)
-        self._players = {x: self._factories[i](s % 1_000_003 * 8 + x) for i, x in enumerate(order)}
+        self._players = {}
+        for i, x in enumerate(order):
+            f = self._factories[i]
+            pseed = s % 1_000_003 * 8 + x
+            self._players[x] = f.draw(self.np_random, pseed) if isinstance(f, OpponentPool) else f(pseed)
         self._others()
         return self._obs()
 
-    def step(self, action: int) -> tuple[ObsDict, float, bool, bool, dict[str, Any]]:
+    def step(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         t = self.table
         if t.over:
             raise RuntimeError("the episode is over: call reset()")
@@ -151,4 +252,4 @@ class BurracoGymEnv(gym.Env[ObsDict, int]):
         return text
 
 
-__all__ = ["BurracoGymEnv"]
+__all__ = ["BurracoGymEnv", "Opponent", "OpponentPool", "PolicyFn"]

@@ -1,9 +1,12 @@
-"""A PettingZoo AEC environment: every seat is an agent (``N E S W``, ``N S`` with two players, ``A B C …`` with
-3, 5 and 6).
+"""A PettingZoo AEC environment: every seat is an agent, named ``player_0`` … ``player_{n-1}`` in seat order (the
+names PettingZoo's ``api_test`` asks for; ``agent_names="seats"`` names them by their seat letters instead: ``N E S
+W``, ``N S`` with two players, ``A B C …`` with 3, 5 and 6; :attr:`BurracoAEC.seat_letters` maps one to the other).
 
 Observations are dicts ``{"observation": float32[obs_size], "action_mask": int8[num_actions]}`` (the rules'
 :class:`~burraco.envs.encoding.Layout`: :data:`~burraco.envs.encoding.OBS_SIZE` and
-:data:`~burraco.envs.encoding.NUM_ACTIONS` with 2 and 4 players); only the agent to act has a non-zero mask.
+:data:`~burraco.envs.encoding.NUM_ACTIONS` with 2 and 4 players); only the agent to act has a non-zero mask. ``mask_in_obs=False`` makes the observation the vector alone (a
+``Box``, what ``api_test`` expects without a warning) and puts the mask in ``infos[agent]["action_mask"]``. The mask
+is computed once per step (the table caches it until the next action).
 Rewards are team rewards: both partners get their side's score minus the other side's at the end of a hand
 (``reward="score"``, scaled by ``reward_scale``), or +1 / 0 / -1 at the end of the match (``reward="win"``). With 3,
 5 and 6 players a seat gets what its scorer adds to its match total minus the mean of the others
@@ -15,14 +18,19 @@ player alone again in the individual hands after 1000. An episode is one hand (`
 >>> from burraco.envs import pettingzoo_env
 >>> env = pettingzoo_env(rules="italian-2p")
 >>> env.reset(seed=1)
->>> env.agent_selection, env.possible_agents
-('N', ['N', 'S'])
+>>> env.agent_selection, env.possible_agents, env.seat_letters
+('player_0', ['player_0', 'player_1'], {'player_0': 'N', 'player_1': 'S'})
 >>> obs, reward, term, trunc, info = env.last()
 >>> int(obs["action_mask"].sum()), [str(a) for a in env.legal_actions()]
 (2, ['N draw', 'N pick'])
 >>> env.step(0)                                       # draw
 >>> env.agent_selection
-'N'
+'player_0'
+
+Burraco has no parallel form: a seat acts several times in a row (draw or pick, melds, attachments, a discard)
+and the others wait, so the parallel API's "every live agent acts at every step" does not describe it. The
+metadata says ``is_parallelizable: False`` and PettingZoo's ``aec_to_parallel`` refuses the environment
+(docs/research.md "PettingZoo"); for batched training use :class:`burraco.envs.vector.BurracoVecEnv`.
 """
 
 from __future__ import annotations
@@ -53,7 +61,9 @@ class BurracoAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
     ``rules``: a preset name, a record's rules object (``{"preset": "italian", "target": 1005}``) or a
     :class:`~burraco.Rules`; ``players`` overrides the number of players. ``illegal``: ``"raise"`` (default) raises
     :class:`IllegalActionError` for an index that is not legal; ``"penalize"`` ends the episode with
-    ``illegal_reward`` for the offender's side instead."""
+    ``illegal_reward`` for the offender's side instead. ``agent_names``: ``"numbered"`` (``player_0`` …, default)
+    or ``"seats"`` (the seat letters). ``mask_in_obs``: the mask in the observation dict (default) or, with False,
+    the observation vector alone and the mask in ``infos[agent]["action_mask"]``."""
 
     metadata = {"name": "burraco_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
@@ -69,8 +79,13 @@ class BurracoAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         illegal: str = "raise",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
+        agent_names: str = "numbered",
+        mask_in_obs: bool = True,
     ) -> None:
         super().__init__()
+        if agent_names not in ("numbered", "seats"):
+            raise ValueError("agent_names must be 'numbered' or 'seats'")
+        self.mask_in_obs = mask_in_obs
         if illegal not in ("raise", "penalize"):
             raise ValueError("illegal must be 'raise' or 'penalize'")
         self.rules = make_rules(rules, players)
@@ -78,15 +93,18 @@ class BurracoAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         self.illegal = illegal
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
-        seats = self.table.game.seats
+        letters = self.table.game.seats
+        seats = [f"player_{i}" for i in range(len(letters))] if agent_names == "numbered" else list(letters)
         self.possible_agents = list(seats)
+        #: agent name → seat letter (RECORDS.md §2)
+        self.seat_letters = dict(zip(seats, letters, strict=True))
         self._seat = {a: i for i, a in enumerate(seats)}
         lay = self.table.layout
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(-1e6, 1e6, (lay.obs_size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (lay.num_actions,), np.int8),
-            }
+        box = spaces.Box(-1e6, 1e6, (lay.obs_size,), np.float32)
+        obs_space: spaces.Space[Any] = (
+            spaces.Dict({"observation": box, "action_mask": spaces.Box(0, 1, (lay.num_actions,), np.int8)})
+            if mask_in_obs
+            else box
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(lay.num_actions) for a in self.possible_agents}
@@ -114,9 +132,22 @@ class BurracoAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.table.to_act]
+        self._info_mask()
 
-    def observe(self, agent: str) -> ObsDict:
+    def _info_mask(self) -> None:
+        """With ``mask_in_obs=False``: the mask of the agent to act in its infos (the others' are dropped)."""
+        if self.mask_in_obs:
+            return
+        for a, info in self.infos.items():
+            if a == self.agent_selection and not self.table.over:
+                info["action_mask"] = self.table.mask(self._seat[a])
+            else:
+                info.pop("action_mask", None)
+
+    def observe(self, agent: str) -> Any:
         seat = self._seat[agent]
+        if not self.mask_in_obs:
+            return self.table.observation(seat)
         return {"observation": self.table.observation(seat), "action_mask": self.table.mask(seat)}
 
     def step(self, action: int | None) -> None:
@@ -150,6 +181,7 @@ class BurracoAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
                     self.terminations[x] = True
         else:
             self.agent_selection = self.possible_agents[t.to_act]
+        self._info_mask()
         if rewards is not None:  # zero rewards change no cumulative reward
             self._accumulate_rewards()
         if self.render_mode == "human":
@@ -164,11 +196,18 @@ class BurracoAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         """The legal action indices of the agent to act."""
         return self.table.legal_codes()
 
+    def action_features(self) -> npt.NDArray[np.float32]:
+        """The legal actions of the agent to act as feature rows, in the order of :meth:`legal_indices`
+        (:func:`burraco.envs.features.action_features`: from its view only)."""
+        if self.table.over:
+            return self.table.action_features(-1)
+        return self.table.action_features(self.table.to_act)
+
     def decode(self, agent: str, index: int) -> Action:
         """The engine action an index names for ``agent`` in the current state."""
         g = self.table.game
         seat = self._seat[agent]
-        return decode_action(int(index), agent, g.melds[g.side_of(seat)], self.table.layout)
+        return decode_action(int(index), self.seat_letters[agent], g.melds[g.side_of(seat)], self.table.layout)
 
     def view(self, agent: str) -> View:
         """The agent's :class:`~burraco.View` (its information set; with the match totals)."""

@@ -1,0 +1,114 @@
+"""A learned policy as a computer player: ``policy:PATH`` in every player spec (``burraco arena --a policy:PATH``).
+
+The policy scores each legal action it is shown: the seat's observation vector
+(:func:`burraco.envs.encoding.encode_view`) and one action-feature row (:mod:`burraco.envs.features`) go through
+a small network, and the player takes the action with the highest score (``temperature`` > 0: samples from the
+softmax of the scores). Everything comes from the seat's :class:`~burraco.View`; nothing of the hidden state.
+
+The network (weights in a numpy ``.npz`` file, written by ``examples/train_bc.py``, so playing needs no PyTorch)::
+
+    h1 = relu(W_obs · obs + W_act · features + b1)
+    h2 = relu(W2 · h1 + b2)
+    score = w3 · h2 + b3
+
+The file holds ``W_obs`` (H1 × obs_size), ``W_act`` (H1 × ACTION_FEATURES), ``b1``, ``W2`` (H2 × H1), ``b2``,
+``w3`` (H2), ``b3`` (1), and ``obs_size`` / ``action_features`` as checks: a file made for another layout is
+refused with a message that says which.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from ..actions import Action
+from ..view import View
+from .encoding import encode_view, layout_for
+from .features import ACTION_FEATURES, action_features
+
+#: the arrays a weights file holds
+WEIGHT_NAMES = ("W_obs", "W_act", "b1", "W2", "b2", "w3", "b3")
+
+
+class PolicyFileError(ValueError):
+    """A weights file that cannot serve as a policy (missing, unreadable, made for another layout)."""
+
+
+class PolicyNet:
+    """The scoring network of a policy file (numpy inference)."""
+
+    def __init__(self, weights: dict[str, npt.NDArray[np.float32]]) -> None:
+        missing = [k for k in WEIGHT_NAMES if k not in weights]
+        if missing:
+            raise PolicyFileError(f"policy weights lack {', '.join(missing)}")
+        self.w = {k: np.asarray(weights[k], dtype=np.float32) for k in WEIGHT_NAMES}
+        if self.w["W_act"].shape[1] != ACTION_FEATURES:
+            raise PolicyFileError(
+                f"policy weights expect {self.w['W_act'].shape[1]} action features, this version has "
+                f"{ACTION_FEATURES}"
+            )
+        self.obs_size = int(self.w["W_obs"].shape[1])
+
+    @classmethod
+    def load(cls, path: str | Path) -> PolicyNet:
+        """Read a ``.npz`` weights file."""
+        try:
+            with np.load(Path(path)) as z:
+                return cls({k: z[k] for k in z.files})
+        except (OSError, ValueError) as e:
+            if isinstance(e, PolicyFileError):
+                raise
+            raise PolicyFileError(f"cannot read policy weights {str(path)!r}: {e}") from e
+
+    def save(self, path: str | Path, half: bool = False) -> None:
+        """Write the weights as ``.npz`` (``half``: as float16, half the size; read back as float32)."""
+        dt = np.float16 if half else np.float32
+        np.savez_compressed(Path(path), **{k: v.astype(dt) for k, v in self.w.items()})  # type: ignore[arg-type]
+
+    def scores(self, obs: npt.NDArray[np.float32], feats: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        """The score of each action row of ``feats`` in the state ``obs``."""
+        w = self.w
+        if obs.shape[0] != self.obs_size:
+            raise PolicyFileError(
+                f"policy weights are for observations of {self.obs_size} values, this table gives {obs.shape[0]} "
+                "(another number of players or packs)"
+            )
+        h = np.maximum(feats @ w["W_act"].T + (w["W_obs"] @ obs + w["b1"]), 0.0)
+        h = np.maximum(h @ w["W2"].T + w["b2"], 0.0)
+        out: npt.NDArray[np.float32] = h @ w["w3"] + w["b3"][0]
+        return out
+
+
+class PolicyPlayer:
+    """A computer player that plays a policy file (the module's notes); greedy unless ``temperature`` > 0."""
+
+    def __init__(self, net: PolicyNet, seed: int = 0, temperature: float = 0.0, name: str = "policy") -> None:
+        self.net = net
+        self.temperature = temperature
+        self.rng = random.Random(seed)
+        self.name = name
+
+    @classmethod
+    def load(cls, path: str | Path, seed: int = 0, temperature: float = 0.0) -> PolicyPlayer:
+        return cls(PolicyNet.load(path), seed, temperature, name=f"policy:{path}")
+
+    def choose(self, view: View, legal: list[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        lay = layout_for(view.rules)
+        if lay.obs_size != self.net.obs_size:
+            raise PolicyFileError(
+                f"policy weights are for observations of {self.net.obs_size} values; {view.rules.players} players "
+                f"give {lay.obs_size}"
+            )
+        s = self.net.scores(encode_view(view), action_features(view, legal))
+        if self.temperature <= 0:
+            return legal[int(np.argmax(s))]
+        p = np.exp((s - s.max()) / self.temperature)
+        return self.rng.choices(legal, weights=p.tolist())[0]
+
+
+__all__ = ["PolicyFileError", "PolicyNet", "PolicyPlayer", "WEIGHT_NAMES"]

@@ -1,0 +1,168 @@
+"""A vectorised environment: N tables, one learner seat each, stepped in one call into numpy buffers.
+
+>>> import numpy as np
+>>> from burraco.envs.vector import BurracoVecEnv
+>>> venv = BurracoVecEnv(4, rules="italian-2p", opponents="heuristic:easy")
+>>> obs, masks = venv.reset(seed=0)
+>>> obs.shape, masks.shape, masks.dtype
+((4, 4250), (4, 96218), dtype('bool'))
+>>> actions = np.array([venv.legal_indices(i)[0] for i in range(4)])
+>>> obs, masks, rewards, terminated, truncated = venv.step(actions)
+>>> rewards.shape, terminated.dtype
+((4,), dtype('bool'))
+
+Every table is a :class:`~burraco.envs.gymnasium_env.BurracoGymEnv` (the same options: ``opponents`` of every kind,
+pools, episodes, rewards); :meth:`BurracoVecEnv.step` takes one action index per table and writes, for all N, the
+observation (``obs``: float32 N × obs_size), the legal actions (``masks``: bool N × num_actions), the reward of the
+step (``rewards``: float32 N) and ``terminated`` / ``truncated`` (bool N), and returns those buffers (the same
+arrays at every call: copy what you keep). A table whose episode ended is reset in the same call (auto-reset, as
+Gymnasium's ``SAME_STEP`` mode and Stable-Baselines3's ``VecEnv``): its row then holds the new episode's first
+observation and mask, the last observation of the finished episode is in ``final_obs`` (and ``final_mask``), and
+``rewards`` / ``terminated`` / ``truncated`` describe the step that ended it. Table *i* is seeded
+``seed + i`` by :meth:`BurracoVecEnv.reset` and continues its own random stream at each auto-reset, so a run is repeatable.
+
+An index that is not legal ends that table's episode with ``illegal_reward`` (the Gymnasium env's ``penalize``).
+`BurracoVecEnv.action_features` gives table *i*'s legal actions as feature rows (:mod:`burraco.envs.features`).
+
+The stepping of all tables is one function, :func:`step_tables`: the place a native engine core can take over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .gymnasium_env import BurracoGymEnv, Opponent
+
+
+def _write(
+    env: BurracoGymEnv, i: int, obs: npt.NDArray[np.float32], masks: npt.NDArray[np.bool_], set_: list[list[int]]
+) -> None:
+    """Table ``i``'s observation and mask into row ``i`` of the buffers; ``set_[i]``: the mask entries set now
+    (only those are cleared at the next write, not the whole row)."""
+    t = env.table
+    obs[i] = t.observation(env.seat)
+    row = masks[i]
+    if set_[i]:
+        row[set_[i]] = False
+    codes = t.legal_codes() if t.to_act == env.seat else []
+    if codes:
+        row[codes] = True
+    set_[i] = codes
+
+
+def step_tables(
+    envs: Sequence[BurracoGymEnv],
+    actions: npt.NDArray[np.int64],
+    obs: npt.NDArray[np.float32],
+    masks: npt.NDArray[np.bool_],
+    rewards: npt.NDArray[np.float32],
+    terminated: npt.NDArray[np.bool_],
+    truncated: npt.NDArray[np.bool_],
+    final_obs: npt.NDArray[np.float32],
+    final_mask: npt.NDArray[np.bool_],
+    mask_set: list[list[int]],
+    final_set: list[list[int]],
+) -> None:
+    """Apply ``actions[i]`` to table ``i`` for every table, let its computer players answer, write the buffers and
+    reset the tables whose episode ended (the inner loop of :class:`BurracoVecEnv`; ``mask_set`` / ``final_set``:
+    per table, the entries set in ``masks`` / ``final_mask``)."""
+    for i, env in enumerate(envs):
+        t = env.table
+        a = t.action_of(int(actions[i]))
+        if a is None:
+            reward = t.penalize(env.seat, env.illegal_reward)[env.seat]
+        else:
+            r = t.play(a)
+            reward = 0.0 if r is None else r[env.seat]
+            reward += env._others()
+        rewards[i] = reward
+        terminated[i] = t.over and not t.truncated
+        truncated[i] = t.truncated
+        if t.over:
+            _write(env, i, final_obs, final_mask, final_set)
+            env.reset()
+        _write(env, i, obs, masks, mask_set)
+
+
+class BurracoVecEnv:
+    """N tables of the Gymnasium environment stepped in one call (the module's notes); ``kwargs`` are
+    :class:`~burraco.envs.gymnasium_env.BurracoGymEnv`'s options."""
+
+    def __init__(
+        self,
+        num_envs: int,
+        rules: Any = "italian",
+        opponents: Opponent | Sequence[Opponent] = "random",
+        **kwargs: Any,
+    ) -> None:
+        if num_envs < 1:
+            raise ValueError("num_envs must be at least 1")
+        kwargs.setdefault("illegal", "penalize")
+        self.num_envs = num_envs
+        self.envs = [BurracoGymEnv(rules, opponents, mask_in_obs=False, **kwargs) for _ in range(num_envs)]
+        lay = self.envs[0].table.layout
+        self.obs_size = lay.obs_size
+        self.num_actions = lay.num_actions
+        n = num_envs
+        self.obs = np.zeros((n, lay.obs_size), dtype=np.float32)
+        self.masks = np.zeros((n, lay.num_actions), dtype=np.bool_)
+        self.rewards = np.zeros(n, dtype=np.float32)
+        self.terminated = np.zeros(n, dtype=np.bool_)
+        self.truncated = np.zeros(n, dtype=np.bool_)
+        self.final_obs = np.zeros((n, lay.obs_size), dtype=np.float32)
+        self.final_mask = np.zeros((n, lay.num_actions), dtype=np.bool_)
+        self._set: list[list[int]] = [[] for _ in range(n)]
+        self._final_set: list[list[int]] = [[] for _ in range(n)]
+        self.observation_space = self.envs[0].observation_space
+        self.action_space = self.envs[0].action_space
+
+    def reset(self, seed: int | None = None) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        """Deal every table anew (table ``i`` from ``seed + i`` when a seed is given); the observations and masks."""
+        for i, env in enumerate(self.envs):
+            env.reset(seed=None if seed is None else seed + i)
+            _write(env, i, self.obs, self.masks, self._set)
+        self.rewards.fill(0.0)
+        self.terminated.fill(False)
+        self.truncated.fill(False)
+        return self.obs, self.masks
+
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+    ]:
+        """One action index per table; the buffers ``obs, masks, rewards, terminated, truncated``."""
+        acts = np.asarray(actions, dtype=np.int64).reshape(-1)
+        if acts.shape[0] != self.num_envs:
+            raise ValueError(f"step: {self.num_envs} actions expected, not {acts.shape[0]}")
+        step_tables(
+            self.envs, acts, self.obs, self.masks, self.rewards, self.terminated, self.truncated, self.final_obs,
+            self.final_mask, self._set, self._final_set,
+        )
+        return self.obs, self.masks, self.rewards, self.terminated, self.truncated
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The masks of all tables (the ``masks`` buffer)."""
+        return self.masks
+
+    def legal_indices(self, i: int) -> list[int]:
+        """Table ``i``'s legal action indices, in the order of :meth:`action_features`."""
+        return self.envs[i].legal_indices()
+
+    def action_features(self, i: int) -> npt.NDArray[np.float32]:
+        """Table ``i``'s legal actions as feature rows (from its learner seat's view only)."""
+        return self.envs[i].action_features()
+
+    def close(self) -> None:
+        pass
+
+
+__all__ = ["BurracoVecEnv", "step_tables"]
