@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from browser_support import new_page as browser_page
+from browser_support import require
 from server_support import ThreadServer, create, fast_config, sqlite_url, thread_server
 
-CHROMIUM = Path("/usr/bin/chromium")
-playwright_api = pytest.importorskip("playwright.sync_api")
-if not CHROMIUM.exists():
-    pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
+require()
 
 TIMEOUT_MS = 20000
 
@@ -27,21 +25,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
         yield s
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"])
-        yield b
-        b.close()
-
-
 def new_page(browser: Any, width: int = 1100) -> Any:
-    # bypass_csp: the tests' own wait_for_function predicates are evaluated as strings, which the page's
-    # Content-Security-Policy forbids (test_the_page_runs_under_its_content_security_policy runs without it)
-    ctx = browser.new_context(viewport={"width": width, "height": 900}, locale="en-US", bypass_csp=True)
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    return page
+    return browser_page(browser, width, 900, timeout_ms=TIMEOUT_MS)
 
 
 def hint_action(page: Any, tap: bool = False) -> str:
@@ -222,10 +207,7 @@ def hinted_action(page: Any) -> str:
 def test_on_a_phone_tap_to_select_drag_with_a_finger_refusals_in_italian(server: ThreadServer, browser: Any) -> None:
     t = create(server.url, preset="italian", hands=1, seats=[{"kind": "human"}] + [
         {"kind": "computer", "level": "heuristic:easy"}] * 3)
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, bypass_csp=True,
-                              locale="it-IT")
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
+    page = browser_page(browser, 390, 844, timeout_ms=TIMEOUT_MS, touch=True, locale="it-IT")
     page.goto(server.url + t["links"]["N"])
     tapped = dragged = False
     for _ in range(200):
@@ -269,7 +251,7 @@ def test_on_a_phone_tap_to_select_drag_with_a_finger_refusals_in_italian(server:
     cards.nth(1).tap()
     page.locator("[data-testid=meld]").tap()
     page.wait_for_function("document.querySelector('[data-testid=msg]').textContent.includes('non è un gioco')")
-    ctx.close()
+    page.context.close()
 
 
 def test_the_creator_calls_time_out_from_the_table(server: ThreadServer, browser: Any) -> None:
@@ -292,9 +274,7 @@ def test_the_creator_calls_time_out_from_the_table(server: ThreadServer, browser
 
 def test_the_page_runs_under_its_content_security_policy(server: ThreadServer, browser: Any) -> None:
     """No bypass here: the lobby and a table load and play under the server's CSP, and nothing is refused."""
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
+    page = browser_page(browser, 1280, 800, timeout_ms=TIMEOUT_MS, bypass_csp=False)
     refused: list[str] = []
     page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
     page.goto(server.url + "/")
@@ -310,4 +290,4 @@ def test_the_page_runs_under_its_content_security_policy(server: ThreadServer, b
     page.locator("[data-testid=new-create]").wait_for()
     assert page.evaluate("getComputedStyle(document.body).maxWidth") != "none"  # its style sheet applies
     assert refused == []
-    ctx.close()
+    page.context.close()

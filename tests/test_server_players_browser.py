@@ -7,17 +7,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from browser_support import require
 from server_support import ThreadServer, create, fast_config, sqlite_url, thread_server
 
-CHROMIUM = Path("/usr/bin/chromium")
-playwright_api = pytest.importorskip("playwright.sync_api")
-if not CHROMIUM.exists():
-    pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
+require()
 
 from test_server_browser import play_one_move, wait_turn_or_end  # noqa: E402
 from test_server_table_browser import assert_fits, page_at  # noqa: E402
@@ -30,14 +27,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
     db = tmp_path_factory.mktemp("db") / "players.sqlite3"
     with thread_server(fast_config(sqlite_url(db), bot_delay=0.02, between_hands=600.0)) as s:
         yield s
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"])
-        yield b
-        b.close()
 
 
 def test_a_whole_3_player_hand_from_the_lobby_at_1280x800(server: ThreadServer, browser: Any) -> None:

@@ -9,18 +9,16 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from browser_support import new_page as browser_page
+from browser_support import require
 from server_support import ThreadServer, fast_config, sqlite_url, thread_server
 
-CHROMIUM = Path("/usr/bin/chromium")
-playwright_api = pytest.importorskip("playwright.sync_api")
+require()
 pypdf = pytest.importorskip("pypdf")
-if not CHROMIUM.exists():
-    pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
 
 TIMEOUT_MS = 30000
 PAIRS = [("Anna", "Bruno"), ("Carla", "Dario"), ("Elena", "Franco"), ("Gino", "Ida")]
@@ -33,21 +31,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
         yield s
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"])
-        yield b
-        b.close()
-
-
 def new_page(browser: Any) -> Any:
-    # bypass_csp: the tests' own wait_for_function predicates are strings, which the pages' Content-Security-Policy
-    # (no eval) would refuse; the pages themselves run under it in every other respect
-    ctx = browser.new_context(viewport={"width": 1200, "height": 900}, locale="en-US", bypass_csp=True)
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    return page
+    return browser_page(browser, 1200, 900, timeout_ms=TIMEOUT_MS)
 
 
 def enter_hand(page: Any, ns: dict[str, Any], ew: dict[str, Any]) -> None:
