@@ -263,6 +263,12 @@ class Store:
             ).all()
         return {r[0]: int(r[1]) for r in rows}
 
+    async def table_ids(self, statuses: tuple[str, ...]) -> list[str]:
+        """The ids of the tables in ``statuses`` (the cluster's take-over scan: ids only, no seats)."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(sa.select(tables_t.c.id).where(tables_t.c.status.in_(statuses)))
+            return [str(r[0]) for r in rows]
+
     async def idle_waiting(self, before: float) -> list[str]:
         """The tables still waiting for players whose last event is older than ``before`` (wall-clock time)."""
         async with self.engine.connect() as conn:
