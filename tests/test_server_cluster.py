@@ -85,9 +85,10 @@ def db_url() -> Iterator[str]:
 class Node:
     """One ``burraco serve`` process of the cluster."""
 
-    def __init__(self, db: str, redis_url: str = REDIS) -> None:
+    def __init__(self, db: str, redis_url: str = REDIS, env: dict[str, str] | None = None) -> None:
         self.port = free_port()
-        self.proc = server_process(db, self.port, {"BURRACO_REDIS": redis_url, "BURRACO_LEASE_TTL": str(TTL)})
+        self.proc = server_process(db, self.port, {"BURRACO_REDIS": redis_url, "BURRACO_LEASE_TTL": str(TTL),
+                                                   **(env or {})})
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}/ws"
 
@@ -109,11 +110,12 @@ class Node:
 
 
 @contextmanager
-def cluster(db: str, n: int, redis_urls: list[str] | None = None) -> Iterator[list[Node]]:
+def cluster(db: str, n: int, redis_urls: list[str] | None = None,
+            env: dict[str, str] | None = None) -> Iterator[list[Node]]:
     nodes: list[Node] = []
     try:
         for i in range(n):
-            nodes.append(Node(db, (redis_urls or [])[i] if redis_urls and i < len(redis_urls) else REDIS))
+            nodes.append(Node(db, (redis_urls or [])[i] if redis_urls and i < len(redis_urls) else REDIS, env))
         yield nodes
     finally:
         for nd in nodes:
@@ -277,7 +279,7 @@ def test_owner_killed_mid_hand_is_taken_over(db_url: str) -> None:
 
 def test_computer_table_taken_over_after_kill(db_url: str) -> None:
     """No client at all: the take-over scan finds the table in play and its computer players go on."""
-    with cluster(db_url, 2) as (a, b):
+    with cluster(db_url, 2, env={"BURRACO_COMPUTER_DELAY": "0.1"}) as (a, b):  # paced: the hand outlives A
         easy = {"kind": "computer", "level": "heuristic:easy"}
         t = create(a.url, preset="italian", hands=1, seats=[easy] * 4)
         time.sleep(1.0)
