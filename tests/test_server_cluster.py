@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -380,3 +381,44 @@ def test_redis_cut_ends_with_one_owner_and_no_divergent_events(db_url: str) -> N
         status, health = http("GET", a.url + "/api/health")
         assert status == 200
         check_same([north, south], run(stored_events(db_url, t["id"])))
+
+
+def test_serve_workers_share_the_port(db_url: str) -> None:
+    """``burraco serve --workers 2``: two processes on one port, any of them answers any table."""
+    port = free_port()
+    env = dict(os.environ, BURRACO_LEASE_TTL=str(TTL))
+    env.pop("BURRACO_DB", None)
+    p = subprocess.Popen([sys.executable, "-m", "burraco", "serve", "--port", str(port), "--workers", "2",
+                          "--db", db_url, "--redis", REDIS], env=env,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        workers: list[str] = []
+        while time.monotonic() < deadline:
+            kids = Path(f"/proc/{p.pid}/task/{p.pid}/children").read_text().split()
+            workers = [k for k in kids if "serve" in Path(f"/proc/{k}/cmdline").read_bytes().decode(errors="replace")
+                       or "multiprocessing" in Path(f"/proc/{k}/cmdline").read_bytes().decode(errors="replace")]
+            try:
+                ok = http("GET", base + "/api/health")[0] == 200
+            except OSError:
+                ok = False
+            if ok and len(workers) >= 2:
+                break
+            time.sleep(0.3)
+        assert len(workers) >= 2, workers  # uvicorn's supervisor and its two workers
+        t = create(base, preset="italian", hands=1)
+
+        async def go() -> None:
+            players = [Player(t["id"], t["tokens"]["N"], [f"ws://127.0.0.1:{port}/ws"]) for _ in range(1)]
+            await players[0].connect()
+            await players[0].play(lambda pl: pl.kinds("action") >= 6)
+
+        run(go(), timeout=120)
+    finally:
+        p.send_signal(signal.SIGTERM)
+        try:
+            p.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait(timeout=10)

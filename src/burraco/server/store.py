@@ -129,8 +129,12 @@ class Store:
                 cur.close()
 
     async def migrate(self) -> None:
-        """Apply the shipped Alembic migrations up to the newest (called at start)."""
+        """Apply the shipped Alembic migrations up to the newest (called at start). On PostgreSQL under a
+        transaction-scoped advisory lock: processes starting together on one database migrate one after the
+        other (the later ones find it done)."""
         async with self.engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                await conn.execute(sa.text("SELECT pg_advisory_xact_lock(7410423)"))  # "burraco migrate"
             await conn.run_sync(_upgrade)
 
     async def close(self) -> None:
