@@ -373,7 +373,10 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                 if isinstance(conn, RemoteConn):  # relayed here, but it moved on meanwhile: reconnect
                     conn.send_close()
                     return None
-                conn.relay = await cluster.open_relay(conn, tid, owner, text)
+                try:
+                    conn.relay = await cluster.open_relay(conn, tid, owner, text)
+                except ClusterError as e:
+                    raise ClientError("server_error", str(e)) from e
                 return None
         for _ in range(3):
             t = await hub.get(tid) if isinstance(tid, str) else None

@@ -118,9 +118,12 @@ class Cluster:
         self.hub = hub
         self.node = secrets.token_hex(6)
         self.ttl_ms = max(300, int(config.lease_ttl * 1000))
-        self.redis: aioredis.Redis = aioredis.from_url(
-            config.redis_url, decode_responses=True, socket_timeout=max(0.5, config.lease_ttl / 3),
-            socket_connect_timeout=max(0.5, config.lease_ttl / 3), health_check_interval=0)
+        # a blocking pool: a burst of claims waits for a connection instead of failing (redis-py's plain pool
+        # refuses past its size)
+        pool = aioredis.BlockingConnectionPool.from_url(
+            config.redis_url, decode_responses=True, max_connections=64, timeout=max(1.0, config.lease_ttl / 3),
+            socket_timeout=max(0.5, config.lease_ttl / 3), socket_connect_timeout=max(0.5, config.lease_ttl / 3))
+        self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
         self.pubsub = self.redis.pubsub()
         self.valid: dict[str, float] = {}  # owned table -> monotonic time until which the lease is surely ours
         self.claimed: dict[str, float] = {}  # owned table -> when this process took the lease
@@ -130,6 +133,8 @@ class Cluster:
         self._out: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._taking: set[str] = set()
+        self._subs: dict[str, asyncio.Future[None]] = {}  # table channel -> confirmed by Redis
+        self._sub_lock = asyncio.Lock()
         self.handler: Callable[[Any, str], Awaitable[dict[str, Any] | None]] | None = None
         self.closing = False
 
@@ -197,7 +202,7 @@ class Cluster:
                         self.claimed[table_id] = start
                     return str(owner)
         except Exception:
-            log.warning("cluster: Redis did not answer a claim of table %s", table_id)
+            log.warning("cluster: Redis did not answer a claim of table %s", table_id, exc_info=True)
         return None
 
     def owns(self, table_id: str) -> bool:
@@ -296,6 +301,7 @@ class Cluster:
         """Take over the tables in play that nobody owns (their owner died): rebuilt from the stored events."""
         every = self.config.lease_ttl / 3
         while True:
+            await asyncio.sleep(every)  # the first pass once the hub has migrated the store
             try:
                 ids = [i for i in await self.hub.store.table_ids(("playing",)) if i not in self.hub.tables]
                 if ids:
@@ -309,7 +315,6 @@ class Cluster:
             except Exception:
                 log.warning("cluster: the take-over scan failed", exc_info=True)
             self._tasks = [t for t in self._tasks if not t.done()]
-            await asyncio.sleep(every)
 
     async def _take_over(self, table_id: str) -> None:
         try:
@@ -348,11 +353,16 @@ class Cluster:
     async def _reader(self) -> None:
         while True:
             try:
-                m = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                m = await self.pubsub.get_message(ignore_subscribe_messages=False, timeout=1.0)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 await asyncio.sleep(0.2)
+                continue
+            if m is not None and m.get("type") == "subscribe":  # Redis has it: the relays may start
+                fut = self._subs.get(str(m["channel"]))
+                if fut is not None and not fut.done():
+                    fut.set_result(None)
                 continue
             if m is None or m.get("type") != "message":
                 continue
@@ -430,11 +440,14 @@ class Cluster:
         """Relay ``conn`` (which just sent ``hello_text``) to the table's owner."""
         sid = secrets.token_hex(8)
         r = Relay(sid, table_id, owner, conn)
-        first = table_id not in self.by_table
         self.by_table.setdefault(table_id, set()).add(sid)
         self.relays[sid] = r
-        if first:
-            await self.pubsub.subscribe(table_channel(table_id))
+        try:
+            await self._subscribe(table_id)
+        except Exception as e:
+            self.relays.pop(sid, None)
+            self._forget(r)
+            raise ClusterError(f"Redis did not confirm the table's channel: try again ({e!r})") from e
         self.publish(node_channel(owner), encode(
             {"op": "open", "sid": sid, "table": table_id, "front": self.node, "ip": conn.ip}))
         self.forward(r, hello_text)
@@ -460,10 +473,24 @@ class Cluster:
                 if not self.closing:
                     self._tasks.append(asyncio.create_task(self._unsubscribe(r.table_id)))
 
+    async def _subscribe(self, table_id: str) -> None:
+        """Subscribe to the table's channel and wait until Redis confirmed it (every relay of the table waits:
+        nothing the owner sends after the relay's first message can be missed)."""
+        ch = table_channel(table_id)
+        async with self._sub_lock:
+            fut = self._subs.get(ch)
+            if fut is None:
+                fut = self._subs[ch] = asyncio.get_running_loop().create_future()
+                await self.pubsub.subscribe(ch)
+        await asyncio.wait_for(asyncio.shield(fut), max(2.0, self.config.lease_ttl))
+
     async def _unsubscribe(self, table_id: str) -> None:
         with contextlib.suppress(Exception):
-            if table_id not in self.by_table:
-                await self.pubsub.unsubscribe(table_channel(table_id))
+            async with self._sub_lock:
+                ch = table_channel(table_id)
+                if table_id not in self.by_table and ch in self._subs:
+                    del self._subs[ch]
+                    await self.pubsub.unsubscribe(ch)
 
     def _end_relay(self, r: Relay) -> None:
         """The table changed owner (or the way to it failed): close the websocket; the client reconnects with
