@@ -119,10 +119,11 @@ class Cluster:
         self.node = secrets.token_hex(6)
         self.ttl_ms = max(300, int(config.lease_ttl * 1000))
         # a blocking pool: a burst of claims waits for a connection instead of failing (redis-py's plain pool
-        # refuses past its size)
+        # refuses past its size). Generous timeouts: a busy event loop reads late, and the leases' safety does
+        # not depend on them (a lease counts from the time its renewal was sent)
         pool = aioredis.BlockingConnectionPool.from_url(
-            config.redis_url, decode_responses=True, max_connections=64, timeout=max(1.0, config.lease_ttl / 3),
-            socket_timeout=max(0.5, config.lease_ttl / 3), socket_connect_timeout=max(0.5, config.lease_ttl / 3))
+            config.redis_url, decode_responses=True, max_connections=64, timeout=max(2.0, 2 * config.lease_ttl),
+            socket_timeout=max(1.0, config.lease_ttl), socket_connect_timeout=max(0.5, config.lease_ttl / 3))
         self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
         self.pubsub = self.redis.pubsub()
         self.valid: dict[str, float] = {}  # owned table -> monotonic time until which the lease is surely ours
