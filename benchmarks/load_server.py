@@ -8,6 +8,12 @@ action to receiving the broadcast event of that action (action-to-broadcast late
 
     python benchmarks/load_server.py --tables 10 50 100 200 --seconds 30 --json docs/bench/load.json
 
+Several processes (server/cluster.py): ``--servers 2`` starts two ``burraco serve`` processes sharing a fresh
+PostgreSQL database (``--pg``, created and dropped) and Redis (``--redis``); table i is created on process
+i mod K (its owner) and its seat j connects to process (i + j) mod K, so that most connections are relayed to the
+owner through Redis. ``--store postgresql`` with ``--servers 1`` measures one process on the same PostgreSQL
+(the cost of the Redis hop is the difference).
+
 Reported per N: actions per second, latency p50/p99/max in ms, errors, and whether every action sent was applied
 exactly once (the events numbered per table have no gap and no duplicate action).
 """
@@ -43,8 +49,11 @@ def free_port() -> int:
 PROFILE: str | None = None  # --profile: run the server under cProfile, write its statistics here
 
 
-def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
+def start_server(port: int, db: str, redis: str = "") -> subprocess.Popen[bytes]:
     env = dict(os.environ)
+    env.pop("BURRACO_REDIS", None)
+    if redis:
+        env["BURRACO_REDIS"] = redis
     env.update(
         BURRACO_DB=db, BURRACO_BOT_DELAY="0", BURRACO_BETWEEN_HANDS="0", BURRACO_CONN_RATE="1000",
         BURRACO_CONN_BURST="1000", BURRACO_IP_RATE="100000", BURRACO_IP_BURST="100000",
@@ -123,7 +132,7 @@ def client_process(url: str, tables: list[dict[str, Any]], stop_at: float, start
 
     async def main() -> None:
         tasks = [
-            seat_client(url, t["id"], s, tok, stats, stop_at, start_at)
+            seat_client(t.get("urls", {}).get(s, url), t["id"], s, tok, stats, stop_at, start_at)
             for t in tables for s, tok in t["tokens"].items()
         ]
         res = await asyncio.gather(*tasks, return_exceptions=True)
@@ -167,12 +176,42 @@ def check_tables(port: int, tables: list[dict[str, Any]]) -> tuple[int, int]:
     return sum(n for n, _ in res), sum(1 for _, ok in res if not ok)
 
 
-def run(n_tables: int, seconds: float, procs: int, warmup: float) -> dict[str, Any]:
-    port = free_port()
-    with tempfile.TemporaryDirectory() as d:
-        server = start_server(port, f"sqlite+aiosqlite:///{Path(d) / 'load.sqlite3'}")
+PG = "postgresql://postgres@127.0.0.1:5432/postgres"
+REDIS = "redis://127.0.0.1:6379/0"
+
+
+def _pg(sql: str) -> None:
+    import asyncpg
+
+    async def go() -> None:
+        conn = await asyncpg.connect(PG)
         try:
-            tables = [create_table(port) for _ in range(n_tables)]
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    asyncio.run(go())
+
+
+def run(n_tables: int, seconds: float, procs: int, warmup: float, servers: int = 1,
+        store: str = "sqlite") -> dict[str, Any]:
+    ports = [free_port() for _ in range(servers)]
+    port = ports[0]
+    pg_name = ""
+    with tempfile.TemporaryDirectory() as d:
+        if store == "postgresql" or servers > 1:
+            pg_name = f"burraco_load_{os.getpid()}_{n_tables}_{servers}"
+            _pg(f'DROP DATABASE IF EXISTS "{pg_name}"')
+            _pg(f'CREATE DATABASE "{pg_name}"')
+            db = PG.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://") + "/" + pg_name
+        else:
+            db = f"sqlite+aiosqlite:///{Path(d) / 'load.sqlite3'}"
+        group = [start_server(p, db, REDIS if servers > 1 else "") for p in ports]
+        server = group[0]
+        try:
+            tables = [create_table(ports[i % servers]) for i in range(n_tables)]
+            for i, t in enumerate(tables):
+                t["urls"] = {s: f"ws://127.0.0.1:{ports[(i + j) % servers]}/ws" for j, s in enumerate(t["tokens"])}
             start_at = time.time() + warmup + 2.0
             stop_at = start_at + seconds
             q: Any = mp.Queue()
@@ -182,13 +221,13 @@ def run(n_tables: int, seconds: float, procs: int, warmup: float) -> dict[str, A
             for p in ps:
                 p.start()
             time.sleep(max(0.0, start_at - time.time()))
-            cpu0, t0, load0 = cpu_seconds(server.pid), time.time(), os.getloadavg()[0]
+            cpu0, t0, load0 = sum(cpu_seconds(g.pid) for g in group), time.time(), os.getloadavg()[0]
             results = [q.get(timeout=seconds + warmup + 120) for _ in ps]
-            cpu1, t1, load1 = cpu_seconds(server.pid), time.time(), os.getloadavg()[0]
+            cpu1, t1, load1 = sum(cpu_seconds(g.pid) for g in group), time.time(), os.getloadavg()[0]
             for p in ps:
                 p.join(timeout=30)
             events, gaps = check_tables(port, tables)
-            alive = server.poll() is None
+            alive = all(g.poll() is None for g in group)
         finally:
             if PROFILE:
                 server.send_signal(2)  # SIGINT: uvicorn stops, cProfile writes its file
@@ -196,8 +235,11 @@ def run(n_tables: int, seconds: float, procs: int, warmup: float) -> dict[str, A
                     server.wait(timeout=30)
                 except subprocess.TimeoutExpired:
                     pass
-            server.kill()
-            server.wait()
+            for g in group:
+                g.kill()
+                g.wait()
+            if pg_name:
+                _pg(f'DROP DATABASE IF EXISTS "{pg_name}" WITH (FORCE)')
     lat = sorted(x for r in results for x in r["lat"])
     errors = [e for r in results for e in r["errors"]]
 
@@ -205,6 +247,9 @@ def run(n_tables: int, seconds: float, procs: int, warmup: float) -> dict[str, A
         return 1000 * lat[min(len(lat) - 1, int(p * len(lat)))] if lat else float("nan")
 
     return {
+        "servers": servers,
+        "store": "postgresql" if pg_name else "sqlite",
+        "redis": servers > 1,
         "tables": n_tables,
         "connections": 4 * n_tables,
         "seconds": seconds,
@@ -220,12 +265,13 @@ def run(n_tables: int, seconds: float, procs: int, warmup: float) -> dict[str, A
         "events_checked": events,
         "tables_with_gaps": gaps,
         "server_alive": alive,
-        "server_cpu": round((cpu1 - cpu0) / (t1 - t0), 2),  # cores used by the server process
+        "server_cpu": round((cpu1 - cpu0) / (t1 - t0), 2),  # cores used by the server processes together
         "loadavg": [round(load0, 2), round(load1, 2)],  # the machine's 1-minute load (other work included)
     }
 
 
 def main() -> None:
+    global PROFILE, PG, REDIS
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tables", type=int, nargs="+", default=[10, 50, 100, 200])
     ap.add_argument("--seconds", type=float, default=30.0, help="measured seconds per N")
@@ -233,16 +279,22 @@ def main() -> None:
     ap.add_argument("--procs", type=int, default=2, help="client processes")
     ap.add_argument("--json", type=Path, default=None, help="write the results here")
     ap.add_argument("--profile", default=None, help="profile the server with cProfile into this file")
+    ap.add_argument("--servers", type=int, nargs="+", default=[1],
+                    help="server processes (above 1: PostgreSQL and Redis between them)")
+    ap.add_argument("--store", choices=("sqlite", "postgresql"), default="sqlite",
+                    help="the store of a single process (several always share PostgreSQL)")
+    ap.add_argument("--pg", default=PG, help="PostgreSQL server (a database is created and dropped per run)")
+    ap.add_argument("--redis", default=REDIS)
     a = ap.parse_args()
-    global PROFILE
     PROFILE = a.profile
+    PG, REDIS = a.pg, a.redis
     rows = []
-    print(f"{'tables':>6} {'conns':>6} {'act/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'errors':>6} {'gaps':>4}"
+    print(f"{'procs':>5} {'tables':>6} {'conns':>6} {'act/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'errors':>6} {'gaps':>4}"
           f" {'srv cpu':>7} {'load':>5}")
-    for n in a.tables:
-        r = run(n, a.seconds, a.procs, a.warmup)
+    for k, n in [(k, n) for k in a.servers for n in a.tables]:
+        r = run(n, a.seconds, a.procs, a.warmup, k, a.store)
         rows.append(r)
-        print(f"{r['tables']:>6} {r['connections']:>6} {r['actions_per_s']:>7} {r['p50_ms']:>7} {r['p99_ms']:>7} "
+        print(f"{k:>5} {r['tables']:>6} {r['connections']:>6} {r['actions_per_s']:>7} {r['p50_ms']:>7} {r['p99_ms']:>7} "
               f"{r['max_ms']!s:>7} {r['errors']:>6} {r['tables_with_gaps']:>4} {r['server_cpu']:>7}"
               f" {r['loadavg'][1]:>5}", flush=True)
     if a.json:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -648,6 +649,11 @@ def serve(
         help="database URL: sqlite+aiosqlite:///FILE or postgresql+asyncpg://USER@HOST/DB "
         "(default: $BURRACO_DB, else a file in your data folder)",
     ),
+    redis: str | None = typer.Option(
+        None, "--redis", help="redis://HOST:PORT shared by several server processes (needs a PostgreSQL --db; "
+        "default: $BURRACO_REDIS, else none: one process serves every table)"),
+    workers: int = typer.Option(1, "--workers", help="server processes sharing the port (above 1: needs --redis "
+                                "and a PostgreSQL --db)"),
 ) -> None:
     """Start the online server: play in the browser at http://HOST:PORT (needs the server extra)."""
     try:
@@ -656,6 +662,12 @@ def serve(
         raise typer.BadParameter(f'the server needs its extra: pip install "burraco[server]" ({e})') from e
     if not 1 <= port <= 65535:
         raise typer.BadParameter(f"--port must be 1 … 65535 (got {port})")
+    from .server.config import cluster_refusal, default_db_url
+
+    refusal = cluster_refusal(db or default_db_url(), redis or os.environ.get("BURRACO_REDIS", ""), workers)
+    if refusal is not None:
+        typer.echo(f"error: {refusal}", err=True)
+        raise typer.Exit(2)
     busy = _cannot_listen(host, port)
     if busy is not None:
         free = next(
@@ -672,7 +684,7 @@ def serve(
         )
         raise typer.Exit(1)
     typer.echo(f"burraco: open http://{host}:{port}/ in your browser (Ctrl-C stops the server)", err=True)
-    run_server(host=host, port=port, db=db)
+    run_server(host=host, port=port, db=db, redis=redis, workers=workers)
 
 
 @app.command(cls=_Command)

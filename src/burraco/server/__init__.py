@@ -5,6 +5,8 @@ Needs the ``server`` extra: ``pip install "burraco[server]"``. The core package 
 
 from __future__ import annotations
 
+import dataclasses
+
 from .config import ServerConfig
 from .protocol import PROTOCOL_VERSION
 
@@ -18,14 +20,39 @@ def create_app(config: ServerConfig | None = None):  # type: ignore[no-untyped-d
     return _create(config)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, log_level: str = "info") -> None:
-    """Run the server until interrupted (what ``burraco serve`` does)."""
+def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, log_level: str = "info",
+          redis: str | None = None, workers: int = 1) -> None:
+    """Run the server until interrupted (what ``burraco serve`` does). ``workers`` processes share the port
+    (``redis`` and a PostgreSQL ``db`` are then required: :func:`~burraco.server.config.cluster_refusal`)."""
     import gc
+    import os
 
     import uvicorn
 
+    from .config import cluster_refusal, default_db_url
+
+    why = cluster_refusal(db or default_db_url(), redis or os.environ.get("BURRACO_REDIS", ""), workers)
+    if why is not None:
+        raise ValueError(why)
     # fewer, later collections: a full collection over every table's games would stall the event loop
     gc.set_threshold(50_000, 20, 100)
-    cfg = ServerConfig(db_url=db) if db else ServerConfig()
+    if workers > 1:  # each worker process builds its own app from the environment (uvicorn's factory)
+        if db:
+            os.environ["BURRACO_DB"] = db
+        if redis:
+            os.environ["BURRACO_REDIS"] = redis
+        uvicorn.run("burraco.server:cluster_app", factory=True, workers=workers, host=host, port=port,
+                    ws_max_size=1 << 20, log_level=log_level, ws="websockets-sansio")
+        return
+    cfg = ServerConfig()
+    if db:
+        cfg = dataclasses.replace(cfg, db_url=db)
+    if redis:
+        cfg = dataclasses.replace(cfg, redis_url=redis)
     uvicorn.run(create_app(cfg), host=host, port=port, ws_max_size=1 << 20, log_level=log_level,
                 ws="websockets-sansio")
+
+
+def cluster_app():  # type: ignore[no-untyped-def]
+    """One worker of ``burraco serve --workers N``: the app with the settings of the environment."""
+    return create_app(ServerConfig())

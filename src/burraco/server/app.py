@@ -22,6 +22,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..game import Game
 from ..messages import msg, render
 from ..rules import PRESETS, rules_from_json
+from .cluster import Cluster, ClusterError, Relay, RemoteConn
 from .config import ServerConfig
 from .director import Directors
 from .director import routes as director_routes
@@ -53,6 +54,8 @@ class Connection:
         self.bucket = Bucket(config.conn_rate, config.conn_burst)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
+        self.close_code = 1008  # 1012 when the table moved to another process (cluster.py): reconnect
+        self.relay: Relay | None = None  # its table is owned by another process: every message goes there
 
     def send(self, msg: dict[str, Any] | str) -> None:
         """Queue a message (a dict, or one already encoded as JSON text)."""
@@ -74,7 +77,7 @@ class Connection:
             text = await self.queue.get()
             if text is None:
                 with contextlib.suppress(Exception):
-                    await self.ws.close(code=1008)
+                    await self.ws.close(code=self.close_code)
                 return
             await self.ws.send_text(text)
 
@@ -110,12 +113,16 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     cfg = config or ServerConfig()
     store = Store(cfg.db_url)
     hub = Hub(cfg, store)
+    cluster = Cluster(cfg, hub) if cfg.redis_url else None  # several processes (server/cluster.py)
+    hub.cluster = cluster
     desks = Directors(hub)
     limits = IpLimits(cfg)
     catalogues: dict[str, bytes] = {}  # language -> its encoded message catalogue
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if cluster is not None:
+            await cluster.start(on_message)
         await hub.start()
         app.state.hub = hub
         await desks.resume()  # the online tables of events in play are followed from the start
@@ -142,7 +149,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
     async def health(request: Request) -> Response:
         return JSONResponse({"ok": True, "tables": len(hub.tables), "protocol": PROTOCOL_VERSION,
-                             "minor": PROTOCOL_MINOR})
+                             "minor": PROTOCOL_MINOR, "node": cluster.node if cluster is not None else None})
 
     async def presets(request: Request) -> Response:
         return JSONResponse(
@@ -289,12 +296,14 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                 del limits.conns[ip]
             if conn.table is not None:
                 conn.table.detach(conn)
+            if conn.relay is not None and cluster is not None:
+                cluster.close_relay(conn.relay)
             conn.closed = True
             writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await writer
 
-    async def on_message(conn: Connection, text: str) -> dict[str, Any] | None:
+    async def on_message(conn: Connection | RemoteConn, text: str) -> dict[str, Any] | None:
         """Answer one client message: a direct reply, an error, or None (the effect is broadcast)."""
         # every message counts against the limits, an oversized one too; a refused one still gets its ``ref`` back
         # when it can be read (a message of at most max_message bytes: parsing it costs little)
@@ -326,8 +335,11 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                 raise ClientError("unknown_type", f"unknown message type {t!r}")
             if t == "ping":
                 return {"type": "pong", "ref": ref}
+            if isinstance(conn, Connection) and conn.relay is not None and cluster is not None:
+                cluster.forward(conn.relay, text)  # the table's owner answers (through the table's channel)
+                return None
             if t == "hello":
-                return await hello(conn, msg)
+                return await hello(conn, msg, text)
             if conn.table is None:
                 raise ClientError("no_table", "say hello first: {\"type\": \"hello\", \"v\": 1, \"table\": ...}")
             if t == "sync":
@@ -343,7 +355,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             log.exception("message of type %r", msg.get("type") if isinstance(msg, dict) else None)
             return ClientError("server_error", "the server could not handle this message").to_json(ref)
 
-    async def hello(conn: Connection, msg: dict[str, Any]) -> dict[str, Any] | None:
+    async def hello(conn: Connection | RemoteConn, msg: dict[str, Any], text: str) -> dict[str, Any] | None:
         v = msg.get("v")
         if v != PROTOCOL_VERSION:
             raise ClientError("version", f"this server speaks protocol version {PROTOCOL_VERSION}, not {v!r}")
@@ -351,6 +363,20 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             raise ClientError("not_now", "this connection has already joined a table (use sync to catch up)")
         conn.lang = check_lang(msg.get("lang"))
         tid = msg.get("table")
+        if cluster is not None and isinstance(tid, str) and 0 < len(tid) <= 32 and tid.isascii() and tid.isalnum():
+            try:
+                owner = await cluster.owner_of(tid)
+            except ClusterError as e:
+                raise ClientError("server_error", str(e)) from e
+            if owner is not None:
+                if isinstance(conn, RemoteConn):  # relayed here, but it moved on meanwhile: reconnect
+                    conn.send_close()
+                    return None
+                try:
+                    conn.relay = await cluster.open_relay(conn, tid, owner, text)
+                except ClusterError as e:
+                    raise ClientError("server_error", str(e)) from e
+                return None
         for _ in range(3):
             t = await hub.get(tid) if isinstance(tid, str) else None
             if t is None:

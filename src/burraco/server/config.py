@@ -74,3 +74,27 @@ class ServerConfig:
     #: origins besides the server's own whose pages may open the websocket (``BURRACO_ORIGINS``, comma-separated,
     #: e.g. ``https://burraco.example``): a page of any other site is refused at the handshake
     origins: tuple[str, ...] = field(default_factory=_env_origins)
+    #: ``redis://…`` (``BURRACO_REDIS``): several server processes share the tables through it (server/cluster.py;
+    #: the store must then be PostgreSQL). Empty: this process alone serves every table (the default)
+    redis_url: str = field(default_factory=lambda: os.environ.get("BURRACO_REDIS", ""))
+    #: seconds a table's lease in Redis lasts without renewal (renewed every third of it): a process that died
+    #: leaves its tables to the others after this long
+    lease_ttl: float = field(default_factory=lambda: _env_float("BURRACO_LEASE_TTL", 5.0))
+
+
+def cluster_refusal(db_url: str, redis_url: str, workers: int) -> str | None:
+    """Why this set-up cannot run (a sentence naming the rule), or None when it can: several processes
+    (``workers`` above 1, or a ``redis_url`` that others may share) need PostgreSQL under them and Redis between
+    them; SQLite is the one-process store."""
+    if workers < 1:
+        return f"--workers must be 1 or more (got {workers})"
+    if workers > 1 and not redis_url:
+        return (f"--workers {workers} needs Redis between the processes: give --redis redis://HOST:PORT (and a "
+                "PostgreSQL store with --db postgresql+asyncpg://…); without them run one process (no --workers)")
+    if redis_url and not redis_url.startswith(("redis://", "rediss://", "unix://")):
+        return f"--redis must be a redis://, rediss:// or unix:// URL (got {redis_url!r})"
+    if redis_url and not db_url.startswith("postgresql"):
+        return ("several server processes (--redis, --workers) share one PostgreSQL store: give --db "
+                "postgresql+asyncpg://USER@HOST/DB (SQLite serves one process only; got "
+                f"{db_url.split(':', 1)[0]})")
+    return None

@@ -9,7 +9,7 @@ import gc
 import logging
 import secrets
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..game import seat_names
 from ..rules import rules_from_json, rules_to_json
@@ -19,6 +19,9 @@ from .protocol import DEFAULT_LEVEL, ClientError
 from .seats import Seat, check_level, clean_name, computer_name
 from .store import EventRow, Store, TableRow, token_hash
 from .tables import Table
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
 log = logging.getLogger("burraco.server")
 
@@ -40,6 +43,8 @@ class Hub:
         self.closing = False
         self._janitor: asyncio.Task[None] | None = None
         self._resume: asyncio.Task[None] | None = None
+        #: several processes (``--redis``): this one's leases and relays (server/cluster.py); None alone
+        self.cluster: Cluster | None = None
 
     async def start(self) -> None:
         """Migrate the store and start the janitor. Tables in play are rebuilt in the background at once (their
@@ -47,7 +52,8 @@ class Hub:
         (:meth:`get`)."""
         await self.store.migrate()
         self._janitor = asyncio.create_task(self._janitor_loop())
-        self._resume = asyncio.create_task(self._resume_playing())
+        if self.cluster is None:  # with others, the cluster's scan takes the tables in play that nobody owns
+            self._resume = asyncio.create_task(self._resume_playing())
 
     async def _resume_playing(self) -> None:
         for row in await self.store.load_tables(statuses=("playing",)):
@@ -90,6 +96,8 @@ class Hub:
                     continue
                 t.unloaded = True
                 del self.tables[t.id]
+                if self.cluster is not None:
+                    self.cluster.release(t.id)
             for task in (t.watch_task, t.bot_task):
                 if task is not None:
                     task.cancel()
@@ -108,11 +116,14 @@ class Hub:
                 await t._emit([("closed", {"status": "abandoned", "why": "no human activity",
                                            "idle": round(time.time() - t.human_seen)})], status="abandoned")
 
-    async def _rebuild(self, row: TableRow) -> Table:
+    async def _rebuild(self, row: TableRow, own: bool = True) -> Table:
         seats = [Seat(s.seat, s.kind, s.level, s.name, s.claimed, s.token_hash) for s in row.seats]
         t = Table(self, row.id, row.config, seats, status="waiting", created=row.created)
         events = await self.store.load_events(row.id)
         t.replay(events)
+        if not own:  # another process owns it: a copy to read (records, games), never written through
+            t.unloaded = True
+            return t
         t.human_seen = events[-1].at if events else row.created
         now = time.monotonic()
         for s in t.seats:
@@ -157,6 +168,8 @@ class Hub:
                         self._missing.clear()
                 self._missing[table_id] = time.monotonic()
                 return None
+            if self.cluster is not None and await self.cluster.claim(table_id) != self.cluster.node:
+                return await self._rebuild(rows[0], own=False)
             return await self._rebuild(rows[0])
         finally:
             self._loads.pop(table_id, None)
@@ -188,6 +201,8 @@ class Hub:
                 if task is not None:
                     with contextlib.suppress(asyncio.CancelledError, Exception):
                         await task
+        if self.cluster is not None:
+            await self.cluster.stop()
         await self.store.close()
 
     def computer_tables(self, ip: str | None = None) -> int:
@@ -276,6 +291,8 @@ class Hub:
         first = {"name": config["name"], "rules": config["rules"],
                  "seats": [{"kind": s.kind, "name": s.name} for s in seats]}
         now = time.time()
+        if self.cluster is not None and await self.cluster.claim(table_id) != self.cluster.node:
+            raise ClientError("server_error", "the new table could not be registered in Redis: try again")
         await self.store.create_table(table_id, config, [s.row() for s in seats], first, at=now)
         t = Table(self, table_id, config, seats, created=now, owner_ip=owner_ip, human_seen=now)
         t.events.append(EventRow(1, "created", first, now))

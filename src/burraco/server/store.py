@@ -129,8 +129,12 @@ class Store:
                 cur.close()
 
     async def migrate(self) -> None:
-        """Apply the shipped Alembic migrations up to the newest (called at start)."""
+        """Apply the shipped Alembic migrations up to the newest (called at start). On PostgreSQL under a
+        transaction-scoped advisory lock: processes starting together on one database migrate one after the
+        other (the later ones find it done)."""
         async with self.engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                await conn.execute(sa.text("SELECT pg_advisory_xact_lock(7410423)"))  # "burraco migrate"
             await conn.run_sync(_upgrade)
 
     async def close(self) -> None:
@@ -262,6 +266,12 @@ class Store:
                 )
             ).all()
         return {r[0]: int(r[1]) for r in rows}
+
+    async def table_ids(self, statuses: tuple[str, ...]) -> list[str]:
+        """The ids of the tables in ``statuses`` (the cluster's take-over scan: ids only, no seats)."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(sa.select(tables_t.c.id).where(tables_t.c.status.in_(statuses)))
+            return [str(r[0]) for r in rows]
 
     async def idle_waiting(self, before: float) -> list[str]:
         """The tables still waiting for players whose last event is older than ``before`` (wall-clock time)."""

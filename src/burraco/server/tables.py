@@ -173,6 +173,8 @@ class Table:
         in the store and in the broadcast."""
         if self.unloaded:
             raise TableGone(self.id)
+        if self.hub.cluster is not None:  # several processes: only the lease's holder writes (server/cluster.py)
+            self.hub.cluster.check_write(self.id)
         base = self.n
         numbered = [(base + i + 1, k, d) for i, (k, d) in enumerate(events)]
         row = dataclasses.replace(seat[0], **seat[1]).row() if seat is not None else None
