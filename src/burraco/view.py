@@ -120,7 +120,8 @@ class View:
     def to_json(self) -> dict[str, Any]:
         """The view as a JSON-ready dict, cards in the notation of RECORDS.md §1, seats and sides by name: the one
         JSON form of a view. Its keys are those of the server's ``view`` payload (docs/protocol.md: ``seat`` …
-        ``closed_by``) and, beyond them, ``rules`` (the preset's name), ``pozzetti_taken`` (per side),
+        ``closed_by``, and the sides as they stand: ``sides``, ``seat_side``, ``solo``, :func:`sides_json`) and,
+        beyond them, ``rules`` (the preset's name), ``pozzetti_taken`` (per side),
         ``unseen`` (counts of the cards the seat cannot locate), ``match_totals`` and ``turn_state`` (the rest of
         the public turn state).
 
@@ -167,6 +168,7 @@ class View:
             "turns": self.turns,
             "end": self.end,
             "closed_by": seats[self.closed_by] if self.closed_by >= 0 else None,
+            **sides_json(self.side_seats, self.sides, self.solo, n),
             "pozzetti_taken": {sides[i]: self.poz_taken[i] for i in range(k)},
             "unseen": {cs[c]: x for c, x in enumerate(self.unseen) if x},
             "match_totals": None
@@ -447,4 +449,23 @@ def determinize(
     return g
 
 
-__all__ = ["View", "make_view", "determinize", "JOKER"]
+def sides_json(
+    side_seats: tuple[tuple[int, ...], ...], sides: tuple[str, ...], solo: int, players: int
+) -> dict[str, Any]:
+    """The sides as they stand (public, RECORDS.md §2): ``sides`` (name -> its seats, in side order),
+    ``seat_side`` (seat -> its side's name) and ``solo`` (the seat playing alone against the pairs formed during
+    a hand of 3 or 5 players, else None)."""
+    from .game import seat_names
+
+    seats = seat_names(players)
+    return {
+        "sides": {sides[k]: [seats[s] for s in members] for k, members in enumerate(side_seats)},
+        "seat_side": {seats[s]: sides[k] for k, members in enumerate(side_seats) for s in members},
+        "solo": seats[solo] if solo >= 0 else None,
+    }
+
+
+#: the keys of :func:`sides_json` (in :meth:`View.to_json` and the server's payloads)
+SIDES_KEYS = ("sides", "seat_side", "solo")
+
+__all__ = ["JOKER", "SIDES_KEYS", "View", "determinize", "make_view", "sides_json"]

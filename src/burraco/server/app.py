@@ -445,7 +445,7 @@ def replay_steps(record: dict[str, Any]) -> dict[str, Any]:
 
 def _snapshot(g: Game, action: str | None) -> dict[str, Any]:
     from ..cards import CARD_STR
-    from .views import sides_json
+    from ..view import sides_json
 
     t = g.table_json()
     t["hand_cards"] = {g.seats[s]: [CARD_STR[c] for c in g.hand_cards(s)] for s in range(g.n)}

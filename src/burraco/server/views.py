@@ -10,7 +10,7 @@ from ..cards import CARD_STR, NUM_TYPES
 from ..game import Game, meld_json, seat_names
 from ..match import Match, hand_points, scorer_names
 from ..melds import burraco_bonus, meld_points
-from ..view import View
+from ..view import SIDES_KEYS, View, sides_json
 
 
 def _cards(cs: tuple[int, ...] | list[int]) -> list[str]:
@@ -34,24 +34,11 @@ VIEW_KEYS = (
 )
 
 
-def sides_json(side_seats: tuple[tuple[int, ...], ...], sides: tuple[str, ...], solo: int,
-               players: int) -> dict[str, Any]:
-    """The sides as they stand (public, RECORDS.md §2): ``sides`` (name -> its seats, in side order),
-    ``seat_side`` (seat -> its side's name) and ``solo`` (the seat playing alone against the pairs formed during
-    a hand of 3 or 5 players, else None)."""
-    seats = seat_names(players)
-    return {
-        "sides": {sides[k]: [seats[s] for s in members] for k, members in enumerate(side_seats)},
-        "seat_side": {seats[s]: sides[k] for k, members in enumerate(side_seats) for s in members},
-        "solo": seats[solo] if solo >= 0 else None,
-    }
-
-
 def seat_view_json(v: View) -> dict[str, Any]:
     """A seat's own view: its hand (without an unrevealed pozzetto) and the public table (the protocol's keys of
     the view's one JSON form, :meth:`burraco.View.to_json`), and the sides as they stand (:func:`sides_json`)."""
     d = v.to_json()
-    return {**{k: d[k] for k in VIEW_KEYS}, **sides_json(v.side_seats, v.sides, v.solo, v.players)}
+    return {k: d[k] for k in (*VIEW_KEYS, *SIDES_KEYS)}
 
 
 def public_view_json(g: Game) -> dict[str, Any]:
