@@ -613,7 +613,7 @@ def test_the_coach_on_the_scores_screen_and_in_the_saved_game() -> None:
         async with app.run_test(size=SMALL) as pilot:
             await settle(app, pilot)
             assert isinstance(app.screen, TextScreen) and app.screen.id == "scores"
-            assert "a il coach" in str(app.screen.query_one("#close", Button).label)
+            assert "a il coach: analizza la smazzata" in screen_text(app)  # its own line, whole at 80x24
             await pilot.press("a")
             await pilot.pause()
             coach = app.screen

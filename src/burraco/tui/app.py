@@ -191,8 +191,8 @@ class PlayApp(App[int]):
         footer = self.tr("tui_press_quit") if self.session.match_over else self.tr("tui_next_hand")
         if self.session.can_undo():
             footer += " · " + self.tr("tui_score_undo")
-        footer += " · " + self.tr("tui_coach_key")
-        self.push_screen(ScoreScreen(table, plain, footer, "scores"), self.scores_closed)
+        note = self.tr("tui_coach_key")  # its own line: the button's line is full in some languages at 80 columns
+        self.push_screen(ScoreScreen(table, plain, footer, "scores", note), self.scores_closed)
 
     def scores_closed(self, how: str | None) -> None:
         s = self.session

@@ -30,6 +30,7 @@ class TextScreen(ModalScreen[str]):
     TextScreen > Vertical { width: 90; max-width: 100%; height: auto; max-height: 100%;
                             border: thick $accent; background: $surface; padding: 0 1; }
     TextScreen #body { height: auto; }
+    TextScreen #note { height: auto; color: $text-muted; }
     TextScreen Button { height: 1; border: none !important; min-width: 8; padding: 0; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -38,15 +39,19 @@ class TextScreen(ModalScreen[str]):
         Binding("q", "app.quit", show=False),
     ]
 
-    def __init__(self, body: Any, plain: str, footer: str, screen_id: str) -> None:
+    def __init__(self, body: Any, plain: str, footer: str, screen_id: str, note: str = "") -> None:
+        """``note``: a line under the body, above the button (another key the page takes)."""
         super().__init__(id=screen_id)
         self.body = body
         self.plain = plain
         self.footer = footer
+        self.note = note
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.body, id="body")
+            if self.note:
+                yield Static(self.note, id="note")
             yield Button(self.footer, id="close", variant="primary")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
