@@ -416,6 +416,15 @@ def game_from_fields(rules: Rules, deal: Any, f: tuple[Any, ...], actions: list[
     return g
 
 
+def _write_back(g: Game, h: NativeHand, acts: Sequence[Action]) -> None:
+    """``g`` becomes the state the core's playout left in ``h`` (after ``acts``), its caches cleared."""
+    done = game_from_fields(g.rules, g.deal, h.fields(), [*g.actions, *acts])
+    for name in STATE_FIELDS:
+        setattr(g, name, getattr(done, name))
+    g._legal = None
+    g._meldkeys = [None] * len(g.melds)
+
+
 def play_random(g: Game, rng: random.Random) -> int | None:
     """Play ``g`` to the end of the hand as :func:`burraco.sim.play_hand` does -- ``legal[rng.randrange(len(legal))]``
     at every decision -- on the native core, drawing from ``rng`` exactly what the Python loop draws (the core runs
@@ -429,11 +438,7 @@ def play_random(g: Game, rng: random.Random) -> int | None:
     h = NativeHand.from_game(g)
     k, state, acts = h._h.python_playout(rng.getstate(), True)
     rng.setstate(state)
-    done = game_from_fields(g.rules, g.deal, h.fields(), [*g.actions, *acts])
-    for name in STATE_FIELDS:
-        setattr(g, name, getattr(done, name))
-    g._legal = None
-    g._meldkeys = [None] * len(g.melds)
+    _write_back(g, h, acts)
     got: int = k
     return got
 
@@ -451,11 +456,7 @@ def heuristic_rollout(g: Game, level: str, rngs: list[random.Random], depth: int
     )
     for r, st in zip(rngs, states, strict=True):
         r.setstate(st)
-    done = game_from_fields(g.rules, g.deal, h.fields(), [*g.actions, *acts])
-    for name in STATE_FIELDS:
-        setattr(g, name, getattr(done, name))
-    g._legal = None
-    g._meldkeys = [None] * len(g.melds)
+    _write_back(g, h, acts)
     got: int = k
     return got
 
