@@ -23,6 +23,7 @@ from typing import Protocol
 from rich.text import Text
 
 from ..cards import CARD_STR, JOKER, cards_str, is_wild_card
+from ..game import initial_sides, side_name
 from ..match import scorer_names
 from ..melds import Meld, burraco_bonus, meld_points
 from ..messages import card_symbol
@@ -57,7 +58,6 @@ __all__ = [
     "side_points",
     "sort_hand",
     "status_text",
-    "start_side_seats",
     "totals_text",
 ]
 
@@ -150,8 +150,8 @@ class Names:
         self.human = human
         self.n = len(seats)
         #: the sides of the state last followed (at first, as a hand starts)
-        self.side_seats: tuple[tuple[int, ...], ...] = start_side_seats(self.n)
-        self.sides: tuple[str, ...] = tuple("".join(self.seats[s] for s in side) for side in self.side_seats)
+        self.side_seats: tuple[tuple[int, ...], ...] = initial_sides(self.n)
+        self.sides: tuple[str, ...] = tuple(side_name(self.seats, side) for side in self.side_seats)
 
     def follow(self, state: Sides) -> None:
         """Name the sides (and the human's partners) as they stand in ``state``."""
@@ -206,15 +206,6 @@ class Names:
             if side not in order:
                 order.append(side)
         return order
-
-
-def start_side_seats(n: int) -> tuple[tuple[int, ...], ...]:
-    """The sides as a hand of ``n`` players starts: pairs of opposite seats with four and six, every player alone
-    with two, three and five (RULES.md §14.3–§14.4)."""
-    if n in (4, 6):
-        half = n // 2
-        return tuple((s, s + half) for s in range(half))
-    return tuple((s,) for s in range(n))
 
 
 def totals_text(scorers: Sequence[str], totals: Sequence[int]) -> str:
