@@ -528,7 +528,7 @@ def native_figures(
       (``Determinizer.sample_from``, the generator in the core), every ``det_every``-th state;
       ``native_determinizer_setup_us_p50``: converting the view for it (once per view; a search samples it many
       times);
-    * ``native``: whether the native core was there (``build`` then starts with ``native+``).
+    * ``native``: whether the native core was there (``build`` is then ``native``).
     """
     from burraco import native
 
@@ -803,10 +803,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     import burraco._accel
     import burraco.game
 
-    # which engine ran: the Python engine mypyc-compiled (setup.py, BURRACO_COMPILE=1) or not, with the C speed-ups
-    # or not, and the native core beside it (burraco._native: "native+pure", "native+compiled") or not
-    build = "compiled" if burraco.game.__file__.endswith((".so", ".pyd")) else "pure"
-    result["build"] = f"native+{build}" if result.get("native") else build
+    # which engine ran: "native" (the native core built: it serves the Game's legal actions and the native
+    # figures) or "pure" (the Python engine alone: no C compiler, or BURRACO_PURE=1)
+    result["build"] = "native" if burraco._accel.core is not None else "pure"
     result["speedups"] = burraco._accel.fast is not None
     result["warnings"] = trust_warnings(result)
     if args.json:

@@ -12,6 +12,12 @@ native in turn, and reports the median cost of a determinization and the median 
 Pinned to one core; every run sees the same states. ``--json`` prints one JSON object::
 
     python benchmarks/search.py --budget 0.25 --json
+
+``--threads N`` measures the native search on 1 … N threads instead (not pinned: the threads need the cores):
+per thread count the median determinizations per decision, and the time of every move against the budget (its
+maximum and 99th percentile as a fraction of the budget: the budget is a ceiling, a move over 1.10 fails it)::
+
+    python benchmarks/search.py --budget 0.25 --threads 2 --json
 """
 
 from __future__ import annotations
@@ -59,6 +65,32 @@ def measure(gs: list[Game], budget: float, on: bool) -> list[int]:
     return its
 
 
+def threads_run(gs: list[Game], budget: float, threads: int) -> dict[str, Any]:
+    """The native search on ``threads`` threads at ``budget`` seconds: determinizations per decision and every
+    move's wall time as a fraction of the budget."""
+    its: list[int] = []
+    times: list[float] = []
+    p = ISMCTSPlayer(seed=0, time_budget=budget, threads=threads)
+    for i, g in enumerate(gs):
+        p.rng.seed(i)
+        view, legal = g.view(g.turn), g.legal_actions()
+        t0 = time.perf_counter()
+        p.choose(view, legal)
+        took = time.perf_counter() - t0
+        if p.last_iterations:
+            its.append(p.last_iterations)
+            times.append(took / budget)
+    p.close()
+    times.sort()
+    return {
+        "threads": threads,
+        "determinizations_p50": statistics.median(its),
+        "move_time_over_budget_max": round(times[-1], 3),
+        "move_time_over_budget_p99": round(times[min(len(times) - 1, int(0.99 * len(times)))], 3),
+        "searched": len(its),
+    }
+
+
 def paired_cost(gs: list[Game], iterations: int) -> dict[str, Any]:
     """Seconds per determinization of a search with a fixed number of them, Python and native alternating on each
     decision (a load that changes during the run hits both): medians, and the median of the per-decision ratios."""
@@ -94,8 +126,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--every", type=int, default=12)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--paired", type=int, default=4, help="determinizations of the paired cost run (0: skip)")
+    ap.add_argument("--threads", type=int, default=0, help="measure the native search on 1 … N threads instead")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
+    if args.threads:
+        if not native.available():
+            print("the threaded search needs the native core (not built, or BURRACO_PURE is set)", file=sys.stderr)
+            return 2
+        gs = states(args.hands, args.every, args.seed)
+        runs = [threads_run(gs, args.budget, k) for k in range(1, args.threads + 1)]
+        base = runs[0]["determinizations_p50"]
+        for r in runs:
+            r["speedup_p50"] = round(r["determinizations_p50"] / base, 2)
+        res = {"budget_s": args.budget, "decisions": len(gs), "cpus": os.cpu_count(), "load": os.getloadavg()[0]}
+        res["runs"] = runs
+        print(json.dumps(res) if args.json else json.dumps(res, indent=1))
+        return 0
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     gs = states(args.hands, args.every, args.seed)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,6 +12,10 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+# every legal-action list the native core serves to a Game is compared with the Python engine's, and the state with
+# it (burraco._accel.check_native): the whole suite is a differential test of the two engines; the subprocesses the
+# tests start (servers, CLI) inherit it
+os.environ.setdefault("BURRACO_CHECK_NATIVE", "1")
 
 settings.register_profile(
     "burraco",

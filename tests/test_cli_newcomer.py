@@ -88,6 +88,10 @@ def test_presets_rows_say_the_parameters() -> None:
         ("ISMCTS:200", "ismcts:200"),
         ("ismcts-uniform:2s", "ismcts-uniform:2s"),
         ("cheat:10", "cheat:10"),
+        ("ismcts:0.25s:threads=2", "ismcts:0.25s:threads=2"),
+        ("ISMCTS:300:Threads=4", "ismcts:300:threads=4"),
+        ("ismcts:threads=2", "ismcts:threads=2"),
+        ("ismcts:0.5s:threads=1", "ismcts:0.5s"),
     ],
 )
 def test_every_spelling_has_one_canonical_form(text: str, canonical: str) -> None:
@@ -96,13 +100,19 @@ def test_every_spelling_has_one_canonical_form(text: str, canonical: str) -> Non
 
 
 @pytest.mark.parametrize("text", ["hardest", "heuristic:expert", "ismcts:-3", "ismcts:0", "ismcts:0s", "ismcts:xs",
-                                  "random:1", "", "easy:1"])  # fmt: skip
+                                  "random:1", "", "easy:1", "ismcts:1s:threads=0", "ismcts:1s:cores=2",
+                                  "ismcts:1s:threads=x"])  # fmt: skip
 def test_a_bad_spelling_is_refused_naming_the_accepted_ones(text: str) -> None:
     with pytest.raises(PlayerSpecError) as e:
         parse_spec(text)
     msg = str(e.value)
     assert repr(text.strip()) in msg
-    assert ("heuristic:easy" in msg) or ("ismcts" in msg and "seconds" in msg) or ("random, easy" in msg)
+    assert (
+        ("heuristic:easy" in msg)
+        or ("ismcts" in msg and "seconds" in msg)
+        or ("random, easy" in msg)
+        or ("threads=N" in msg)
+    )
 
 
 def test_parse_player_makes_the_named_player() -> None:
@@ -154,7 +164,8 @@ def test_players_lists_every_spelling() -> None:
         assert spelling in res.output
     listed = {w for s, _ in SPELLINGS for w in re.split(r"[,\s]+", s) if w}
     # every spelling listed is accepted
-    for w in listed - {"heuristic:LEVEL", "ismcts:N", "ismcts:Ts", "ismcts-uniform[:N|:Ts]", "cheat[:N|:Ts]"}:
+    templates = {"heuristic:LEVEL", "ismcts:N", "ismcts:Ts", "ismcts:Ts:threads=N", "ismcts-uniform[:N|:Ts]"}
+    for w in listed - templates - {"cheat[:N|:Ts]"}:
         canonical_player(w)
 
 
@@ -428,7 +439,7 @@ def test_benchmark_warns_on_a_shared_core_or_a_high_load() -> None:
 
 def test_readme_states_the_load_of_its_speed_figures() -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    speed = text[text.index("## Speed") : text.index("**C speed-ups.**")]
+    speed = text[text.index("## Speed") : text.index("**Native core.**")]
     assert "load average" in speed and "430 random hands per second" in speed
     for f in re.findall(r"\]\((docs/bench/[^)]+\.json)\)", speed):
         assert (ROOT / f).exists()

@@ -239,7 +239,7 @@ def test_one_encoder_for_two_live_games_and_content_equal_melds() -> None:
 
 def test_numpy_integer_indices_are_accepted() -> None:
     """Indices may come from numpy (an agent's argmax, a space's sample): decode, describe and the environments'
-    step take them as they take Python ints (also in the compiled build, which checks argument types)."""
+    step take them as they take Python ints (the C code checks argument types)."""
     from burraco.envs import pettingzoo_env
 
     r = preset("italian-2p")

@@ -257,8 +257,7 @@ def test_api_test_passes_without_a_warning_with_numbered_agents_and_a_box_observ
 
 
 def test_the_mask_is_computed_once_per_step() -> None:
-    # the same array object however often a step's mask is asked for, a new one after each step (identity, not a
-    # patched method: the compiled build's classes cannot be patched)
+    # the same array object however often a step's mask is asked for, a new one after each step
     env = pettingzoo_env(rules="italian")
     env.reset(seed=4)
     seen: set[int] = set()

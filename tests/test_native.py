@@ -394,3 +394,85 @@ def test_the_tree_search_decides_the_same_with_native_rollouts() -> None:
     finally:
         ismcts.native_rollouts = True
     assert checked >= 2
+
+
+@pytest.mark.parametrize("name", ["italian", "brazilian-2p", "italian-3p", "italian-6p", "brazilian-fechado"])
+def test_the_game_is_served_by_the_core(name: str) -> None:
+    """``Game.legal_actions`` comes from the core's copy of the state, which follows every ``apply`` and is cloned
+    with the game; the Python engine's list is the same at every state (its reference)."""
+    g = Game.new(preset(name), seed=5)
+    rng = random.Random(5)
+    while not g.is_over:
+        legal = g.legal_actions()
+        assert g._nh and legal == g._py_legal_actions()
+        c = g.clone()
+        assert c._nh is not g._nh and c._nh.fields() == native.fields_of(g)
+        g.apply(rng.choice(legal))
+        assert g._nh.fields() == native.fields_of(g)
+    assert pickle.loads(pickle.dumps(g)).scores() == g.scores()
+
+
+def test_a_game_changed_without_apply_is_caught_then_refreshed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Setting a game's fields directly leaves the core's copy behind: the check of the test suite
+    (``BURRACO_CHECK_NATIVE``) says so, and :meth:`Game.state_changed` makes the copy again."""
+    import burraco.game
+
+    monkeypatch.setattr(burraco.game, "check_native", True)
+    g = Game.new(preset("italian"), seed=5)
+    g.legal_actions()
+    g.hands[0][5] += 1
+    g.hand_n[0] += 1
+    with pytest.raises(AssertionError, match="state_changed"):
+        g.legal_actions()
+    g.state_changed()
+    assert g.legal_actions() == g._py_legal_actions() and g._nh.fields() == native.fields_of(g)
+
+
+def test_a_time_out_leaves_the_core_and_comes_back() -> None:
+    """A director's time-out (an action the core does not take) drops the core's copy; the next legal actions make
+    it again from the state."""
+    g = Game.new(preset("italian-tournament"), seed=2)
+    g.legal_actions()
+    g.apply("timeout")
+    assert g._nh is None and g.timeout_called
+    assert g.legal_actions() == g._py_legal_actions() and g._nh
+
+
+def test_the_search_on_threads_decides_as_on_one() -> None:
+    """ISMCTSPlayer(threads=3) plays its determinizations' rollouts in worker threads (the core releases the GIL):
+    at a fixed number of iterations the values, the choice and the generator afterwards are those of one thread."""
+    from burraco.bots.ismcts import ISMCTSPlayer
+
+    checked = 0
+    for name in ("italian", "italian-3p"):
+        g = Game.new(preset(name), seed=4)
+        rng = random.Random(4)
+        step = 0
+        while g.end is None and checked < 8:
+            legal = g.legal_actions()
+            if len(legal) > 2 and step % 4 == 0:
+                view = g.view(g.turn)
+                one, three = ISMCTSPlayer(seed=step, iterations=5), ISMCTSPlayer(seed=step, iterations=5, threads=3)
+                cands = one.root_candidates(view, legal)
+                assert one.candidate_values(view, cands) == three.candidate_values(view, cands)
+                assert one.rng.getstate() == three.rng.getstate() and three.last_iterations == 5
+                assert one.choose(view, legal) == three.choose(view, legal)
+                three.close()
+                checked += 1
+            g.apply(legal[rng.randrange(len(legal))])
+            step += 1
+    assert checked >= 6
+
+
+def test_the_search_on_threads_runs_in_a_time_budget() -> None:
+    """With a time budget the threaded search starts a determinization only while it still fits: at least one is
+    run, and the count is what the budget allowed (no timing is asserted: speed lives in benchmarks)."""
+    from burraco.bots.ismcts import ISMCTSPlayer
+
+    g = Game.new(preset("italian"), seed=8)
+    while len(g.legal_actions()) < 3:
+        g.apply(g.legal_actions()[0])
+    p = ISMCTSPlayer(seed=1, time_budget=0.05, threads=2)
+    a = p.choose(g.view(g.turn), g.legal_actions())
+    assert a in g.legal_actions() and p.last_iterations >= 1
+    p.close()

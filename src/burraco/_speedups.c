@@ -1,7 +1,7 @@
-/* burraco._speedups: optional C versions of the engine's and the research environments' inner loop.
+/* burraco._speedups: optional C versions of the research environments' inner loop (the engine's legal actions
+ * come from the native core, src/native/native.c, where it is built).
  *
- * The Python implementations in burraco/game.py, burraco/envs/encoding.py and burraco/envs/_core.py are the
- * reference; this module
+ * The Python implementations in burraco/envs/encoding.py and burraco/envs/_core.py are the reference; this module
  * computes exactly the same values (tests/test_speedups.py compares both on every state of random matches) and is
  * used when it was built (setup.py builds it where a C compiler is present; BURRACO_PURE=1 turns it off).
  *
@@ -16,10 +16,6 @@
  *                                 the action indices of engine actions (encoding.legal_indices); space: another
  *                                 layout's (add offset, add block, meld slots), the three-pack one
  *   mask(codes, size)             a bytearray of size zeros with 1 at every code
- *   configure_engine(names)       the Action type, the verbs and the set kind, from burraco._accel
- *   raw_melds(gen, hand, seat_name, melds, set_ranks, seq_keys)
- *                                 every valid new meld and attachment of a hand: game.Game._raw_meld_actions,
- *                                 reading the generator's caches (gen.py) and calling its methods on a miss
  *
  * No numpy C API: buffers are bytearrays that numpy views with frombuffer.
  */
@@ -877,278 +873,6 @@ static PyObject *mask(PyObject *self, PyObject *args) {
     return ba;
 }
 
-/* ---- new melds and attachments (game.Game._raw_meld_actions) ----------------------------------------------- */
-static PyObject *E_Action, *E_MELD, *E_ADD, *E_ZERO;
-static long E_SET = -1;
-static PyObject *G_ranks, *G_set, *G_seq0, *G_add1, *M_kind, *M_rank, *M_suit, *F_set_candidates, *F_sets,
-    *F_sequences, *F_additions;
-
-static PyObject *configure_engine(PyObject *self, PyObject *d) {
-    if (!PyDict_Check(d)) {
-        PyErr_SetString(PyExc_TypeError, "configure_engine() takes a dict");
-        return NULL;
-    }
-    PyObject *set_kind = NULL;
-    if (layout_obj(d, "Action", &E_Action) < 0 || layout_obj(d, "MELD", &E_MELD) < 0 ||
-        layout_obj(d, "ADD", &E_ADD) < 0 || layout_obj(d, "SET", &set_kind) < 0)
-        return NULL;
-    E_SET = PyLong_AsLong(set_kind);
-    Py_DECREF(set_kind);
-    if (E_SET == -1 && PyErr_Occurred())
-        return NULL;
-    if (!PyType_Check(E_Action) || !PyType_IsSubtype((PyTypeObject *)E_Action, &PyTuple_Type)) {
-        PyErr_SetString(PyExc_TypeError, "Action must be a tuple type");
-        return NULL;
-    }
-    Py_RETURN_NONE;
-}
-
-/* Action(name, verb, cards, k) without calling the class (as tuple.__new__(Action, ...) does) */
-static PyObject *new_action(PyObject *name, PyObject *verb, PyObject *cards, PyObject *k) {
-    PyTypeObject *tp = (PyTypeObject *)E_Action;
-    PyObject *a = tp->tp_alloc(tp, 4);
-    if (a == NULL)
-        return NULL;
-    Py_INCREF(name);
-    Py_INCREF(verb);
-    Py_INCREF(cards);
-    Py_INCREF(k);
-    PyTuple_SET_ITEM(a, 0, name);
-    PyTuple_SET_ITEM(a, 1, verb);
-    PyTuple_SET_ITEM(a, 2, cards);
-    PyTuple_SET_ITEM(a, 3, k);
-    return a;
-}
-
-/* append new_action(name, verb, cards, k) to out: one cards tuple, or every item of a sequence of them (0, or -1
- * with an error) */
-static int append_action(PyObject *out, PyObject *name, PyObject *verb, PyObject *cards, PyObject *k) {
-    PyObject *a = new_action(name, verb, cards, k);
-    int rc = a == NULL ? -1 : PyList_Append(out, a);
-    Py_XDECREF(a);
-    return rc;
-}
-
-static int append_actions(PyObject *out, PyObject *name, PyObject *verb, PyObject *seq, PyObject *k) {
-    for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(seq); j++)
-        if (append_action(out, name, verb, PySequence_Fast_GET_ITEM(seq, j), k) < 0)
-            return -1;
-    return 0;
-}
-
-/* d[key] from a generator cache (new reference), else method(*args) of the generator, which computes and caches */
-static PyObject *cached(PyObject *d, PyObject *key, PyObject *gen, PyObject *method, PyObject *a0, PyObject *a1,
-                        PyObject *a2) {
-    PyObject *got = PyDict_GetItemWithError(d, key);
-    if (got != NULL) {
-        Py_INCREF(got);
-        return got;
-    }
-    if (PyErr_Occurred())
-        return NULL;
-    got = a2 != NULL ? PyObject_CallMethodObjArgs(gen, method, a0, a1, a2, NULL)
-                     : PyObject_CallMethodObjArgs(gen, method, a0, a1, NULL);
-    if (got != NULL && !PyTuple_Check(got) && !PyList_Check(got)) {
-        PyErr_SetString(PyExc_TypeError, "a generator result must be a tuple or a list");
-        Py_CLEAR(got);
-    }
-    return got;
-}
-
-static int dict_attr(PyObject *o, PyObject *name, PyObject **out) {
-    *out = PyObject_GetAttr(o, name);
-    if (*out != NULL && !PyDict_Check(*out)) {
-        PyErr_Format(PyExc_TypeError, "Generator.%U is not a dict", name);
-        Py_CLEAR(*out);
-    }
-    return *out == NULL ? -1 : 0;
-}
-
-static PyObject *raw_melds(PyObject *self, PyObject *args) {
-    PyObject *gen, *hbo, *name, *melds, *set_ranks, *seq_keys;
-    if (!PyArg_ParseTuple(args, "OSUO!OO", &gen, &hbo, &name, &PyList_Type, &melds, &set_ranks, &seq_keys))
-        return NULL;
-    if (E_Action == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "burraco._speedups: configure_engine() was not called");
-        return NULL;
-    }
-    if (PyBytes_GET_SIZE(hbo) < NT) {
-        PyErr_SetString(PyExc_ValueError, "raw_melds(): the hand is 53 counts");
-        return NULL;
-    }
-    const unsigned char *hb = (const unsigned char *)PyBytes_AS_STRING(hbo);
-    long sig = (hb[52] > 0) | (hb[1] > 0) << 1 | (hb[14] > 0) << 2 | (hb[27] > 0) << 3 | (hb[40] > 0) << 4;
-    int filter_sets = PyObject_IsTrue(set_ranks), filter_seqs = PyObject_IsTrue(seq_keys);
-    if (filter_sets < 0 || filter_seqs < 0)
-        return NULL;
-    PyObject *out = PyList_New(0), *sigo = PyLong_FromLong(sig), *d_ranks = NULL, *d_set = NULL, *d_seq0 = NULL,
-             *d_add1 = NULL, *ranks = NULL, *tots = NULL, *pattern = NULL, *need = NULL;
-    if (out == NULL || sigo == NULL || dict_attr(gen, G_ranks, &d_ranks) < 0 || dict_attr(gen, G_set, &d_set) < 0 ||
-        dict_attr(gen, G_seq0, &d_seq0) < 0 || dict_attr(gen, G_add1, &d_add1) < 0)
-        goto fail;
-    /* new sets: the ranks of which the hand holds enough cards (2 with a wild, else 3) */
-    {
-        char tb[13], pb[13];
-        int nd = sig ? 2 : 3;
-        for (int r = 0; r < 13; r++) {
-            tb[r] = (char)(hb[r] + hb[r + 13] + hb[r + 26] + hb[r + 39]);
-            pb[r] = (unsigned char)tb[r] >= nd ? 1 : 0;
-        }
-        if (!(tots = PyBytes_FromStringAndSize(tb, 13)) || !(pattern = PyBytes_FromStringAndSize(pb, 13)) ||
-            !(need = PyLong_FromLong(nd)))
-            goto fail;
-        if (!(ranks = cached(d_ranks, pattern, gen, F_set_candidates, tots, need, NULL)))
-            goto fail;
-    }
-    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(ranks); i++) {
-        PyObject *rank = PySequence_Fast_GET_ITEM(ranks, i);
-        if (filter_sets) {
-            int in = PySequence_Contains(set_ranks, rank);
-            if (in < 0)
-                goto fail;
-            if (in)
-                continue;
-        }
-        long base = PyLong_AsLong(rank) - 1;
-        if (base < 0 || base > 12) {
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_ValueError, "raw_melds(): a rank outside 1...13");
-            goto fail;
-        }
-        char cb[4] = {(char)hb[base], (char)hb[base + 13], (char)hb[base + 26], (char)hb[base + 39]};
-        PyObject *cnt = PyBytes_FromStringAndSize(cb, 4);
-        PyObject *key = cnt ? PyTuple_Pack(3, rank, cnt, sigo) : NULL;
-        PyObject *got = key ? cached(d_set, key, gen, F_sets, rank, cnt, sigo) : NULL;
-        Py_XDECREF(key);
-        Py_XDECREF(cnt);
-        if (got == NULL)
-            goto fail;
-        int rc = append_actions(out, name, E_MELD, got, E_ZERO);
-        Py_DECREF(got);
-        if (rc < 0)
-            goto fail;
-    }
-    /* new sequences, suit by suit: 2 naturals and a wild, or 3 naturals at least */
-    int max_zeros = sig ? 11 : 10;
-    for (int suit = 0; suit < 4; suit++) {
-        const unsigned char *cs = hb + 13 * suit;
-        int zeros = 0;
-        for (int i = 0; i < 13; i++)
-            zeros += cs[i] == 0;
-        if (zeros > max_zeros)
-            continue;
-        PyObject *cso = PyBytes_FromStringAndSize((const char *)cs, 13), *suito = PyLong_FromLong(suit);
-        PyObject *key = cso && suito ? PyTuple_Pack(3, cso, sigo, suito) : NULL;
-        PyObject *got = key ? cached(d_seq0, key, gen, F_sequences, suito, cso, sigo) : NULL;
-        Py_XDECREF(key);
-        Py_XDECREF(cso);
-        if (got == NULL) {
-            Py_XDECREF(suito);
-            goto fail;
-        }
-        for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(got); j++) {
-            PyObject *e = PySequence_Fast_GET_ITEM(got, j); /* (cards, natural positions) */
-            if (!PyTuple_Check(e) || PyTuple_GET_SIZE(e) != 2) {
-                PyErr_SetString(PyExc_TypeError, "raw_melds(): a sequence is (cards, mask)");
-                Py_DECREF(got);
-                Py_DECREF(suito);
-                goto fail;
-            }
-            if (filter_seqs) {
-                PyObject *sk = PyTuple_Pack(2, suito, PyTuple_GET_ITEM(e, 1));
-                int in = sk ? PySequence_Contains(seq_keys, sk) : -1;
-                Py_XDECREF(sk);
-                if (in < 0) {
-                    Py_DECREF(got);
-                    Py_DECREF(suito);
-                    goto fail;
-                }
-                if (in)
-                    continue;
-            }
-            if (append_action(out, name, E_MELD, PyTuple_GET_ITEM(e, 0), E_ZERO) < 0) {
-                Py_DECREF(got);
-                Py_DECREF(suito);
-                goto fail;
-            }
-        }
-        Py_DECREF(got);
-        Py_DECREF(suito);
-    }
-    /* attachments to the side's melds */
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(melds); i++) {
-        PyObject *m = PyList_GET_ITEM(melds, i);
-        long kind, x;
-        if (get_long(m, M_kind, &kind) < 0 || get_long(m, kind == E_SET ? M_rank : M_suit, &x) < 0)
-            goto fail;
-        unsigned char cb[13];
-        Py_ssize_t len;
-        int any = 0;
-        if (kind == E_SET) {
-            if (x < 1 || x > 13) {
-                PyErr_SetString(PyExc_ValueError, "raw_melds(): a set's rank outside 1...13");
-                goto fail;
-            }
-            for (int s = 0; s < 4; s++)
-                cb[s] = hb[x - 1 + 13 * s];
-            len = 4;
-        } else {
-            if (x < 0 || x > 3) {
-                PyErr_SetString(PyExc_ValueError, "raw_melds(): a sequence's suit outside 0...3");
-                goto fail;
-            }
-            memcpy(cb, hb + 13 * x, 13);
-            len = 13;
-        }
-        for (Py_ssize_t j = 0; j < len; j++)
-            any |= cb[j];
-        if (!sig && !any)
-            continue;
-        PyObject *uid = PyObject_GetAttr(m, A_uid);
-        PyObject *cnt = uid ? PyBytes_FromStringAndSize((const char *)cb, len) : NULL;
-        PyObject *key = cnt ? PyTuple_Pack(3, uid, cnt, sigo) : NULL;
-        Py_INCREF(m); /* the generator's Python code runs on a miss: hold the meld */
-        PyObject *got = key ? cached(d_add1, key, gen, F_additions, m, cnt, sigo) : NULL;
-        Py_DECREF(m);
-        Py_XDECREF(key);
-        Py_XDECREF(cnt);
-        Py_XDECREF(uid);
-        if (got == NULL)
-            goto fail;
-        int rc = 0;
-        if (PySequence_Fast_GET_SIZE(got)) {
-            PyObject *ko = PyLong_FromSsize_t(i + 1);
-            rc = ko == NULL ? -1 : append_actions(out, name, E_ADD, got, ko);
-            Py_XDECREF(ko);
-        }
-        Py_DECREF(got);
-        if (rc < 0)
-            goto fail;
-    }
-    Py_DECREF(sigo);
-    Py_DECREF(d_ranks);
-    Py_DECREF(d_set);
-    Py_DECREF(d_seq0);
-    Py_DECREF(d_add1);
-    Py_DECREF(ranks);
-    Py_DECREF(tots);
-    Py_DECREF(pattern);
-    Py_DECREF(need);
-    return out;
-fail:
-    Py_XDECREF(out);
-    Py_XDECREF(sigo);
-    Py_XDECREF(d_ranks);
-    Py_XDECREF(d_set);
-    Py_XDECREF(d_seq0);
-    Py_XDECREF(d_add1);
-    Py_XDECREF(ranks);
-    Py_XDECREF(tots);
-    Py_XDECREF(pattern);
-    Py_XDECREF(need);
-    return NULL;
-}
-
 /* ---- module -------------------------------------------------------------------------------------------------- */
 static PyMethodDef methods[] = {
     {"configure", configure, METH_O, "Set the observation layout and the action space's offsets."},
@@ -1157,8 +881,6 @@ static PyMethodDef methods[] = {
      "The same for the layouts of 3, 5 and 6 players and of three packs (Encoder.encode)."},
     {"indices", indices, METH_VARARGS, "The action indices of engine actions (encoding.legal_indices)."},
     {"mask", mask, METH_VARARGS, "A bytearray of zeros with 1 at every code."},
-    {"configure_engine", configure_engine, METH_O, "Set the Action type, the verbs and the set kind."},
-    {"raw_melds", raw_melds, METH_VARARGS, "Every valid new meld and attachment (Game._raw_meld_actions)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "burraco._speedups",
@@ -1200,22 +922,9 @@ PyMODINIT_FUNC PyInit__speedups(void) {
                  {&A_poz_by, "poz_by"},
                  {&A_uid, "uid"},
                  {&S_draw, "draw"},
-                 {&S_play, "play"},
-                 {&G_ranks, "_ranks"},
-                 {&G_set, "_set"},
-                 {&G_seq0, "_seq0"},
-                 {&G_add1, "_add1"},
-                 {&M_kind, "kind"},
-                 {&M_rank, "rank"},
-                 {&M_suit, "suit"},
-                 {&F_set_candidates, "set_candidates"},
-                 {&F_sets, "sets"},
-                 {&F_sequences, "sequences"},
-                 {&F_additions, "additions"}};
+                 {&S_play, "play"}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if ((*names[i].p = PyUnicode_InternFromString(names[i].s)) == NULL)
             return NULL;
-    if ((E_ZERO = PyLong_FromLong(0)) == NULL)
-        return NULL;
     return PyModule_Create(&module);
 }

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from mypy_extensions import mypyc_attr
-
 from .cards import CARD_STR, CardError, parse_card
 from .messages import Message, MessageError, msg
 
@@ -35,7 +33,6 @@ REDRAW = "redraw"
 SWAP = "swap"
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # record.ReplayError
 class ActionError(MessageError):
     """An action the engine refuses. ``kind`` is ``"invalid"`` or ``"illegal"`` as RECORDS.md §5 defines them."""
 

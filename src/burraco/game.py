@@ -26,7 +26,8 @@ from itertools import compress
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from ._accel import fast as _fast
+from ._accel import check_native, native_rules, supported
+from ._accel import core as _core
 from .actions import (
     ADD,
     DISCARD,
@@ -45,7 +46,19 @@ from .actions import (
 from .cards import CARD_STR, JOKER, NUM_TYPES, cards_str
 from .deal import Deal, deal_from_seed
 from .gen import Generator, generator
-from .melds import CLEAN, SEQUENCE, SET, Meld, MeldError, MeldRules, burraco_bonus, meld_points, meld_rules
+from .melds import (
+    CLEAN,
+    DIRTY,
+    SEMICLEAN,
+    SEQUENCE,
+    SET,
+    Meld,
+    MeldError,
+    MeldRules,
+    burraco_bonus,
+    meld_points,
+    meld_rules,
+)
 from .messages import Message, msg
 from .rules import BurracoNeeded, PickupRule, Rules, StockEnd, TimeoutPolicy
 
@@ -63,6 +76,13 @@ _ALL_SEATS = tuple(dict.fromkeys(SEATS_4 + SEATS_ABC))
 DRAW_PHASE = "draw"
 PLAY_PHASE = "play"
 END_PHASE = "end"
+
+#: how a hand ends (:attr:`Game.end`), in the order of the native core's end codes (0: it runs)
+ENDS: tuple[str | None, ...] = (None, "closed", "stock", "stalemate", "timeout", "cap")
+_END_CODE = {e: i for i, e in enumerate(ENDS)}
+_PHASES = (DRAW_PHASE, PLAY_PHASE, END_PHASE)
+_PHASE_CODE = {p: i for i, p in enumerate(_PHASES)}
+_BURRACO_CODE = {None: 0, CLEAN: 1, SEMICLEAN: 2, DIRTY: 3}
 
 WILD_TYPES = (JOKER, 1, 14, 27, 40)  # the joker and the four 2s
 
@@ -87,6 +107,22 @@ def seat_names(players: int) -> tuple[str, ...]:
     if players == 2:
         return SEATS_2
     return SEATS_ABC[:players]
+
+
+if _core is not None:  # the native core makes the engine's own actions and knows the seats' names
+    _core.configure(
+        Action, (DRAW, PICK, MELD, ADD, DISCARD, REDRAW, SWAP), [seat_names(n) if n >= 2 else () for n in range(7)]
+    )
+_SERVED: dict[Rules, bool] = {}
+
+
+def served(rules: Rules) -> bool:
+    """Whether the native core serves :meth:`Game.legal_actions` and :meth:`Game.apply` for ``rules`` (it is built,
+    ``BURRACO_PURE`` is unset and :func:`burraco.native.supported` takes the rules: every preset)."""
+    got = _SERVED.get(rules)
+    if got is None:
+        got = _SERVED[rules] = _core is not None and supported(rules) is None
+    return got
 
 
 def initial_sides(players: int) -> tuple[tuple[int, ...], ...]:
@@ -140,7 +176,16 @@ def pairs_after(solo: int, players: int) -> tuple[tuple[int, ...], ...]:
 
 
 class Game:
-    """The state of one hand. Create with :meth:`new` (from a seed) or :meth:`from_deal`."""
+    """The state of one hand. Create with :meth:`new` (from a seed) or :meth:`from_deal`.
+
+    Where the native core is built (:func:`served`), a copy of the state in the core follows every :meth:`apply`
+    and makes :meth:`legal_actions` (the same list in the same order as the Python code, which stays the reference
+    and gives every refusal its reason). Change a game only through :meth:`apply`; code that sets its fields
+    directly (a test building a position) calls :meth:`state_changed` afterwards."""
+
+    #: the native core's copy of this state (``burraco._native.Hand``), made when first needed; None until then,
+    #: False where the core cannot hold it
+    _nh: Any = None
 
     # ------------------------------------------------------------------------------------------------------------
     # construction
@@ -234,8 +279,9 @@ class Game:
         return cls(rules, deal, (dealer + rules.direction) % rules.players)
 
     def clone(self) -> Game:
-        """An independent copy (melds are immutable values and are shared). Every field is listed: the class has
-        no instance dictionary in the compiled build (setup.py), and a test checks that none is forgotten."""
+        """An independent copy (melds are immutable values and are shared; the native core's copy of the state is
+        cloned too). Every field is listed (faster than copying the instance dictionary); a test checks that none
+        is forgotten."""
         g = Game(self.rules, None, 0)
         g.deal = self.deal
         g.n = self.n
@@ -285,11 +331,13 @@ class Game:
         g.first = self.first
         g._legal = self._legal
         g._meldkeys = self._meldkeys[:]
+        if self._nh:
+            g._nh = self._nh.clone()
         return g
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        """Pickled as its rules and its fields (:data:`STATE_FIELDS`): the compiled build's native class has no
-        instance dictionary to pickle; the rules' caches are rebuilt on loading."""
+        """Pickled as its rules and its fields (:data:`STATE_FIELDS`): the rules' caches and the native core's copy
+        of the state are made again on loading, not pickled."""
         return (_rebuild_game, (self.rules, tuple(getattr(self, f) for f in STATE_FIELDS)))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
@@ -382,11 +430,21 @@ class Game:
         """Apply a legal action, or raise :class:`ActionError` (``invalid`` or ``illegal``) leaving the state as is."""
         a = self.parse(action) if isinstance(action, str) else action
         known = self._legal
+        if (known is None or known[0] != len(self.actions)) and self.end is None and served(self.rules):
+            self.legal_actions()  # the core's list: cheaper than the checks
+            known = self._legal
         if known is None or known[0] != len(self.actions) or a not in known[1]:
             err = self.check(a)
             if err is not None:
                 raise err
         self._apply(a)
+
+    def state_changed(self) -> None:
+        """Forget what was worked out from the state (the last legal actions, the native core's copy, the meld
+        keys): call it after setting a game's fields directly instead of through :meth:`apply`."""
+        self._legal = None
+        self._nh = None
+        self._meldkeys = [None] * len(self.melds)
 
     def is_legal(self, action: Action | str) -> bool:
         """True when :meth:`apply` would accept the action (``a in legal_actions()`` for the seat's actions)."""
@@ -482,7 +540,10 @@ class Game:
                 )
 
     def _apply(self, a: Action) -> None:
-        """Apply an action already known to be legal (no checks)."""
+        """Apply an action already known to be legal (no checks), to the native core's copy too."""
+        h = self._nh
+        if h and not h.apply(a):  # a director's time-out: the core's copy is made again when needed
+            self._nh = None
         self.actions.append(a)
         v = a.verb
         if v == TIMEOUT:
@@ -1041,6 +1102,33 @@ class Game:
         """Every legal action of the seat to act, each distinct action once (a director's time-out excluded)."""
         if self.end is not None:
             return []
+        h = self._nh
+        if h is None and served(self.rules):
+            try:
+                h = self._nh = _core.Hand(native_rules(self.rules), fields_of(self))  # type: ignore[union-attr]
+            except ValueError:  # beyond the core's fixed sizes (more than 32 melds on a side): the Python engine
+                self._nh = False
+                h = None
+        if h:
+            out: list[Action] = h.legal_actions()
+            if check_native:
+                self._compare_native(out)
+            self._legal = (len(self.actions), out)
+            return out
+        return self._py_legal_actions()
+
+    def _compare_native(self, got: list[Action]) -> None:
+        """``BURRACO_CHECK_NATIVE=1`` (the test suite): the core's legal actions must be the Python code's."""
+        want = self._py_legal_actions()
+        if got != want or fields_of(self) != self._nh.fields():
+            raise AssertionError(
+                "the native core's copy of the game differs from the Python engine after "
+                f"{len(self.actions)} actions (was the game changed without apply() or state_changed()?): "
+                f"legal {[str(a) for a in got]} != {[str(a) for a in want]}"
+            )
+
+    def _py_legal_actions(self) -> list[Action]:
+        """:meth:`legal_actions` worked out by the Python engine (the reference)."""
         seat = self.turn
         name = self.seats[seat]
         if self.phase == DRAW_PHASE:
@@ -1106,9 +1194,6 @@ class Game:
                 else frozenset(),
             )
         set_ranks, seq_keys = mk
-        if _fast is not None:  # the same in C (burraco._speedups), on the same generator caches
-            fast_out: list[Action] = _fast.raw_melds(gen, hb, name, melds, set_ranks, seq_keys)
-            return fast_out
         tn = tuple.__new__
         out: list[Action] = []
         fb = int.from_bytes
@@ -1287,6 +1372,40 @@ STATE_FIELDS = (
     "must_open", "drawn", "redrawn", "last_turn", "stalemate_run", "turns", "timeout_called", "timeout_left", "end",
     "closed_by", "first",
 )  # fmt: skip
+
+
+def _meld_fields(m: Meld) -> tuple[int, ...] | tuple[Any, ...]:
+    return (m.kind, m.cards, m.suit, m.rank, m.mask, m.wild, m.wild_pos, m.naturals, _BURRACO_CODE[m.burraco])
+
+
+def fields_of(g: Game) -> tuple[Any, ...]:
+    """The state of a Python game in the native core's layout (what :meth:`NativeHand.fields` returns): hands,
+    hand sizes, stock (top last), pile, pozzetti, pozzetti taken, the order the sides took them, who took them,
+    the hidden pozzetti, the pending ones, the melds (kind, cards, suit, rank, mask, wild, wild position, naturals,
+    burraco class), the cards known, the table and the scalar fields."""
+    ints = (
+        g.turn, _PHASE_CODE[g.phase], int(g.picked), int(g.drew), g.lone, int(g.lone_gone), g.top, int(g.top_used),
+        int(g.melded), int(g.opening), int(g.must_open), g.drawn, int(g.redrawn), int(g.last_turn),
+        int(g.timeout_called), _END_CODE[g.end], g.closed_by, g.first, g.laid, g.stalemate_run, g.turns,
+        g.timeout_left, len(g.actions), 0,
+    )  # fmt: skip
+    return (
+        tuple(bytes(h) for h in g.hands),
+        tuple(g.hand_n),
+        tuple(g.stock),
+        tuple(g.pile),
+        tuple(g.pozzetti),
+        tuple(g.poz_taken),
+        tuple(g.poz_order),
+        tuple(g.poz_by),
+        tuple(None if h is None else bytes(h) for h in g.hidden),
+        tuple(int(p) for p in g.poz_pending),
+        tuple(tuple(_meld_fields(m) for m in side) for side in g.melds),
+        tuple(bytes(k) for k in g.known),
+        bytes(g.table),
+        ints,
+        (tuple(g.side_of_seat), g.solo),
+    )
 
 
 def _rebuild_game(rules: Rules, fields: tuple[Any, ...]) -> Game:

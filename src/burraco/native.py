@@ -22,51 +22,37 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from ._accel import pure
-from .actions import ADD, DISCARD, DRAW, MELD, PICK, REDRAW, SWAP, Action, IllegalActionError
+from ._accel import core
+from ._accel import native_rules as native_rules  # re-exported: the core's rules and what it plays
+from ._accel import supported as supported
+from .actions import Action, IllegalActionError
 from .cards import NUM_TYPES
 from .game import (
-    DRAW_PHASE,
-    END_PHASE,
-    PLAY_PHASE,
+    _END_CODE,
+    _PHASE_CODE,
+    _PHASES,
+    ENDS,
     STATE_FIELDS,
     Game,
+    _meld_fields,
+    fields_of,
     initial_sides,
     seat_names,
     side_name,
     side_names,
 )
-from .melds import CLEAN, DIRTY, SEMICLEAN, Meld, _new, meld_rules
+from .melds import _new, meld_rules
 from .messages import msg
-from .rules import BurracoNeeded, PickupRule, Rules, StockEnd
+from .rules import Rules
 
 if TYPE_CHECKING:
     from .view import View
 
-#: the end codes of the native state, in order (0 = the hand is running)
-ENDS: tuple[str | None, ...] = (None, "closed", "stock", "stalemate", "timeout", "cap")
-_END_CODE = {e: i for i, e in enumerate(ENDS)}
-_PHASES = (DRAW_PHASE, PLAY_PHASE, END_PHASE)
-_PHASE_CODE = {p: i for i, p in enumerate(_PHASES)}
-_BURRACO_CODE = {None: 0, CLEAN: 1, SEMICLEAN: 2, DIRTY: 3}
 _LEVEL = {"easy": 0, "medium": 1, "hard": 2}
 _SCORE_KEYS = ("melds", "bonuses", "closing", "hand", "pozzetto", "total")
 
 
-def _load() -> ModuleType | None:
-    if pure():
-        return None
-    try:
-        from . import _native
-    except ImportError:
-        return None
-    _native.configure(
-        Action, (DRAW, PICK, MELD, ADD, DISCARD, REDRAW, SWAP), [seat_names(n) if n >= 2 else () for n in range(7)]
-    )
-    return _native
-
-
-_mod: ModuleType | None = _load()
+_mod: ModuleType | None = core  # configured by burraco.game
 
 
 def _core() -> ModuleType:
@@ -86,121 +72,7 @@ def build() -> str:
     return "native" if _mod is not None else "pure"
 
 
-def supported(rules: Rules) -> str | None:
-    """Why the native core does not play ``rules`` (an English sentence), or None when it does."""
-    if rules.allow_set_of_twos or 2 in rules.allowed_set_ranks:
-        return "sets of 2s"
-    if rules.max_wilds != 1:
-        return "more than one wild per meld"
-    if rules.max_set_size > 14 or rules.max_sequence_len > 14:
-        return "melds longer than 14 cards"
-    if rules.deck_size > 170:
-        return "a deck of more than 170 cards"
-    if max(rules.pozzetto_sizes) > 20:
-        return "pozzetti of more than 20 cards"
-    return None
 
-
-_RULES: dict[Rules, Any] = {}
-
-
-def native_rules(rules: Rules) -> Any:
-    """The native core's copy of the parameters of ``rules`` (cached); ValueError where :func:`supported` refuses."""
-    got = _RULES.get(rules)
-    if got is not None:
-        return got
-    if _mod is None:
-        raise RuntimeError("the native core is not built (or BURRACO_PURE is set)")
-    why = supported(rules)
-    if why is not None:
-        raise ValueError(f"the native core does not play {rules.name}: {why}")
-    r = rules
-    spec = {
-        "players": r.players,
-        "direction": r.direction,
-        "max_set": r.max_set_size,
-        "max_seq": r.max_sequence_len,
-        "two_aces": int(r.two_natural_aces),
-        "min_len": r.burraco_min_len,
-        "semiclean": int(r.semiclean),
-        "at_end_only": int(r.semipulito_wild_at_end_only),
-        "set_ranks": sum(1 << k for k in r.allowed_set_ranks),
-        "forbid_dup_set": int(r.forbid_duplicate_set_rank),
-        "forbid_ident_seq": int(r.forbid_identical_sequences),
-        "discard_open": int(r.discard_pile_open),
-        "no_rediscard": int(r.single_card_pile_no_rediscard),
-        "pickup_one_ok": int(r.pickup_with_one_card_allowed),
-        "indirect_counts": int(r.indirect_pozzetto_counts_if_unplayed),
-        "poz_penalty": r.pozzetto_penalty,
-        "poz_requires_burraco": int(r.pozzetto_requires_burraco),
-        "solo_pair": int(r.solo_pair),
-        "pickup_rule": {PickupRule.NONE: 0, PickupRule.MUST_OPEN_OR_ATTACH: 1, PickupRule.MUST_USE_TOP_CARD: 2}[
-            r.pickup_rule
-        ],
-        "min_first_meld": r.min_first_meld,
-        "min_meld_for_pickup": int(r.min_meld_required_for_pickup),
-        "redraw": int(r.first_player_redraw),
-        "swap": int(r.wild_may_return_to_hand),
-        "poz_sizes": tuple(r.pozzetto_sizes),
-        "closing_clean": int(r.closing_burraco is BurracoNeeded.CLEAN),
-        "closing_requires_discard": int(r.closing_requires_discard),
-        "closing_wild_ok": int(r.closing_discard_may_be_wild),
-        "closing_bonus": r.closing_bonus,
-        "bonus_clean": r.bonus_clean,
-        "bonus_semi": r.bonus_semiclean,
-        "bonus_dirty": r.bonus_dirty,
-        "extra_honours": int(r.extra_honours),
-        "bonus_ak": r.bonus_ace_to_king,
-        "bonus_aa": r.bonus_ace_to_ace,
-        "no_canastra_penalty": int(r.no_canastra_penalty),
-        "stock_end_morto": int(r.stock_end is StockEnd.MORTO_BECOMES_STOCK),
-        "stalemate": int(r.stalemate),
-        "turn_cap": r.turn_cap,
-        "three_morto": int(r.three_morto),
-        "hand_size": r.hand_size,
-        "poz_size": r.pozzetto_size,
-        "up_card": int(r.up_card),
-        "decks": r.decks,
-        "jokers": r.jokers,
-        "values": tuple(r.card_values()),
-    }
-    got = _RULES[rules] = _mod.Rules(spec)
-    return got
-
-
-
-def _meld_fields(m: Meld) -> tuple[int, ...] | tuple[Any, ...]:
-    return (m.kind, m.cards, m.suit, m.rank, m.mask, m.wild, m.wild_pos, m.naturals, _BURRACO_CODE[m.burraco])
-
-
-def fields_of(g: Game) -> tuple[Any, ...]:
-    """The state of a Python game in the native core's layout (what :meth:`NativeHand.fields` returns): hands,
-    hand sizes, stock (top last), pile, pozzetti, pozzetti taken, the order the sides took them, who took them,
-    the hidden pozzetti, the pending ones, the melds (kind, cards, suit, rank, mask, wild, wild position, naturals,
-    burraco class), the cards known, the table and the scalar fields."""
-    ints = (
-        g.turn, _PHASE_CODE[g.phase], int(g.picked), int(g.drew), g.lone, int(g.lone_gone), g.top, int(g.top_used),
-        int(g.melded), int(g.opening), int(g.must_open), g.drawn, int(g.redrawn), int(g.last_turn),
-        int(g.timeout_called), _END_CODE[g.end], g.closed_by, g.first, g.laid, g.stalemate_run, g.turns,
-        g.timeout_left, len(g.actions), 0,
-    )  # fmt: skip
-    return (
-        tuple(bytes(h) for h in g.hands),
-        tuple(g.hand_n),
-        tuple(g.stock),
-        tuple(g.pile),
-        tuple(g.pozzetti),
-        tuple(g.poz_taken),
-        tuple(g.poz_order),
-        tuple(g.poz_by),
-        tuple(None if h is None else bytes(h) for h in g.hidden),
-        tuple(int(p) for p in g.poz_pending),
-        tuple(tuple(_meld_fields(m) for m in side) for side in g.melds),
-        tuple(bytes(k) for k in g.known),
-        bytes(g.table),
-        ints,
-        (tuple(g.side_of_seat), g.solo),
-    )
 
 
 class NativeHand:
@@ -421,8 +293,8 @@ def _write_back(g: Game, h: NativeHand, acts: Sequence[Action]) -> None:
     done = game_from_fields(g.rules, g.deal, h.fields(), [*g.actions, *acts])
     for name in STATE_FIELDS:
         setattr(g, name, getattr(done, name))
-    g._legal = None
-    g._meldkeys = [None] * len(g.melds)
+    g.state_changed()
+    g._nh = h._h  # the core's copy of the state it has just played to
 
 
 def play_random(g: Game, rng: random.Random) -> int | None:

@@ -37,7 +37,9 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections import deque
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 
 from .. import native
 from ..actions import DISCARD, Action
@@ -193,6 +195,7 @@ class ISMCTSPlayer:
         c: float = 0.7,
         bias: float = 0.3,
         infer: bool = True,
+        threads: int = 1,
     ) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (levels are {', '.join(LEVELS)})")
@@ -200,6 +203,8 @@ class ISMCTSPlayer:
             raise ValueError(f"unknown search {search!r} (searches are flat, tree)")
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
+        if threads < 1:
+            raise ValueError("threads must be at least 1")
         self.name = self.NAME
         self.rng = random.Random(seed)
         self.iterations = iterations
@@ -216,6 +221,11 @@ class ISMCTSPlayer:
         self.bias = bias
         #: sample the other hands with :func:`~burraco.bots.infer.seat_weights` (else uniformly)
         self.infer = infer
+        #: threads that play the flat search's rollouts on the native core at once (they release the GIL); the
+        #: same determinizations and values as one thread at a fixed number of iterations, more of them in a budget
+        self.threads = threads
+        self._pool: ThreadPoolExecutor | None = None
+        self._started = time.perf_counter()
         self._policy = HeuristicPlayer(level, seed=0)
         #: iterations (determinizations) run by the last search, and rollouts played (for measurement)
         self.last_iterations = 0
@@ -223,6 +233,7 @@ class ISMCTSPlayer:
 
     # ------------------------------------------------------------------------------------------------------------
     def choose(self, view: View, legal: list[Action]) -> Action:
+        self._started = time.perf_counter()  # the budget counts from here: ranking and sampling set-up included
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
@@ -273,6 +284,7 @@ class ISMCTSPlayer:
         """Per candidate, its outcome (in units of :data:`REWARD_SCALE`, for the view's seat) on each sampled
         determinization of the view, every candidate on the same hidden cards and the same later luck — the flat
         search's evaluation, for analysing a decision (:mod:`burraco.analysis`)."""
+        self._started = time.perf_counter()
         weights = seat_weights(view) if self.infer else None
         return self.flat_values(view, candidates, _Sampler(view, weights))
 
@@ -284,7 +296,8 @@ class ISMCTSPlayer:
         players = [HeuristicPlayer(self.level, seed=0) for _ in range(view.players)]
         values: list[list[float]] = [[] for _ in cands]
         rollouts = 0
-        t0 = time.perf_counter()
+        t0 = self._started  # the decision's start (choose, candidate_values)
+        loop = time.perf_counter()
         it = 0
         # on the native core where it takes the rules: the determinizations of the view and the rollouts there, the
         # search's generator copied into the core for the loop and given back after it (the same draws)
@@ -293,6 +306,8 @@ class ISMCTSPlayer:
         if native_rollouts and isinstance(sample, _Sampler) and sample.native_ok():
             dets = native.Determinizer(view, sample.weights)
             tw = native.Twister(rng)
+            if self.threads > 1:
+                return self._flat_values_threads(view, cands, dets, tw, t0)
         while True:
             if self.iterations is not None:
                 if it >= self.iterations:
@@ -300,8 +315,8 @@ class ISMCTSPlayer:
             elif it > 0:
                 # stop unless one more iteration, at the mean cost so far, fits in the budget: the budget is a
                 # ceiling on the time per decision, not a point after which the last iteration may run
-                spent = time.perf_counter() - t0
-                if spent + spent / it > self.time_budget:
+                now = time.perf_counter()
+                if now - t0 + (now - loop) / it > self.time_budget:
                     break
             it += 1
             base: native.NativeHand | None
@@ -335,6 +350,68 @@ class ISMCTSPlayer:
         self.last_rollouts = rollouts
         return values
 
+    def _flat_values_threads(
+        self, view: View, cands: list[Action], dets: native.Determinizer, tw: native.Twister, t0: float
+    ) -> list[list[float]]:
+        """:meth:`flat_values` on the native core with :attr:`threads` threads: the determinizations and their
+        rollout seeds are drawn in order here, each one's rollouts (every candidate) run in a worker, and the values
+        are taken back in the order drawn, so a fixed number of iterations gives the values of one thread. With a
+        time budget a determinization is started only while one more, at the mean time one has taken, still ends
+        within the budget (a ceiling on the move's time: the threads in flight end before it)."""
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix="ismcts")
+        pool = self._pool
+        level, depth, seat = self.level, self.rollout_depth, view.seat
+
+        def work(base: native.NativeHand, seed: int) -> tuple[list[float], float]:
+            start = time.perf_counter()
+            out = []
+            for a in cands:
+                h = base.clone()
+                h.apply(a)
+                h.seeded_heuristic_playout(level, seed, depth)  # the GIL released
+                out.append(_native_outcome(h, h.side_of(seat)))
+            return out, time.perf_counter() - start
+
+        values: list[list[float]] = [[] for _ in cands]
+        pending: deque[Future[tuple[list[float], float]]] = deque()
+        it = done = 0
+        cost = 0.0  # the time the determinizations taken back took, each in its worker
+        while True:
+            while len(pending) < self.threads:
+                if self.iterations is not None:
+                    if it >= self.iterations:
+                        break
+                elif it > 0 and (
+                    done == 0 or time.perf_counter() - t0 + cost / done > self.time_budget
+                ):  # the first determinization always; more only once one has come back and the next one fits
+                    break
+                base = dets.sample_from(tw)
+                pending.append(pool.submit(work, base, tw.getrandbits(32)))
+                it += 1
+            if not pending:
+                break
+            row, took = pending.popleft().result()
+            for j, v in enumerate(row):
+                values[j].append(v)
+            done += 1
+            cost += took
+        tw.give_back(self.rng)
+        self.last_iterations = it
+        self.last_rollouts = it * len(cands)
+        return values
+
+    def __getstate__(self) -> dict[str, object]:
+        state = self.__dict__.copy()
+        state["_pool"] = None  # threads are not copied: a copy makes its own
+        return state
+
+    def close(self) -> None:
+        """Stop the worker threads (a search started afterwards makes them again)."""
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
     # ----- the tree search ----------------------------------------------------------------------------------------
     def _candidates(self, view: View, legal: list[Action], root: bool) -> list[tuple[Action, float]]:
         """The actions searched at a tree node, best first by the heuristic, each with its prior in (0, 1]."""
@@ -362,7 +439,7 @@ class ISMCTSPlayer:
         if len(root_cands) == 1:
             return root_cands[0][0]
         players = [HeuristicPlayer(self.level, seed=rng.getrandbits(32)) for _ in range(view.players)]
-        deadline = math.inf if self.iterations is not None else time.perf_counter() + self.time_budget
+        deadline = math.inf if self.iterations is not None else self._started + self.time_budget
         budget = self.iterations
         it = 0
         while True:
@@ -448,6 +525,7 @@ class CheatingISMCTSPlayer(ISMCTSPlayer):
     NAME = "cheating"
 
     def choose_with_state(self, game: Game, legal: list[Action]) -> Action:
+        self._started = time.perf_counter()
         if len(legal) == 1:
             return legal[0]
         view = game.view(game.current_seat)

@@ -40,6 +40,7 @@ SPELLINGS: tuple[tuple[str, str], ...] = (
     ("ismcts", f"information-set Monte Carlo search, {DEFAULT_SECONDS:g} s per move"),
     ("ismcts:N", "the same search with N iterations per move (ismcts:200)"),
     ("ismcts:Ts", "the same search with T seconds per move (ismcts:0.5s)"),
+    ("ismcts:Ts:threads=N", "the same search on N threads (ismcts:0.25s:threads=2)"),
     ("ismcts-uniform[:N|:Ts]", "the same search sampling hidden hands uniformly (for measurement)"),
     ("cheat[:N|:Ts]", "the same search seeing every card: a measuring stick, never seated by burraco play"),
     ("policy:PATH", "a learned policy's weights file (examples/train_bc.py; needs the rl extra's numpy)"),
@@ -67,17 +68,20 @@ class PlayerSpec:
     iterations: int | None = None
     seconds: float | None = None
     path: str | None = None
+    #: the search's threads (``ismcts:0.25s:threads=2``; 1 unless said)
+    threads: int = 1
 
     def __str__(self) -> str:
         if self.kind == "policy":
             return f"policy:{self.path}"
         if self.kind == "heuristic":
             return f"heuristic:{self.level}"
+        more = f":threads={self.threads}" if self.threads > 1 else ""
         if self.iterations is not None:
-            return f"{self.kind}:{self.iterations}"
+            return f"{self.kind}:{self.iterations}{more}"
         if self.seconds is not None:
-            return f"{self.kind}:{self.seconds:g}s"
-        return self.kind
+            return f"{self.kind}:{self.seconds:g}s{more}"
+        return self.kind + more
 
     def factory(self) -> PlayerFactory:
         """Makes a fresh player of this spec from a seed."""
@@ -96,11 +100,11 @@ class PlayerSpec:
 
         cls = CheatingISMCTSPlayer if self.kind == "cheat" else ISMCTSPlayer
         infer = self.kind != "ismcts-uniform"
-        iterations = self.iterations
+        iterations, threads = self.iterations, self.threads
         if iterations is not None:
-            return lambda seed: cls(seed=seed, iterations=iterations, infer=infer)
+            return lambda seed: cls(seed=seed, iterations=iterations, infer=infer, threads=threads)
         seconds = DEFAULT_SECONDS if self.seconds is None else self.seconds
-        return lambda seed: cls(seed=seed, time_budget=seconds, infer=infer)
+        return lambda seed: cls(seed=seed, time_budget=seconds, infer=infer, threads=threads)
 
 
 def parse_spec(text: str) -> PlayerSpec:
@@ -126,8 +130,21 @@ def parse_spec(text: str) -> PlayerSpec:
             )
         return PlayerSpec("heuristic", level=level)
     if name in SEARCH_KINDS:
+        threads = 1
+        head_arg, _, tail = arg.partition(":")
+        if head_arg.startswith("threads="):  # ismcts:threads=2
+            head_arg, tail = "", head_arg
+        if tail:
+            key, eq, value = tail.partition("=")
+            if key.strip() != "threads" or not eq or not value.strip().isdigit() or int(value) < 1:
+                raise PlayerSpecError(
+                    f"bad search option {tail!r} in {text.strip()!r}: write {name}:Ts:threads=N (N ≥ 1 threads, "
+                    f"e.g. {name}:0.25s:threads=2)"
+                )
+            threads = int(value)
+        arg = head_arg.strip()
         if not arg:
-            return PlayerSpec(name)
+            return PlayerSpec(name, threads=threads)
         bad = PlayerSpecError(
             f"bad search budget in {text.strip()!r}: write {name}, {name}:N (N iterations per move, N ≥ 1) or "
             f"{name}:Ts (T seconds per move, T > 0, e.g. {name}:0.5s)"
@@ -137,13 +154,13 @@ def parse_spec(text: str) -> PlayerSpec:
                 seconds = float(arg[:-1])
                 if not seconds > 0 or seconds == float("inf"):
                     raise bad
-                return PlayerSpec(name, seconds=seconds)
+                return PlayerSpec(name, seconds=seconds, threads=threads)
             iterations = int(arg)
         except ValueError as e:
             raise bad from e
         if iterations < 1:
             raise bad
-        return PlayerSpec(name, iterations=iterations)
+        return PlayerSpec(name, iterations=iterations, threads=threads)
     raise PlayerSpecError(f"unknown player {text.strip()!r}: write {ACCEPTED}")
 
 
