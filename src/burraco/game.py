@@ -118,7 +118,7 @@ _SERVED: dict[Rules, bool] = {}
 
 def served(rules: Rules) -> bool:
     """Whether the native core serves :meth:`Game.legal_actions` and :meth:`Game.apply` for ``rules`` (it is built,
-    ``BURRACO_PURE`` is unset and :func:`burraco.native.supported` takes the rules: every preset)."""
+    ``BURRACO_PURE`` is unset and ``burraco.native.supported()`` takes the rules: every preset)."""
     got = _SERVED.get(rules)
     if got is None:
         got = _SERVED[rules] = _core is not None and supported(rules) is None

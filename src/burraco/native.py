@@ -4,7 +4,7 @@ engine, which stays the reference.
 A :class:`NativeHand` is made from a :class:`~burraco.game.Game` and serves the same legal actions (the same list,
 in the same order), ``apply``, ``clone``, the scores at the hand's end and a random playout to the end of the hand
 in one call that releases the GIL. tests/test_native.py compares it with the Python engine on every state of random
-hands of every rule set it takes; :func:`supported` says which those are (every preset and house rule, 2 to 6
+hands of every rule set it takes; ``supported(rules)`` says which those are (every preset and house rule, 2 to 6
 players, the solo and the pairs of 3 and 5 players, the pick-up conditions and first-meld minimums included; not
 sets of 2s or more than one wild per meld); anything else plays on the Python engine.
 
@@ -90,7 +90,7 @@ class NativeHand:
 
     @classmethod
     def from_game(cls, g: Game) -> NativeHand:
-        """The native copy of ``g`` (ValueError where :func:`supported` refuses its rules)."""
+        """The native copy of ``g`` (ValueError where ``supported(rules)`` refuses its rules)."""
         return cls(g.rules, g.deal, _core().Hand(native_rules(g.rules), fields_of(g)))
 
     @classmethod
