@@ -70,7 +70,9 @@ def play_one_move(page: Any, drag: bool = False) -> str:
     else:
         cards = args[1:] if verb == "add" else args
         for c in cards:
-            page.locator(f"[data-testid=hand] .card[data-card='{c}']:not(.selected)").first.click()
+            # on its visible edge, as a player does: in a long hand the next card covers the middle of this one
+            page.locator(f"[data-testid=hand] .card[data-card='{c}']:not(.selected)").first.click(
+                position={"x": 4, "y": 12})
         if drag and verb in ("meld", "add"):  # the selected cards go with the one dragged
             card = page.locator(f"[data-testid=hand] .card.selected[data-card='{cards[-1]}']").first
             if verb == "meld":

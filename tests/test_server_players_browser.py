@@ -37,7 +37,7 @@ def test_a_whole_3_player_hand_from_the_lobby_at_1280x800(server: ThreadServer, 
     six = create(server.url, preset="italian-6p", seats=[{"kind": "human", "name": "Bo"}, {"kind": "open"}, EASY,
                                                          {"kind": "open"}, EASY, EASY])
     page.goto(server.url + "/")
-    row = page.locator(f"[data-table={six['id']}]")
+    row = page.locator(f"[data-table='{six['id']}']")  # quoted: an id may start with a digit
     row.wait_for()
     assert row.locator(".seat-pill").all_text_contents()[0].startswith("A: Bo")
     assert row.locator(".seat-pill.open").count() == 2 and row.locator(f"[data-testid=take-{six['id']}-D]").is_visible()

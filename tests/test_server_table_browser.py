@@ -384,8 +384,19 @@ def test_an_invited_player_chooses_his_name_and_the_creator_gives_a_left_seat(se
         p.context.close()
 
 
-def test_moves_fly_across_the_table_unless_the_system_asks_for_reduced_motion(server: ThreadServer,
+@pytest.fixture(scope="module")
+def paced_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    """Computer-only tables at a pace a watcher can follow (at the module server's 0.02 s a move, a hand could be
+    over before a loaded machine's page had connected, and no move would be left to fly)."""
+    db = tmp_path_factory.mktemp("db") / "paced.sqlite3"
+    with thread_server(fast_config(sqlite_url(db), bot_delay=0.02, computer_table_delay=0.25,
+                                   between_hands=600.0)) as s:
+        yield s
+
+
+def test_moves_fly_across_the_table_unless_the_system_asks_for_reduced_motion(paced_server: ThreadServer,
                                                                              browser: Any) -> None:
+    server = paced_server
     seen = {}
     for motion in ("no-preference", "reduce"):
         t = create(server.url, preset="italian", hands=1, seats=[EASY] * 4)  # a fresh hand for each
