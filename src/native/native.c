@@ -1786,6 +1786,8 @@ typedef struct {
     int hand[MAXCARDS], nhand, hidden_poz, n_hand;
     int pile[MAXCARDS], npile;
     int need_clean, own_poz, poz_left, own_can_close, opp_threat, opp_short, late;
+    int safety;         /* the partner's safety (issue 22): feeds and dirty_cost from medium up */
+    int next_discards;  /* bit r: the next opponent was seen to discard rank r + 1 */
     uint64_t own_singles[MAXMELDS], their_singles[MAXMELDS];
     int their_done;
 } HCtx;
@@ -1858,6 +1860,18 @@ static void hctx_init(HCtx *x, const NRules *R, const NState *S, int level) {
         nxt = ((nxt + R->direction) % P + P) % P;
     x->next_seat = nxt;
     x->their_side = SIDE_OF(S, nxt);
+    x->safety = level != L_EASY;
+    /* the visible pile's card k from the top came from the seat k + 1 turns back (every turn ends with a discard) */
+    x->next_discards = 0;
+    {
+        int j0 = (((seat - nxt) * R->direction) % P + P) % P;
+        if (j0)
+            for (int k = j0 - 1; k < x->npile; k += P) {
+                int c = x->pile[x->npile - 1 - k];
+                if (c != JOKER)
+                    x->next_discards |= 1 << (c % 13);
+            }
+    }
     x->need_clean = R->closing_clean;
     x->own_poz = S->poz_taken[x->side] > 0;
     x->poz_left = pozzetti_left(S) > 0;
@@ -1916,6 +1930,50 @@ static double h_use(HCtx *x, int c, const int *counts) {
     return u + (near < 16.0 ? near : 16.0);
 }
 
+/* _Ctx.feeds: what a natural c on the pile hands the next opponent's side */
+static double h_feeds(HCtx *x, int c) {
+    if (is_wild(c))
+        return 0.0;
+    const NRules *R = x->R;
+    const NState *S = x->S;
+    fits(x, c, 0); /* fills their_singles */
+    uint64_t bit = 1ULL << c;
+    double f = 0.0;
+    for (int i = 0; i < S->nmelds[x->their_side]; i++) {
+        if (!(x->their_singles[i] & bit))
+            continue;
+        const NMeld *m = &S->melds[x->their_side][i];
+        double w;
+        if (m->burraco != B_NONE)
+            w = 20.0;
+        else {
+            int gap = R->min_len - m->size;
+            double bonus = (double)(m->wild < 0 ? R->bonus_clean : R->bonus_dirty);
+            w = gap <= 1 ? 40.0 + 0.5 * bonus : (gap == 2 ? 30.0 + 0.2 * bonus : 30.0);
+        }
+        if (w > f)
+            f = w;
+    }
+    if (f > 0.0)
+        f *= 1.0 + (double)(S->pile_n < 20 ? S->pile_n : 20) / 20.0;
+    if (x->next_discards >> (c % 13) & 1)
+        f = f - 15.0 > 0.0 ? f - 15.0 : 0.0;
+    return f;
+}
+
+/* _Ctx.dirty_cost: a wild put on a clean meld of the side that stays short of a burraco */
+static double dirty_cost(HCtx *x, const NMeld *before, const NMeld *after, int left) {
+    const NRules *R = x->R;
+    if (!x->safety || before == NULL || before->wild >= 0 || after->wild < 0 || after->burraco != B_NONE)
+        return 0.0;
+    if (left <= 2 || (x->opp_threat && x->opp_short))
+        return 0.0;
+    double frac = (double)before->size / R->min_len;
+    if (frac > 1.0)
+        frac = 1.0;
+    return 20.0 + 0.5 * (double)(R->bonus_clean - R->bonus_dirty) * frac;
+}
+
 static double h_danger(HCtx *x, int c) {
     if (x->level == L_EASY)
         return 0.0;
@@ -1944,11 +2002,8 @@ static double h_danger(HCtx *x, int c) {
                 d += 15.0;
         }
     }
-    if (x->level == L_HARD && !is_wild(c)) {
-        const NMeld *m = fits(x, c, 0);
-        if (m != NULL)
-            d += 30.0 + (m->size >= 5 ? 40.0 : 0.0);
-    }
+    if (x->safety)
+        d += h_feeds(x, c);
     return d;
 }
 
@@ -2078,6 +2133,7 @@ static double meld_value(HCtx *x, const NAct *a) {
     }
     if (new_wild && after.burraco != B_NONE && before != NULL && before->burraco == B_CLEAN)
         gain -= 60.0;
+    gain -= dirty_cost(x, before, &after, left);
     if (left == 0 && !x->own_poz && x->poz_left)
         gain += 80.0;
     else if (left == 1 && !x->own_poz && x->poz_left)

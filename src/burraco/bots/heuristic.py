@@ -13,13 +13,20 @@ played (ties broken by the player's own seeded random source, over the actions i
   burraco are rare there); emptying the hand to take the pozzetto is
   rewarded; the side closes when it can, unless it is behind and nobody threatens to close.
 * **Discard** — the card least worth keeping: wilds, pairs and near-sequences are kept, isolated high cards go
-  early; cards the next opponent was seen to pick up (same rank, same suit nearby) and cards that extend the
-  opponents' melds are avoided; the last card kept for closing is never a lone wild.
+  early; cards the next opponent was seen to pick up (same rank, same suit nearby) and cards that feed his side's
+  melds (``_Ctx.feeds``: most when one completes a burraco, more on a big pile, less for a rank he was seen to
+  discard) are avoided; the last card kept for closing is never a lone wild.
+* **The partner's runs** — a wild put on a clean meld of the side (the partner's as one's own) that stays short of a
+  burraco pays for the clean burraco it may no longer become (``_Ctx.dirty_cost``), unless the hand is nearly
+  empty or the opponents can close at any moment.
 
 Levels make human mistakes on purpose: ``easy`` melds greedily (wilds included), takes the pile whenever its top
-card fits and never thinks about what it feeds the opponents; ``medium`` keeps wilds back a little and watches
-only the cards the next opponent picked up and values the pile by its cards' uses alone; ``hard`` does
-everything above.
+card fits and never thinks about what it feeds the opponents or what a wild does to a clean run; ``medium`` keeps
+wilds back a little, watches the cards the next opponent picked up and what its discards feed his melds, keeps the
+side's clean runs clean, and values the pile by its cards' uses alone; ``hard`` does everything above.
+``HeuristicPlayer(level, safety=False)`` plays as before the partner's safety (issue 22: no ``_Ctx.feeds``, no
+``_Ctx.dirty_cost``, ``medium`` blind to the opponents' melds), for benchmarks/partner_safety.py only; the
+native core (src/native/native.c) plays the default, identically.
 """
 
 from __future__ import annotations
@@ -75,11 +82,13 @@ _NEAR_ANY = tuple(_near(c, -2, False) for c in range(NUM_TYPES))
 class _Ctx:
     """What one decision needs, computed once from the view."""
 
-    def __init__(self, view: View, level: str) -> None:
+    def __init__(self, view: View, level: str, safety: bool = True) -> None:
         r = view.rules
         self.view = view
         self.rules = r
         self.level = level
+        #: the partner's safety (issue 22): :meth:`feeds` and :meth:`dirty_cost` from ``medium`` up
+        self.safety = safety and level != "easy"
         self.values = r.card_values()
         self.mr: MeldRules = meld_rules(r)
         self.side = view.side_of(view.seat)
@@ -100,6 +109,16 @@ class _Ctx:
         # the melds a discard could feed: those of the next opponent to play, who can take the pile first (with two
         # sides, the opponents' melds)
         self.their: tuple[Meld, ...] = view.melds[view.side_of(nxt)]
+        # the ranks the next opponent was seen to discard: since the last pick-up every turn ended with a discard,
+        # so the visible pile's card k from the top came from the seat k + 1 turns back
+        self.next_discards = 0
+        j0 = ((view.seat - nxt) * r.direction) % n
+        if j0:
+            pile = view.pile
+            for k in range(j0 - 1, len(pile), n):
+                c = pile[-1 - k]
+                if c != JOKER:
+                    self.next_discards |= 1 << (c % 13)
         self.need_clean = r.closing_burraco is BurracoNeeded.CLEAN
         self.own_poz = view.poz_taken[self.side] > 0
         self.poz_left = any(view.pozzetti)
@@ -179,11 +198,50 @@ class _Ctx:
                 d += 25.0
             elif c != JOKER and any(kn[x] for x in _NEAR_ANY[c]):
                 d += 15.0
-        if self.level == "hard" and not is_wild(c):
+        if self.safety:
+            d += self.feeds(c)
+        elif self.level == "hard" and not is_wild(c):
             m = self.fits(c, self.their)
             if m is not None:
                 d += 30.0 + (40.0 if m.size >= 5 else 0.0)
         return d
+
+    def feeds(self, c: int) -> float:
+        """What a natural ``c`` on the pile hands the next opponent's side: the best of their melds it attaches
+        to (most when it completes a burraco, more when it brings one within a card), more on a big pile (the
+        taker gets it all); less when that opponent was seen to discard its rank (he rarely wants it)."""
+        if is_wild(c):
+            return 0.0  # a wild's danger is counted apart (every meld takes it)
+        r = self.rules
+        bit = 1 << c
+        f = 0.0
+        for mask, m in self._singles_of(self.their):
+            if not mask & bit:
+                continue
+            if m.burraco is not None:
+                w = 20.0
+            else:
+                gap = r.burraco_min_len - m.size
+                bonus = float(r.bonus_clean if m.wild < 0 else r.bonus_dirty)
+                w = 40.0 + 0.5 * bonus if gap <= 1 else (30.0 + 0.2 * bonus if gap == 2 else 30.0)
+            f = max(f, w)
+        if f > 0.0:
+            f *= 1.0 + min(self.view.pile_size, 20) / 20.0
+        if self.next_discards >> (c % 13) & 1:
+            f = max(0.0, f - 15.0)
+        return f
+
+    def dirty_cost(self, before: Meld | None, after: Meld, left: int) -> float:
+        """A wild put on a clean meld of the side (the partner's or one's own) that stays short of a burraco: the
+        clean burraco it may no longer become; none when the wild completes a burraco, when the hand is nearly
+        empty (to go out or to close) or when the opponents can close at any moment."""
+        if not self.safety or before is None or before.wild >= 0 or after.wild < 0 or after.burraco is not None:
+            return 0.0
+        if left <= 2 or (self.opp_threat and self.opp_short):
+            return 0.0
+        r = self.rules
+        frac = min(1.0, before.size / r.burraco_min_len)
+        return 20.0 + 0.5 * (r.bonus_clean - r.bonus_dirty) * frac
 
     def score_diff(self) -> float:
         """A rough estimate of the hand's score difference (own side minus the best of the others) as things
@@ -209,18 +267,21 @@ class _Ctx:
 class HeuristicPlayer:
     """Rule-based player; ``level`` is ``easy``, ``medium`` or ``hard``."""
 
-    def __init__(self, level: str = "hard", seed: int | None = None) -> None:
+    def __init__(self, level: str = "hard", seed: int | None = None, *, safety: bool = True) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (levels are {', '.join(LEVELS)})")
         self.level = level
-        self.name = f"heuristic:{level}"
+        #: False: the play before the partner's safety (issue 22), kept for benchmarks/partner_safety.py only (the
+        #: native core plays the default)
+        self.safety = safety
+        self.name = f"heuristic:{level}" + ("" if safety else ":control")
         self.rng = random.Random(seed)
 
     # ------------------------------------------------------------------------------------------------------------
     def choose(self, view: View, legal: list[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        ctx = _Ctx(view, self.level)
+        ctx = _Ctx(view, self.level, self.safety)
         scored = [(self.evaluate(ctx, a), a) for a in legal]
         best = max(s for s, _ in scored)
         ties = sorted(a for s, a in scored if s >= best - 1e-9)
@@ -228,7 +289,7 @@ class HeuristicPlayer:
 
     def scores(self, view: View, legal: list[Action]) -> list[tuple[float, Action]]:
         """Every legal action with its score, best first (for hints and debugging)."""
-        ctx = _Ctx(view, self.level)
+        ctx = _Ctx(view, self.level, self.safety)
         return sorted(((self.evaluate(ctx, a), a) for a in legal), key=lambda t: -t[0])
 
     def evaluate(self, ctx: _Ctx, a: Action) -> float:
@@ -307,6 +368,7 @@ class HeuristicPlayer:
             gain -= hold if ctx.rules.allowed_set_ranks else 0.0
         if new_wild and after.burraco is not None and before is not None and before.burraco == CLEAN:
             gain -= 60.0  # never dirty a clean burraco for nothing
+        gain -= ctx.dirty_cost(before, after, left)
         if left == 0 and not ctx.own_poz and ctx.poz_left:
             gain += 80.0  # to the pozzetto in diretta
         elif left == 1 and not ctx.own_poz and ctx.poz_left:
