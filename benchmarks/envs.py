@@ -42,7 +42,13 @@ the C speed-ups (``burraco._speedups``, built by any install where a C compiler 
 * **vector environment** (``--vec``, or ``--vec-only`` for this part alone) -- ``BurracoVecEnv(N,
   rules="italian", opponents="random")`` for N = 1, 16 and 64 tables: learner steps per second of ``venv.step``
   (one call steps all N tables; the opponents' moves inside it are not counted), the learner choosing a random
-  legal index of each table (its choice not timed), ``--seconds`` per N after one second of warm-up.
+  legal index of each table (its choice not timed), ``--seconds`` per N after one second of warm-up. ``vector``:
+  the Python tables (``native=False``, :func:`burraco.envs.vector.step_tables`); ``vector_native``: the tables
+  stepped by the native core (``burraco._native.VecTables``, the default where it is built), with
+  ``vector_native_cpu`` the same steps over the thread's CPU time (steadier on a shared machine).
+
+``envs_native`` says whether the environments' tables encoded on the native core (``burraco._native.Encoding``:
+the default where it is built) in the AEC loops.
 
 Usage: ``python benchmarks/envs.py [--json] [--seconds 10] [--repeat 3] [--sim-games 2000] [--clock wall|cpu]
 [--counts]``
@@ -249,30 +255,55 @@ def sim_scaling(games: int, repeat: int) -> dict[str, object]:
     }
 
 
-def vector_steps(seconds: float, sizes: tuple[int, ...] = (1, 16, 64), rules: str = "italian") -> dict[str, float]:
-    """Learner steps per second of :class:`burraco.envs.vector.BurracoVecEnv` for each number of tables."""
+def vector_steps(
+    seconds: float, sizes: tuple[int, ...] = (1, 16, 64), rules: str = "italian", native: bool = False
+) -> dict[str, float]:
+    """Learner steps per second of :class:`burraco.envs.vector.BurracoVecEnv` for each number of tables: the Python
+    tables, or (``native``) the native core's, whose steps are also timed by the thread's CPU time."""
     from burraco.envs.vector import BurracoVecEnv
 
     out: dict[str, float] = {}
     for n in sizes:
-        venv = BurracoVecEnv(n, rules=rules, opponents="random")
+        venv = BurracoVecEnv(n, rules=rules, opponents="random", native=native)
         venv.reset(seed=10**6)
         rng = random.Random(n)
-        steps, busy = 0, 0.0
+        steps, busy, cpu = 0, 0.0, 0.0
         warm_end = time.perf_counter() + 1.0
         end = warm_end + seconds
         while True:
             acts = [rng.choice(venv.legal_indices(i)) for i in range(n)]
+            c0 = time.thread_time()
             t0 = time.perf_counter()
             venv.step(acts)
             t1 = time.perf_counter()
+            c1 = time.thread_time()
             if t0 >= warm_end:
                 steps += n
                 busy += t1 - t0
+                cpu += c1 - c0
             if t1 >= end:
                 break
         out[f"tables_{n}_steps_per_s"] = round(steps / busy, 1) if busy else 0.0
+        if native:
+            out[f"tables_{n}_steps_per_cpu_s"] = round(steps / cpu, 1) if cpu else 0.0
     return out
+
+
+def native_vector_steps(seconds: float) -> dict[str, float] | None:
+    """:func:`vector_steps` on the native core's tables, or None where the core is not built."""
+    from burraco.envs.native_env import native_encoding
+    from burraco.rules import preset
+
+    if native_encoding(preset("italian")) is None:
+        return None
+    return vector_steps(seconds, native=True)
+
+
+def _envs_native() -> bool:
+    from burraco.envs._core import Table
+    from burraco.rules import preset
+
+    return Table(preset("italian")).native is not None
 
 
 def main() -> None:
@@ -304,8 +335,14 @@ def main() -> None:
     ap.add_argument("--vec-only", action="store_true", help="only the vector environment's steps/s")
     args = ap.parse_args()
     if args.vec_only:
-        vec = vector_steps(args.seconds)
-        print(json.dumps({"date": time.strftime("%Y-%m-%d"), "vector": vec}, indent=1) if args.json else vec)
+        got = {
+            "date": time.strftime("%Y-%m-%d"),
+            "loadavg_1m_start": os.getloadavg()[0],
+            "vector": vector_steps(args.seconds),
+            "vector_native": native_vector_steps(args.seconds),
+            "loadavg_1m_end": os.getloadavg()[0],
+        }
+        print(json.dumps(got, indent=1) if args.json else got)
         return
     cpu = None if args.cpu < 0 else args.cpu
     gin_py = None if args.skip_gin else str(gin_python(args.gin_venv))
@@ -332,6 +369,8 @@ def main() -> None:
         "build": "compiled" if burraco.game.__file__.endswith((".so", ".pyd")) else "pure",
         # whether the C speed-ups (burraco._speedups) ran: built where a C compiler is, off with BURRACO_PURE=1
         "speedups": burraco._accel.fast is not None,
+        # whether the environments' tables encode on the native core (burraco._native.Encoding)
+        "envs_native": _envs_native(),
         "python": platform.python_version(),
         "cpus": os.cpu_count(),
         "seconds_per_loop": args.seconds,
@@ -369,6 +408,7 @@ def main() -> None:
         out["by_count"] = by
     if args.vec:
         out["vector"] = vector_steps(args.seconds)
+        out["vector_native"] = native_vector_steps(args.seconds)
     if not args.skip_sim:
         out["sim"] = sim_scaling(args.sim_games, args.repeat)
     if args.json:
@@ -391,7 +431,8 @@ def main() -> None:
     print("observation encoding:", out["encoding"])
     print("batch simulation:", out.get("sim"))
     if "vector" in out:
-        print("vector environment (learner steps/s):", out["vector"])
+        print("vector environment (learner steps/s), Python tables:", out["vector"])
+        print("vector environment (learner steps/s), native tables:", out["vector_native"])
     for name, row in dict(out.get("by_count") or {}).items():
         print(f"{name}: {row}")
 

@@ -3990,13 +3990,28 @@ static void enc_meld_row(const NRules *R, const NMeld *m, float *row, int *pts_o
 
 /* encoding.Encoder.encode of seat in S into buf (the layout's size), from the seat's view only; totals: the match
  * totals before this hand per scorer (NULL: none) */
+/* what one observation buffer holds from its last write: the meld rows of each side slot and the melds they were
+ * written from (rows[0] == 0xFF: unknown) */
+typedef struct {
+    uint8_t rows[MAXSIDES];
+    int16_t pts[MAXSIDES][MAXMELDS];
+    NMeld m[MAXSIDES][MAXMELDS];
+} EncCache;
+
+static int same_meld(const NMeld *a, const NMeld *b) {
+    return a->kind == b->kind && a->suit == b->suit && a->rank == b->rank && a->wild == b->wild &&
+           a->wild_pos == b->wild_pos && a->size == b->size && a->burraco == b->burraco && a->mask == b->mask &&
+           memcmp(a->cards, b->cards, a->size) == 0;
+}
+
 static void enc_write(const EncObject *E, const NState *S, int seat, const double *totals, float *buf,
-                      uint8_t *rows) {
+                      EncCache *cache) {
     const NRules *R = &E->rules->r;
     const int *o = E->o;
     int n = R->players, d = R->direction, places = o[EL_PLACES], K = o[EL_K];
-    /* rows: the meld rows each side slot of buf holds from the last write (only those are cleared), or NULL (or a
-     * first byte 0xFF): buf holds anything, all of it is cleared */
+    /* cache: what buf holds from the last write (only the meld rows that changed are written, the others cleared),
+     * or NULL: buf holds anything, all of it is written */
+    uint8_t *rows = cache == NULL ? NULL : cache->rows;
     size_t m0 = (size_t)o[EL_MELDS0], m1 = m0 + (size_t)K * (size_t)o[EL_SLOTS] * ENC_ROW;
     if (rows == NULL || rows[0] == 0xFF) {
         memset(buf, 0, sizeof(float) * (size_t)o[EL_OBS]);
@@ -4073,11 +4088,13 @@ static void enc_write(const EncObject *E, const NState *S, int seat, const doubl
         buf[o[EL_HAND] + c] = (float)h[c];
         buf[o[EL_UNSEEN] + c] = (float)u[c];
     }
+    uint8_t old[MAXSIDES];
     for (int j = 0; j < K && rows != NULL; j++) { /* the rows no meld fills now */
         int now = j < nsides ? S->nmelds[order[j]] : 0;
         if (now > o[EL_SLOTS])
             now = o[EL_SLOTS];
         float *mb = buf + o[EL_MELDS0] + j * o[EL_SLOTS] * ENC_ROW;
+        old[j] = rows[j];
         if (rows[j] > now)
             memset(mb + now * ENC_ROW, 0, sizeof(float) * ENC_ROW * (size_t)(rows[j] - now));
         rows[j] = (uint8_t)now;
@@ -4089,9 +4106,16 @@ static void enc_write(const EncObject *E, const NState *S, int seat, const doubl
         for (int i = 0; i < S->nmelds[side] && i < o[EL_SLOTS]; i++) {
             const NMeld *m = &S->melds[side][i];
             int p;
-            if (rows != NULL)
+            if (cache == NULL)
+                enc_meld_row(R, m, mb + i * ENC_ROW, &p);
+            else if (i < old[j] && same_meld(&cache->m[j][i], m))
+                p = cache->pts[j][i]; /* the row is there already */
+            else {
                 memset(mb + i * ENC_ROW, 0, sizeof(float) * ENC_ROW);
-            enc_meld_row(R, m, mb + i * ENC_ROW, &p);
+                enc_meld_row(R, m, mb + i * ENC_ROW, &p);
+                cache->m[j][i] = *m;
+                cache->pts[j][i] = (int16_t)p;
+            }
             pts += p;
             for (int k = 0; k < m->size; k++)
                 tb[m->cards[k]] += 1.0f;
@@ -4260,8 +4284,8 @@ typedef struct {
     ABuf acts;      /* the learner's legal actions (when it is to act) */
     int32_t *codes; /* their indices: the mask entries set in the table's row */
     int ncodes, capcodes;
-    MT mt[MAXP];           /* the random opponents' generators */
-    uint8_t rows[MAXSIDES]; /* the meld rows of the table's observation row (enc_write) */
+    MT mt[MAXP];    /* the random opponents' generators */
+    EncCache cache; /* what the table's observation row holds (enc_write) */
 } VecSlot;
 
 typedef struct {
@@ -4391,7 +4415,7 @@ static int vec_write(VecObject *V, int i, float *obs, uint8_t *mask) {
     EncObject *E = V->enc;
     NState *S = &V->S[i];
     VecSlot *t = &V->t[i];
-    enc_write(E, S, V->seat, NULL, obs + (size_t)i * (size_t)E->o[EL_OBS], t->rows);
+    enc_write(E, S, V->seat, NULL, obs + (size_t)i * (size_t)E->o[EL_OBS], &t->cache);
     uint8_t *row = mask + (size_t)i * (size_t)E->num_actions;
     for (int k = 0; k < t->ncodes; k++)
         row[t->codes[k]] = 0;
@@ -4447,7 +4471,7 @@ static PyObject *Vec_reset(VecObject *self, PyObject *args) {
     for (int i = 0; i < n; i++)
         self->t[i].ncodes = 0;
     for (int i = 0; i < n && rc == 0; i++) {
-        self->t[i].rows[0] = 0xFF; /* the buffers may be new: written whole */
+        self->t[i].cache.rows[0] = 0xFF; /* the buffers may be new: written whole */
         rc = vec_deal(self, i, (uint64_t)((int64_t *)sv.buf)[i]);
         if (rc == 0)
             rc = vec_write(self, i, (float *)ov.buf, (uint8_t *)mv.buf);
