@@ -23,7 +23,8 @@ encoding latency, and batch simulation scaling from 1 to 2 worker processes.
 * **observation encoding** -- p50 / p99 of ``encode_game(game, seat)`` and of ``encode_view(view)`` (without
   building the view) over the states of random ``italian`` hands, of the environments' incremental
   ``Encoder.encode(game, seat)`` (the seat to act at every step, as the environments call it) and of
-  ``action_mask``.
+  ``action_mask``; where the native core is built, of its ``Encoding.encode(hand, seat, out)`` and
+  ``Encoding.legal_indices(hand)`` on the game's native copy (``native_encode_us_*``, ``native_legal_indices_us_*``).
 * **batch simulation** -- ``burraco.sim.simulate(preset("italian"), games=N, workers=W)`` for W = 1 and 2, each
   run in a fresh process (cold engine caches on both sides), alternating ``--repeat`` times: hands per second of
   wall time, the CPU time of each run with its workers, and the speed-up (the machine's 1-minute load average is recorded beside it: the project's VM has
@@ -172,6 +173,19 @@ def encoding_latency(hands: int, rules: str = "italian") -> dict[str, float]:
     te: list[float] = []
     pc = time.perf_counter
     encoder = enc.Encoder(r) if hasattr(enc, "Encoder") else None
+    try:  # the native core's encoder (burraco._native.Encoding), where it is built
+        from burraco.envs.native_env import hand_of, native_encoding
+
+        nenc = native_encoding(r)
+    except ImportError:
+        nenc = None
+    tn: list[float] = []
+    ti: list[float] = []
+    buf = None
+    if nenc is not None:
+        import numpy as np
+
+        buf = np.empty(lay.obs_size, dtype=np.float32)
     for i in range(hands):
         g = Game.new(r, seed=10_000 + i)
         rng = random.Random(i)
@@ -193,6 +207,15 @@ def encoding_latency(hands: int, rules: str = "italian") -> dict[str, float]:
                 t4 = pc()
                 encoder.encode(g, s)
                 te.append(pc() - t4)
+            if nenc is not None:  # into a buffer of the caller's, from the game's native copy
+                h = hand_of(g)
+                t5 = pc()
+                nenc.encode(h, s, buf)
+                t6 = pc()
+                nenc.legal_indices(h)
+                t7 = pc()
+                tn.append(t6 - t5)
+                ti.append(t7 - t6)
             g.apply(legal[rng.randrange(len(legal))])
 
     def q(x: list[float], p: float) -> float:
@@ -210,6 +233,16 @@ def encoding_latency(hands: int, rules: str = "italian") -> dict[str, float]:
         "action_mask_us_p50": q(tm, 0.5),
         "action_mask_us_p99": q(tm, 0.99),
         **({"encoder_us_p50": q(te, 0.5), "encoder_us_p99": q(te, 0.99)} if te else {}),
+        **(
+            {
+                "native_encode_us_p50": q(tn, 0.5),
+                "native_encode_us_p99": q(tn, 0.99),
+                "native_legal_indices_us_p50": q(ti, 0.5),
+                "native_legal_indices_us_p99": q(ti, 0.99),
+            }
+            if tn
+            else {}
+        ),
     }
 
 
