@@ -4397,6 +4397,45 @@ static int vec_others(VecObject *V, int i, double *reward) {
     return 0;
 }
 
+/* mt_seed(m, n) for n < 2**32 (the opponents' seeds), with init_genrand(19650218), the same for every seed, done
+ * once */
+static uint32_t VEC_MT0[624];
+static int vec_mt0_ready = 0;
+
+static void vec_mt_seed(MT *m, uint64_t n) {
+    if (n >> 32) {
+        mt_seed(m, n);
+        return;
+    }
+    if (!vec_mt0_ready) {
+        VEC_MT0[0] = 19650218U;
+        for (int i = 1; i < 624; i++)
+            VEC_MT0[i] = (1812433253U * (VEC_MT0[i - 1] ^ (VEC_MT0[i - 1] >> 30)) + (uint32_t)i);
+        vec_mt0_ready = 1;
+    }
+    uint32_t *mt = m->mt, key = (uint32_t)n;
+    memcpy(mt, VEC_MT0, sizeof(VEC_MT0));
+    int i = 1;
+    for (int k = 624; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key;
+        i++;
+        if (i >= 624) {
+            mt[0] = mt[623];
+            i = 1;
+        }
+    }
+    for (int k = 623; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= 624) {
+            mt[0] = mt[623];
+            i = 1;
+        }
+    }
+    mt[0] = 0x80000000U;
+    m->index = 624;
+}
+
 /* deal table i from seed (Match(rules, seed).start_hand(), the opponents' generators as BurracoGymEnv.reset seeds
  * them) and let the opponents act */
 static int vec_deal(VecObject *V, int i, uint64_t seed) {
@@ -4405,7 +4444,7 @@ static int vec_deal(VecObject *V, int i, uint64_t seed) {
         return -1;
     for (int x = 0; x < R->players; x++)
         if (x != V->seat)
-            mt_seed(&V->t[i].mt[x], seed % 1000003ULL * 8ULL + (uint64_t)x);
+            vec_mt_seed(&V->t[i].mt[x], seed % 1000003ULL * 8ULL + (uint64_t)x);
     double ignored = 0;
     return vec_others(V, i, &ignored);
 }
