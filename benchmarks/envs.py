@@ -23,7 +23,8 @@ encoding latency, and batch simulation scaling from 1 to 2 worker processes.
 * **observation encoding** -- p50 / p99 of ``encode_game(game, seat)`` and of ``encode_view(view)`` (without
   building the view) over the states of random ``italian`` hands, of the environments' incremental
   ``Encoder.encode(game, seat)`` (the seat to act at every step, as the environments call it) and of
-  ``action_mask``.
+  ``action_mask``; where the native core is built, of its ``Encoding.encode(hand, seat, out)`` and
+  ``Encoding.legal_indices(hand)`` on the game's native copy (``native_encode_us_*``, ``native_legal_indices_us_*``).
 * **batch simulation** -- ``burraco.sim.simulate(preset("italian"), games=N, workers=W)`` for W = 1 and 2, each
   run in a fresh process (cold engine caches on both sides), alternating ``--repeat`` times: hands per second of
   wall time, the CPU time of each run with its workers, and the speed-up (the machine's 1-minute load average is recorded beside it: the project's VM has
@@ -42,7 +43,13 @@ the C speed-ups (``burraco._speedups``, built by any install where a C compiler 
 * **vector environment** (``--vec``, or ``--vec-only`` for this part alone) -- ``BurracoVecEnv(N,
   rules="italian", opponents="random")`` for N = 1, 16 and 64 tables: learner steps per second of ``venv.step``
   (one call steps all N tables; the opponents' moves inside it are not counted), the learner choosing a random
-  legal index of each table (its choice not timed), ``--seconds`` per N after one second of warm-up.
+  legal index of each table (its choice not timed), ``--seconds`` per N after one second of warm-up. ``vector``:
+  the Python tables (``native=False``, :func:`burraco.envs.vector.step_tables`); ``vector_native``: the tables
+  stepped by the native core (``burraco._native.VecTables``, the default where it is built), with
+  ``vector_native_cpu`` the same steps over the thread's CPU time (steadier on a shared machine).
+
+``envs_native`` says whether the environments' tables encoded on the native core (``burraco._native.Encoding``:
+the default where it is built) in the AEC loops.
 
 Usage: ``python benchmarks/envs.py [--json] [--seconds 10] [--repeat 3] [--sim-games 2000] [--clock wall|cpu]
 [--counts]``
@@ -166,6 +173,19 @@ def encoding_latency(hands: int, rules: str = "italian") -> dict[str, float]:
     te: list[float] = []
     pc = time.perf_counter
     encoder = enc.Encoder(r) if hasattr(enc, "Encoder") else None
+    try:  # the native core's encoder (burraco._native.Encoding), where it is built
+        from burraco.envs.native_env import hand_of, native_encoding
+
+        nenc = native_encoding(r)
+    except ImportError:
+        nenc = None
+    tn: list[float] = []
+    ti: list[float] = []
+    buf = None
+    if nenc is not None:
+        import numpy as np
+
+        buf = np.empty(lay.obs_size, dtype=np.float32)
     for i in range(hands):
         g = Game.new(r, seed=10_000 + i)
         rng = random.Random(i)
@@ -187,6 +207,15 @@ def encoding_latency(hands: int, rules: str = "italian") -> dict[str, float]:
                 t4 = pc()
                 encoder.encode(g, s)
                 te.append(pc() - t4)
+            if nenc is not None:  # into a buffer of the caller's, from the game's native copy
+                h = hand_of(g)
+                t5 = pc()
+                nenc.encode(h, s, buf)
+                t6 = pc()
+                nenc.legal_indices(h)
+                t7 = pc()
+                tn.append(t6 - t5)
+                ti.append(t7 - t6)
             g.apply(legal[rng.randrange(len(legal))])
 
     def q(x: list[float], p: float) -> float:
@@ -204,6 +233,16 @@ def encoding_latency(hands: int, rules: str = "italian") -> dict[str, float]:
         "action_mask_us_p50": q(tm, 0.5),
         "action_mask_us_p99": q(tm, 0.99),
         **({"encoder_us_p50": q(te, 0.5), "encoder_us_p99": q(te, 0.99)} if te else {}),
+        **(
+            {
+                "native_encode_us_p50": q(tn, 0.5),
+                "native_encode_us_p99": q(tn, 0.99),
+                "native_legal_indices_us_p50": q(ti, 0.5),
+                "native_legal_indices_us_p99": q(ti, 0.99),
+            }
+            if tn
+            else {}
+        ),
     }
 
 
@@ -249,30 +288,55 @@ def sim_scaling(games: int, repeat: int) -> dict[str, object]:
     }
 
 
-def vector_steps(seconds: float, sizes: tuple[int, ...] = (1, 16, 64), rules: str = "italian") -> dict[str, float]:
-    """Learner steps per second of :class:`burraco.envs.vector.BurracoVecEnv` for each number of tables."""
+def vector_steps(
+    seconds: float, sizes: tuple[int, ...] = (1, 16, 64), rules: str = "italian", native: bool = False
+) -> dict[str, float]:
+    """Learner steps per second of :class:`burraco.envs.vector.BurracoVecEnv` for each number of tables: the Python
+    tables, or (``native``) the native core's, whose steps are also timed by the thread's CPU time."""
     from burraco.envs.vector import BurracoVecEnv
 
     out: dict[str, float] = {}
     for n in sizes:
-        venv = BurracoVecEnv(n, rules=rules, opponents="random")
+        venv = BurracoVecEnv(n, rules=rules, opponents="random", native=native)
         venv.reset(seed=10**6)
         rng = random.Random(n)
-        steps, busy = 0, 0.0
+        steps, busy, cpu = 0, 0.0, 0.0
         warm_end = time.perf_counter() + 1.0
         end = warm_end + seconds
         while True:
             acts = [rng.choice(venv.legal_indices(i)) for i in range(n)]
+            c0 = time.thread_time()
             t0 = time.perf_counter()
             venv.step(acts)
             t1 = time.perf_counter()
+            c1 = time.thread_time()
             if t0 >= warm_end:
                 steps += n
                 busy += t1 - t0
+                cpu += c1 - c0
             if t1 >= end:
                 break
         out[f"tables_{n}_steps_per_s"] = round(steps / busy, 1) if busy else 0.0
+        if native:
+            out[f"tables_{n}_steps_per_cpu_s"] = round(steps / cpu, 1) if cpu else 0.0
     return out
+
+
+def native_vector_steps(seconds: float) -> dict[str, float] | None:
+    """:func:`vector_steps` on the native core's tables, or None where the core is not built."""
+    from burraco.envs.native_env import native_encoding
+    from burraco.rules import preset
+
+    if native_encoding(preset("italian")) is None:
+        return None
+    return vector_steps(seconds, native=True)
+
+
+def _envs_native() -> bool:
+    from burraco.envs._core import Table
+    from burraco.rules import preset
+
+    return Table(preset("italian")).native is not None
 
 
 def main() -> None:
@@ -304,8 +368,14 @@ def main() -> None:
     ap.add_argument("--vec-only", action="store_true", help="only the vector environment's steps/s")
     args = ap.parse_args()
     if args.vec_only:
-        vec = vector_steps(args.seconds)
-        print(json.dumps({"date": time.strftime("%Y-%m-%d"), "vector": vec}, indent=1) if args.json else vec)
+        got = {
+            "date": time.strftime("%Y-%m-%d"),
+            "loadavg_1m_start": os.getloadavg()[0],
+            "vector": vector_steps(args.seconds),
+            "vector_native": native_vector_steps(args.seconds),
+            "loadavg_1m_end": os.getloadavg()[0],
+        }
+        print(json.dumps(got, indent=1) if args.json else got)
         return
     cpu = None if args.cpu < 0 else args.cpu
     gin_py = None if args.skip_gin else str(gin_python(args.gin_venv))
@@ -332,6 +402,8 @@ def main() -> None:
         "build": "compiled" if burraco.game.__file__.endswith((".so", ".pyd")) else "pure",
         # whether the C speed-ups (burraco._speedups) ran: built where a C compiler is, off with BURRACO_PURE=1
         "speedups": burraco._accel.fast is not None,
+        # whether the environments' tables encode on the native core (burraco._native.Encoding)
+        "envs_native": _envs_native(),
         "python": platform.python_version(),
         "cpus": os.cpu_count(),
         "seconds_per_loop": args.seconds,
@@ -369,6 +441,7 @@ def main() -> None:
         out["by_count"] = by
     if args.vec:
         out["vector"] = vector_steps(args.seconds)
+        out["vector_native"] = native_vector_steps(args.seconds)
     if not args.skip_sim:
         out["sim"] = sim_scaling(args.sim_games, args.repeat)
     if args.json:
@@ -391,7 +464,8 @@ def main() -> None:
     print("observation encoding:", out["encoding"])
     print("batch simulation:", out.get("sim"))
     if "vector" in out:
-        print("vector environment (learner steps/s):", out["vector"])
+        print("vector environment (learner steps/s), Python tables:", out["vector"])
+        print("vector environment (learner steps/s), native tables:", out["vector_native"])
     for name, row in dict(out.get("by_count") or {}).items():
         print(f"{name}: {row}")
 

@@ -27,8 +27,11 @@ def _run(venv: BurracoVecEnv, steps: int, seed: int) -> tuple[list[float], int]:
     return rewards, ends
 
 
-def test_buffers_masks_observations_and_auto_reset() -> None:
-    venv = BurracoVecEnv(3, rules="italian-2p", opponents="heuristic:easy")
+@pytest.mark.parametrize("opponents", ["heuristic:easy", "random"])  # random: on the native core where it is built
+def test_buffers_masks_observations_and_auto_reset(opponents: str) -> None:
+    from burraco.envs.encoding import encode_view
+
+    venv = BurracoVecEnv(3, rules="italian-2p", opponents=opponents)
     obs, masks = venv.reset(seed=10)
     assert obs.shape == (3, venv.obs_size) and masks.shape == (3, venv.num_actions)
     rng = random.Random(0)
@@ -36,7 +39,7 @@ def test_buffers_masks_observations_and_auto_reset() -> None:
     for _ in range(400):
         for i, env in enumerate(venv.envs):
             # every row is the learner's own: its view's vector (no hidden card) and exactly its legal actions
-            assert np.array_equal(obs[i], env.table.observation_from_view(env.seat))
+            assert np.array_equal(obs[i], encode_view(venv.game(i).view(env.seat)))
             assert np.array_equal(np.flatnonzero(masks[i]), sorted(venv.legal_indices(i)))
             assert venv.action_features(i).shape == (len(venv.legal_indices(i)), ft.ACTION_FEATURES)
         acts = np.array([rng.choice(venv.legal_indices(i)) for i in range(3)])
@@ -68,18 +71,19 @@ def test_illegal_indices_end_that_table_only_and_bad_shapes_are_refused() -> Non
         venv.step([0])
 
 
-def test_vector_rows_hold_no_hidden_card() -> None:
+@pytest.mark.parametrize("native", [False, None])  # None: the core's tables where it is built
+def test_vector_rows_hold_no_hidden_card(native: bool | None) -> None:
     """The leak test: the observation and the action features of table i are the same when the hidden cards
     of its learner seat's view are dealt again (burraco.determinize)."""
     from burraco.envs.encoding import encode_game
 
-    venv = BurracoVecEnv(2, rules="italian")
+    venv = BurracoVecEnv(2, rules="italian", native=native)
     venv.reset(seed=5)
     rng = random.Random(1)
     checked = 0
     for step in range(120):
         for i, env in enumerate(venv.envs):
-            g = env.table.game
+            g = venv.game(i)
             if step % 4 == 0 and g.current_seat == env.seat:
                 d = determinize(g.view(env.seat), random.Random(checked))
                 assert np.array_equal(encode_game(d, env.seat, env.table._totals_before), venv.obs[i])

@@ -17,6 +17,7 @@ from ..match import Match, hand_points
 from ..rules import Rules, rules_from_json
 from .encoding import Encoder, check_rules, encode_view, layout_for, legal_indices
 from .features import ACTION_FEATURES, action_features
+from .native_env import hand_of, native_encoding
 
 #: episode kinds
 EPISODES = ("hand", "match")
@@ -57,7 +58,9 @@ def make_rules(rules: Any, players: int | None = None) -> Rules:
 
 
 class Table:
-    """One match (or one hand of it) between seats that all act through action indices."""
+    """One match (or one hand of it) between seats that all act through action indices. ``native``: the
+    observations and the legal indices written by the native core (``burraco._native.Encoding``, the same vectors
+    and indices as the Python encoder's); None (the default) where the core plays the rules, False never."""
 
     def __init__(
         self,
@@ -66,6 +69,7 @@ class Table:
         reward: str = "score",
         reward_scale: float = 0.001,
         max_hands: int = 100,
+        native: bool | None = None,
     ) -> None:
         if episode not in EPISODES:
             raise ValueError(f"episode must be one of {EPISODES}, not {episode!r}")
@@ -92,6 +96,12 @@ class Table:
         self._feat_n = -1
         self._feat = np.zeros((0, ACTION_FEATURES), dtype=np.float32)
         self._encoder = Encoder(rules)
+        #: the core's Encoding of the rules, or None: the Python encoder (the reference)
+        self.native: Any = None if native is False else native_encoding(rules)
+        if native and self.native is None:
+            raise ValueError("native=True: the native core is not built or does not play these rules")
+        self._native_rules = rules  # the rules of self._native_enc (a match's later hands may play others, §14.3)
+        self._native_enc: Any = self.native
         self._totals_before: tuple[int, ...] = tuple(self.match.totals)
         self.over = False
         self.truncated = False
@@ -116,8 +126,13 @@ class Table:
         g = self.game
         if g is not self._legal_game or len(g.actions) != self._legal_n:
             self._legal = g.legal_actions()
-            melds = g.melds[g.side_of(g.current_seat)] if g.end is None else []
-            self._codes = legal_indices(self._legal, melds, self.layout)
+            e = self._encoding(g)
+            h = hand_of(g) if e is not None and g.end is None else None
+            if h is not None:
+                self._codes = e.legal_indices(h)
+            else:
+                melds = g.melds[g.side_of(g.current_seat)] if g.end is None else []
+                self._codes = legal_indices(self._legal, melds, self.layout)
             self._legal_game = g
             self._legal_n = len(g.actions)
         return self._legal
@@ -163,8 +178,25 @@ class Table:
         return self._feat
 
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
-        """``encode_game(game, seat, match totals before this hand)``, incrementally (:class:`Encoder`)."""
+        """``encode_game(game, seat, match totals before this hand)``: written by the native core where it plays
+        the rules, else incrementally (:class:`Encoder`)."""
+        e = self._encoding(self.game)
+        if e is not None:
+            h = hand_of(self.game)
+            if h is not None:
+                out = np.empty(self.layout.obs_size, dtype=np.float32)
+                e.encode(h, seat, out, self._totals_before)
+                return out
         return self._encoder.encode(self.game, seat, self._totals_before)
+
+    def _encoding(self, g: Game) -> Any:
+        """The core's Encoding of ``g``'s rules (None: the Python encoder)."""
+        if self.native is None:
+            return None
+        if g.rules is not self._native_rules:
+            self._native_rules = g.rules
+            self._native_enc = native_encoding(g.rules)
+        return self._native_enc
 
     def observation_from_view(self, seat: int) -> npt.NDArray[np.float32]:
         """The same vector through :meth:`burraco.Match.view` (slower; for checks)."""

@@ -22,7 +22,8 @@ PettingZoo environment; the mask is also in ``info["action_mask"]`` and :meth:`B
 sb3-contrib's ``MaskablePPO`` asks for it); ``mask_in_obs=False`` gives the observation vector alone as the
 observation (a ``Box``). :meth:`BurracoGymEnv.action_features` describes the legal actions as feature rows
 (:mod:`burraco.envs.features`). An index that is not legal ends the episode
-with ``illegal_reward`` (``illegal="raise"`` raises instead).
+with ``illegal_reward`` (``illegal="raise"`` raises instead). ``native`` is the table's (the observations and
+legal indices written by the native core where it plays the rules; ``False``: the Python encoder).
 """
 
 from __future__ import annotations
@@ -134,6 +135,7 @@ class BurracoGymEnv(gym.Env[ObsDict, int]):
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
         mask_in_obs: bool = True,
+        native: bool | None = None,
     ) -> None:
         if illegal not in ("raise", "penalize"):
             raise ValueError("illegal must be 'raise' or 'penalize'")
@@ -151,7 +153,7 @@ class BurracoGymEnv(gym.Env[ObsDict, int]):
             o if isinstance(o, OpponentPool) else _factory_of(o) for o in specs
         ]
         self.mask_in_obs = mask_in_obs
-        self.table = Table(self.rules, episode, reward, reward_scale, max_hands)
+        self.table = Table(self.rules, episode, reward, reward_scale, max_hands, native=native)
         self.illegal = illegal
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode

@@ -24,7 +24,13 @@ observation and mask, the last observation of the finished episode is in ``final
 An index that is not legal ends that table's episode with ``illegal_reward`` (the Gymnasium env's ``penalize``).
 `BurracoVecEnv.action_features` gives table *i*'s legal actions as feature rows (:mod:`burraco.envs.features`).
 
-The stepping of all tables is one function, :func:`step_tables`: the place a native engine core can take over.
+The stepping of all tables is one function, :func:`step_tables` (the reference). Where the native core plays the
+rules, every opponent is ``random``, the episode one hand and an illegal index penalized, the tables are stepped by
+the core instead (``burraco._native.VecTables``, :mod:`burraco.envs.native_env`): every table's hand, its random
+opponents' moves, the observation, the mask, the reward and the auto-reset in one C call, with the same buffers,
+the same seeds and the same results as :func:`step_tables` (``native=False`` asks for the Python tables; the
+attribute ``native`` says which runs). The environments in ``envs`` then only hold the options (they are not
+stepped): :meth:`BurracoVecEnv.game` gives table *i*'s hand as a :class:`~burraco.game.Game` either way.
 """
 
 from __future__ import annotations
@@ -34,8 +40,14 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from gymnasium.utils import seeding
 
+from .._accel import core
+from ..game import Game
+from ..native import game_from_fields
+from .features import action_features
 from .gymnasium_env import BurracoGymEnv, Opponent
+from .native_env import native_encoding
 
 
 def _write(
@@ -97,14 +109,40 @@ class BurracoVecEnv:
         num_envs: int,
         rules: Any = "italian",
         opponents: Opponent | Sequence[Opponent] = "random",
+        native: bool | None = None,
         **kwargs: Any,
     ) -> None:
         if num_envs < 1:
             raise ValueError("num_envs must be at least 1")
         kwargs.setdefault("illegal", "penalize")
         self.num_envs = num_envs
-        self.envs = [BurracoGymEnv(rules, opponents, mask_in_obs=False, **kwargs) for _ in range(num_envs)]
-        lay = self.envs[0].table.layout
+        nkw = dict(kwargs)
+        if native is False:
+            nkw["native"] = False
+        self.envs = [BurracoGymEnv(rules, opponents, mask_in_obs=False, **nkw) for _ in range(num_envs)]
+        e0 = self.envs[0]
+        lay = e0.table.layout
+        enc = None if native is False else native_encoding(e0.rules)
+        plain = (
+            all(o == "random" for o in e0.specs)
+            and e0.table.episode == "hand"
+            and e0.illegal == "penalize"
+            and e0.render_mode is None
+        )
+        #: the core's tables (``burraco._native.VecTables``) where it steps them, else None (the Python tables)
+        self.native: Any = None
+        if enc is not None and plain and core is not None:
+            t = e0.table
+            self.native = core.VecTables(
+                enc, num_envs, e0.seat, t.reward == "win", t.reward_scale, e0.illegal_reward
+            )
+        elif native:
+            raise ValueError(
+                "native=True: the core steps tables of rules it plays, random opponents, one-hand episodes and "
+                "penalized illegal indices"
+            )
+        self._rngs: list[np.random.Generator | None] = [None] * num_envs
+        self._next = np.zeros(num_envs, dtype=np.int64)
         self.obs_size = lay.obs_size
         self.num_actions = lay.num_actions
         n = num_envs
@@ -122,6 +160,18 @@ class BurracoVecEnv:
 
     def reset(self, seed: int | None = None) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
         """Deal every table anew (table ``i`` from ``seed + i`` when a seed is given); the observations and masks."""
+        if self.native is not None:
+            seeds = np.zeros(self.num_envs, dtype=np.int64)
+            for i in range(self.num_envs):
+                if seed is not None or self._rngs[i] is None:
+                    self._rngs[i] = seeding.np_random(None if seed is None else seed + i)[0]
+                seeds[i] = self._draw(i)
+                self._next[i] = self._draw(i)
+            self.native.reset(seeds, self.obs, self.masks)
+            self.rewards.fill(0.0)
+            self.terminated.fill(False)
+            self.truncated.fill(False)
+            return self.obs, self.masks
         for i, env in enumerate(self.envs):
             env.reset(seed=None if seed is None else seed + i)
             _write(env, i, self.obs, self.masks, self._set)
@@ -140,14 +190,25 @@ class BurracoVecEnv:
         npt.NDArray[np.bool_],
     ]:
         """One action index per table; the buffers ``obs, masks, rewards, terminated, truncated``."""
-        acts = np.asarray(actions, dtype=np.int64).reshape(-1)
+        acts = np.ascontiguousarray(actions, dtype=np.int64).reshape(-1)
         if acts.shape[0] != self.num_envs:
             raise ValueError(f"step: {self.num_envs} actions expected, not {acts.shape[0]}")
+        if self.native is not None:
+            if self.native.step(acts, self._next, self.obs, self.masks, self.rewards, self.terminated, self.final_obs):
+                for i in np.flatnonzero(self.terminated):
+                    self._next[i] = self._draw(int(i))
+            return self.obs, self.masks, self.rewards, self.terminated, self.truncated
         step_tables(
             self.envs, acts, self.obs, self.masks, self.rewards, self.terminated, self.truncated, self.final_obs,
             self.final_mask, self._set, self._final_set,
         )
         return self.obs, self.masks, self.rewards, self.terminated, self.truncated
+
+    def _draw(self, i: int) -> int:
+        """The seed of table ``i``'s next hand, as ``BurracoGymEnv.reset`` draws it from its generator."""
+        rng = self._rngs[i]
+        assert rng is not None
+        return int(rng.integers(0, 2**63 - 1))
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The masks of all tables (the ``masks`` buffer)."""
@@ -155,11 +216,23 @@ class BurracoVecEnv:
 
     def legal_indices(self, i: int) -> list[int]:
         """Table ``i``'s legal action indices, in the order of :meth:`action_features`."""
+        if self.native is not None:
+            got: list[int] = self.native.legal_indices(i)
+            return got
         return self.envs[i].legal_indices()
 
     def action_features(self, i: int) -> npt.NDArray[np.float32]:
         """Table ``i``'s legal actions as feature rows (from its learner seat's view only)."""
+        if self.native is not None:
+            return action_features(self.game(i).view(self.envs[i].seat), self.game(i).legal_actions())
         return self.envs[i].action_features()
+
+    def game(self, i: int) -> Game:
+        """Table ``i``'s hand as a :class:`~burraco.game.Game` (a copy where the core steps the tables)."""
+        if self.native is not None:
+            env = self.envs[i]
+            return game_from_fields(env.rules, None, self.native.hand(i).fields(), [])
+        return self.envs[i].table.game
 
     def close(self) -> None:
         pass

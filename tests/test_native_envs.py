@@ -1,0 +1,192 @@
+"""The research environments on the native core (burraco._native Encoding and VecTables, burraco.envs.native_env):
+observations, masks and legal indices equal to the Python encoder's on every state of random hands of every preset
+the core plays, the vector environment equal to the Python tables stepped one by one, and no hidden card in an
+observation."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("gymnasium")
+
+from burraco import Game, Match, preset  # noqa: E402
+from burraco.actions import Action  # noqa: E402
+from burraco.envs import encoding as enc  # noqa: E402
+from burraco.envs._core import Table  # noqa: E402
+from burraco.envs.native_env import hand_of, native_encoding  # noqa: E402
+from burraco.envs.vector import BurracoVecEnv  # noqa: E402
+from burraco.native import available, supported  # noqa: E402
+from burraco.rules import PRESETS  # noqa: E402
+from burraco.view import determinize  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not available(), reason="the native core is not built (or BURRACO_PURE is set)")
+
+NATIVE = [name for name in PRESETS if supported(preset(name)) is None]
+
+
+def _meldy(legal: list[Action], rng: random.Random) -> Action:
+    """A random legal action, mostly a meld or an attachment when there is one (random hands seldom go out)."""
+    pref = [a for a in legal if a.verb in ("meld", "add")]
+    if pref and rng.random() < 0.9:
+        return pref[rng.randrange(len(pref))]
+    return legal[rng.randrange(len(legal))]
+
+
+def test_every_preset_and_player_count_is_played_natively() -> None:
+    assert {preset(n).players for n in NATIVE} == {2, 3, 4, 5, 6}
+    assert all(native_encoding(preset(n)) is not None for n in NATIVE)
+
+
+@pytest.mark.parametrize("name", NATIVE)
+def test_native_observation_mask_and_indices_equal_the_python_encoders(name: str) -> None:
+    """Every state of random hands, every seat: the core's observation equals encode_game's (and the Python
+    Encoder's), its legal indices legal_indices' (the same order), its mask action_mask's."""
+    r = preset(name)
+    lay = enc.layout_for(r)
+    E = native_encoding(r)
+    py = enc.Encoder(r)
+    out = np.zeros(lay.obs_size, dtype=np.float32)
+    mask = np.zeros(lay.num_actions, dtype=np.int8)
+    states = 0
+    for i in range(3):
+        g = Game.new(r, seed=900 + i)
+        rng = random.Random(i)
+        while True:
+            h = hand_of(g)
+            for s in range(r.players):
+                E.encode(h, s, out)
+                want = enc.encode_game(g, s)
+                assert np.array_equal(out, want), (name, i, s, len(g.actions))
+                assert np.array_equal(py.encode(g, s), want)
+            states += 1
+            if g.end is not None:
+                assert E.legal_indices(h) == []
+                break
+            legal = g.legal_actions()
+            melds = g.melds[g.side_of(g.current_seat)]
+            codes = E.legal_indices(h)
+            assert codes == enc.legal_indices(legal, melds, lay), (name, i, len(g.actions))
+            mask[:] = 0
+            E.mask(h, mask)
+            assert np.array_equal(mask, enc.action_mask(legal, melds, lay))
+            g.apply(_meldy(legal, rng))
+    assert states > 50
+
+
+def test_native_observation_with_match_totals() -> None:
+    """Through matches (the totals before each hand: per side, per player with 3 and 5): the core's observation
+    with the totals equals encode_game's."""
+    for name in ("italian", "italian-2p", "italian-3p", "italian-5p", "italian-6p"):
+        r = preset(name)
+        lay = enc.layout_for(r)
+        E = native_encoding(r)
+        out = np.zeros(lay.obs_size, dtype=np.float32)
+        m = Match(r, seed=17)
+        rng = random.Random(3)
+        for _hand in range(2):
+            g = m.start_hand()
+            totals = tuple(m.totals)
+            while g.end is None:
+                if len(g.actions) % 9 == 0:
+                    for s in range(r.players):
+                        E.encode(hand_of(g), s, out, totals)
+                        assert np.array_equal(out, enc.encode_game(g, s, totals)), (name, s, len(g.actions))
+                m.apply(_meldy(g.legal_actions(), rng))
+        assert any(m.totals)
+
+
+@pytest.mark.parametrize("name", ["italian", "italian-3p", "italian-6p"])
+def test_native_observations_hold_no_hidden_card(name: str) -> None:
+    """The leak test on the native encoder: a game dealt again consistently with a seat's view (the other hands,
+    the stock and the pozzetti reshuffled, burraco.determinize) gives that seat the same vector."""
+    r = preset(name)
+    lay = enc.layout_for(r)
+    E = native_encoding(r)
+    a = np.zeros(lay.obs_size, dtype=np.float32)
+    b = np.zeros(lay.obs_size, dtype=np.float32)
+    checked = 0
+    for i in range(2):
+        g = Game.new(r, seed=700 + i)
+        rng = random.Random(i)
+        while g.end is None:
+            if len(g.actions) % 7 == 0:
+                for s in range(r.players):
+                    d = determinize(g.view(s), random.Random(checked))
+                    assert any(d.hands[x] != g.hands[x] for x in range(r.players) if x != s) or g.stock != d.stock
+                    E.encode(hand_of(g), s, a)
+                    E.encode(hand_of(d), s, b)
+                    assert np.array_equal(a, b), (name, s, len(g.actions))
+                    checked += 1
+            g.apply(_meldy(g.legal_actions(), rng))
+    assert checked > 20
+
+
+def test_table_native_equals_table_python() -> None:
+    for name in ("italian", "italian-5p"):
+        r = preset(name)
+        a, b = Table(r, native=True), Table(r, native=False)
+        assert a.native is not None and b.native is None
+        a.reset(5)
+        b.reset(5)
+        rng = random.Random(2)
+        while not a.over:
+            for s in range(r.players):
+                assert np.array_equal(a.observation(s), b.observation(s))
+                assert np.array_equal(a.mask(s), b.mask(s))
+            assert a.legal_codes() == b.legal_codes()
+            i = rng.randrange(len(a.legal_codes()))
+            assert a.play(a.legal()[i]) == b.play(b.legal()[i])
+        assert b.over
+
+
+@pytest.mark.parametrize("name", ["italian-2p", "italian", "italian-3p", "italian-5p", "italian-6p", "brazilian"])
+@pytest.mark.parametrize("reward", ["score", "win"])
+def test_native_vector_env_equals_the_python_tables_stepped_one_by_one(name: str, reward: str) -> None:
+    """The same seeds, the same actions (now and then an illegal one): the core's tables give the buffers of the
+    Python tables -- observations, masks, rewards, terminations, the finished episodes' last observations, the
+    auto-reset hands -- at every step."""
+    a = BurracoVecEnv(3, rules=name, reward=reward, illegal_reward=-2.0)
+    b = BurracoVecEnv(3, rules=name, reward=reward, illegal_reward=-2.0, native=False)
+    assert a.native is not None and b.native is None
+    for x, y in zip(a.reset(seed=7), b.reset(seed=7), strict=True):
+        assert np.array_equal(x, y)
+    rng = random.Random(1)
+    ends = 0
+    for step in range(250):
+        acts = []
+        for i in range(3):
+            li = a.legal_indices(i)
+            assert li == b.legal_indices(i), (step, i)
+            acts.append(rng.choice(li) if rng.random() > 0.005 else a.num_actions - 1)
+        for x, y, what in zip(a.step(acts), b.step(acts), ("obs", "masks", "rewards", "term", "trunc"), strict=True):
+            assert np.array_equal(x, y), (name, step, what)
+        assert np.array_equal(a.final_obs, b.final_obs) and not a.final_mask.any()
+        ends += int(a.terminated.sum())
+    assert ends >= 3
+    i = 0
+    assert a.game(i).legal_actions() == b.game(i).legal_actions()
+    assert np.array_equal(a.action_features(i), b.action_features(i))
+
+
+def test_the_python_tables_serve_what_the_core_does_not_step() -> None:
+    assert BurracoVecEnv(2, rules="italian", opponents="heuristic:easy").native is None
+    assert BurracoVecEnv(2, rules="italian", episode="match").native is None
+    with pytest.raises(ValueError, match="native=True"):
+        BurracoVecEnv(2, rules="italian", opponents="heuristic:easy", native=True)
+
+
+def test_bad_buffers_are_refused() -> None:
+    venv = BurracoVecEnv(2, rules="italian-2p")
+    venv.reset(seed=0)
+    E = native_encoding(preset("italian-2p"))
+    h = hand_of(Game.new(preset("italian-2p"), seed=1))
+    with pytest.raises(ValueError, match="buffer"):
+        E.encode(h, 0, np.zeros(10, dtype=np.float32))
+    with pytest.raises(ValueError, match="buffer"):
+        venv.native.step(np.zeros(2, np.int64), venv._next, venv.obs[:1], venv.masks, venv.rewards,
+                         venv.terminated, venv.final_obs)
+    with pytest.raises(ValueError, match="other rules"):
+        E.encode(hand_of(Game.new(preset("italian"), seed=1)), 0, np.zeros(venv.obs_size, dtype=np.float32))
