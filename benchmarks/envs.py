@@ -46,7 +46,9 @@ the C speed-ups (``burraco._speedups``, built by any install where a C compiler 
   legal index of each table (its choice not timed), ``--seconds`` per N after one second of warm-up. ``vector``:
   the Python tables (``native=False``, :func:`burraco.envs.vector.step_tables`); ``vector_native``: the tables
   stepped by the native core (``burraco._native.VecTables``, the default where it is built), with
-  ``vector_native_cpu`` the same steps over the thread's CPU time (steadier on a shared machine).
+  ``vector_native_cpu`` the same steps over the thread's CPU time (steadier on a shared machine);
+  ``vector_hard_opponents`` / ``vector_native_hard_opponents`` the same with ``opponents="heuristic:hard"`` (the
+  Python tables for 1 and 16 tables only: they are slow).
 
 ``envs_native`` says whether the environments' tables encoded on the native core (``burraco._native.Encoding``:
 the default where it is built) in the AEC loops.
@@ -289,7 +291,11 @@ def sim_scaling(games: int, repeat: int) -> dict[str, object]:
 
 
 def vector_steps(
-    seconds: float, sizes: tuple[int, ...] = (1, 16, 64), rules: str = "italian", native: bool = False
+    seconds: float,
+    sizes: tuple[int, ...] = (1, 16, 64),
+    rules: str = "italian",
+    native: bool = False,
+    opponents: str = "random",
 ) -> dict[str, float]:
     """Learner steps per second of :class:`burraco.envs.vector.BurracoVecEnv` for each number of tables: the Python
     tables, or (``native``) the native core's, whose steps are also timed by the thread's CPU time."""
@@ -297,7 +303,7 @@ def vector_steps(
 
     out: dict[str, float] = {}
     for n in sizes:
-        venv = BurracoVecEnv(n, rules=rules, opponents="random", native=native)
+        venv = BurracoVecEnv(n, rules=rules, opponents=opponents, native=native)
         venv.reset(seed=10**6)
         rng = random.Random(n)
         steps, busy, cpu = 0, 0.0, 0.0
@@ -322,14 +328,14 @@ def vector_steps(
     return out
 
 
-def native_vector_steps(seconds: float) -> dict[str, float] | None:
+def native_vector_steps(seconds: float, opponents: str = "random") -> dict[str, float] | None:
     """:func:`vector_steps` on the native core's tables, or None where the core is not built."""
     from burraco.envs.native_env import native_encoding
     from burraco.rules import preset
 
     if native_encoding(preset("italian")) is None:
         return None
-    return vector_steps(seconds, native=True)
+    return vector_steps(seconds, native=True, opponents=opponents)
 
 
 def _envs_native() -> bool:
@@ -373,6 +379,8 @@ def main() -> None:
             "loadavg_1m_start": os.getloadavg()[0],
             "vector": vector_steps(args.seconds),
             "vector_native": native_vector_steps(args.seconds),
+            "vector_hard_opponents": vector_steps(args.seconds, sizes=(1, 16), opponents="heuristic:hard"),
+            "vector_native_hard_opponents": native_vector_steps(args.seconds, "heuristic:hard"),
             "loadavg_1m_end": os.getloadavg()[0],
         }
         print(json.dumps(got, indent=1) if args.json else got)

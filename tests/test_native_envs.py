@@ -14,6 +14,7 @@ pytest.importorskip("gymnasium")
 
 from burraco import Game, Match, preset  # noqa: E402
 from burraco.actions import Action  # noqa: E402
+from burraco.bots.heuristic import HeuristicPlayer  # noqa: E402
 from burraco.envs import encoding as enc  # noqa: E402
 from burraco.envs._core import Table  # noqa: E402
 from burraco.envs.native_env import hand_of, native_encoding  # noqa: E402
@@ -171,11 +172,48 @@ def test_native_vector_env_equals_the_python_tables_stepped_one_by_one(name: str
     assert np.array_equal(a.action_features(i), b.action_features(i))
 
 
+@pytest.mark.parametrize(
+    ("name", "opponents", "seat"),
+    [
+        ("italian-2p", "heuristic:easy", 0),
+        ("italian", ["hard", "random", "heuristic:medium"], 0),
+        ("italian", "medium", 2),
+        ("italian-3p", ["heuristic:hard", "easy"], 1),
+        ("brazilian", "hard", 3),
+    ],
+)
+def test_native_vector_env_with_heuristic_opponents_equals_the_python_tables(
+    name: str, opponents: object, seat: int
+) -> None:
+    """Opponents named ``heuristic:LEVEL`` are played by the core's heuristic: the same choices as
+    :class:`HeuristicPlayer` seeded as the Gymnasium environment seeds it, so the same buffers at every step."""
+    a = BurracoVecEnv(2, rules=name, opponents=opponents, seat=seat)  # type: ignore[arg-type]
+    b = BurracoVecEnv(2, rules=name, opponents=opponents, seat=seat, native=False)  # type: ignore[arg-type]
+    assert a.native is not None and b.native is None
+    for x, y in zip(a.reset(seed=11), b.reset(seed=11), strict=True):
+        assert np.array_equal(x, y)
+    rng = random.Random(2)
+    ends = 0
+    for step in range(160):
+        acts = []
+        for i in range(2):
+            li = a.legal_indices(i)
+            assert li == b.legal_indices(i), (step, i)
+            acts.append(rng.choice(li))
+        for x, y, what in zip(a.step(acts), b.step(acts), ("obs", "masks", "rewards", "term", "trunc"), strict=True):
+            assert np.array_equal(x, y), (name, step, what)
+        assert np.array_equal(a.final_obs, b.final_obs)
+        ends += int(a.terminated.sum())
+    assert ends >= 1
+    assert a.game(1).legal_actions() == b.game(1).legal_actions()
+
+
 def test_the_python_tables_serve_what_the_core_does_not_step() -> None:
-    assert BurracoVecEnv(2, rules="italian", opponents="heuristic:easy").native is None
+    assert BurracoVecEnv(2, rules="italian", opponents="ismcts:5").native is None
+    assert BurracoVecEnv(2, rules="italian", opponents=HeuristicPlayer("easy", 1)).native is None
     assert BurracoVecEnv(2, rules="italian", episode="match").native is None
     with pytest.raises(ValueError, match="native=True"):
-        BurracoVecEnv(2, rules="italian", opponents="heuristic:easy", native=True)
+        BurracoVecEnv(2, rules="italian", opponents="ismcts:5", native=True)
 
 
 def test_bad_buffers_are_refused() -> None:

@@ -1,5 +1,6 @@
 """Types of the native core (src/native/native.c); burraco.native wraps it."""
 
+from collections.abc import Sequence
 from typing import Any
 
 class Rules:
@@ -55,7 +56,7 @@ class Encoding:
 
 class VecTables:
     def __init__(self, encoding: Encoding, n: int, seat: int, win: bool, reward_scale: float,
-                 illegal_reward: float, /) -> None: ...
+                 illegal_reward: float, opponents: Sequence[int] | None = ..., /) -> None: ...
     def reset(self, seeds: Any, obs: Any, masks: Any, /) -> None: ...
     def step(self, actions: Any, next_seeds: Any, obs: Any, masks: Any, rewards: Any, terminated: Any,
              final_obs: Any, /) -> int: ...

@@ -3741,8 +3741,9 @@ static PyObject *random_hands(PyObject *mod, PyObject *args) {
 /* An Encoding is the observation layout and the action space of burraco/envs/encoding.py (a Layout) written from a
  * native hand's state, from one seat's view only (the seat's visible hand, what it saw the others take, the melds,
  * the visible pile, the counts), and the indices of the legal actions of the seat to act. VecTables holds N hands
- * with one learner seat each and random opponents (burraco.bots.RandomPlayer: legal[rng.randrange(len(legal))],
- * the generator seeded as random.Random(seed)), stepped in one call from an array of action indices into the
+ * with one learner seat each and random or heuristic opponents (burraco.bots.RandomPlayer:
+ * legal[rng.randrange(len(legal))]; HeuristicPlayer.choose: h_choose; each generator seeded as random.Random(seed)),
+ * stepped in one call from an array of action indices into the
  * caller's numpy buffers, with the same-step auto-reset of burraco/envs/vector.py. burraco/envs/native_env.py
  * wraps both; tests/test_native_envs.py compares them with the Python encoder and environments. */
 
@@ -4348,9 +4349,11 @@ typedef struct {
     PyObject_HEAD EncObject *enc;
     int n, seat, win;
     double scale, illegal;
+    int8_t opp[MAXP]; /* each opponent seat's player: -1 random, else the heuristic's level (L_EASY ...) */
     NState *S;
     VecSlot *t;
     ABuf legal, scratch;
+    DBuf sc; /* the heuristic's scores */
 } VecObject;
 
 static void Vec_dealloc(VecObject *self) {
@@ -4363,20 +4366,52 @@ static void Vec_dealloc(VecObject *self) {
     free(self->S);
     free(self->legal.a);
     free(self->scratch.a);
+    free(self->sc.v);
     Py_XDECREF(self->enc);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* VecTables(encoding, n, seat, win, reward_scale, illegal_reward) */
+/* VecTables(encoding, n, seat, win, reward_scale, illegal_reward, opponents=None): opponents, one entry per seat
+ * (the learner's ignored), -1 for the random player, 0, 1 or 2 for the heuristic of that level (easy, medium,
+ * hard); None: every opponent random */
 static PyObject *Vec_new(PyTypeObject *tp, PyObject *args, PyObject *kw) {
     EncObject *enc;
     int n, seat, win;
     double scale, illegal;
-    if (!PyArg_ParseTuple(args, "O!iipdd", &EncType, &enc, &n, &seat, &win, &scale, &illegal))
+    PyObject *opps = Py_None;
+    int8_t opp[MAXP];
+    if (!PyArg_ParseTuple(args, "O!iipdd|O", &EncType, &enc, &n, &seat, &win, &scale, &illegal, &opps))
         return NULL;
-    if (n < 1 || n > 1 << 20 || seat < 0 || seat >= enc->rules->r.players) {
+    int P = enc->rules->r.players;
+    if (n < 1 || n > 1 << 20 || seat < 0 || seat >= P) {
         PyErr_SetString(PyExc_ValueError, "VecTables: 1 or more tables, and a seat of the rules");
         return NULL;
+    }
+    memset(opp, -1, sizeof(opp));
+    if (opps != Py_None) {
+        PyObject *fast = PySequence_Fast(opps, "VecTables: opponents is a sequence of one player per seat");
+        if (fast == NULL)
+            return NULL;
+        if (PySequence_Fast_GET_SIZE(fast) != P) {
+            Py_DECREF(fast);
+            PyErr_Format(PyExc_ValueError, "VecTables: opponents needs one entry per seat (%d)", P);
+            return NULL;
+        }
+        for (int x = 0; x < P; x++) {
+            long k = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, x));
+            if (k == -1 && PyErr_Occurred()) {
+                Py_DECREF(fast);
+                return NULL;
+            }
+            if (k < -1 || k > L_HARD) {
+                Py_DECREF(fast);
+                PyErr_SetString(PyExc_ValueError,
+                                "VecTables: an opponent is -1 (random) or a heuristic level 0, 1 or 2");
+                return NULL;
+            }
+            opp[x] = (int8_t)k;
+        }
+        Py_DECREF(fast);
     }
     VecObject *self = (VecObject *)tp->tp_alloc(tp, 0);
     if (self == NULL)
@@ -4388,6 +4423,7 @@ static PyObject *Vec_new(PyTypeObject *tp, PyObject *args, PyObject *kw) {
     self->win = win;
     self->scale = scale;
     self->illegal = illegal;
+    memcpy(self->opp, opp, sizeof(opp));
     self->S = (NState *)calloc((size_t)n, sizeof(NState));
     self->t = (VecSlot *)calloc((size_t)n, sizeof(VecSlot));
     if (self->S == NULL || self->t == NULL) {
@@ -4437,7 +4473,7 @@ static double vec_reward(const VecObject *V, const NState *S) {
     return w * V->scale;
 }
 
-/* the random opponents act until the learner is to act or the hand is over; the rewards due to the learner */
+/* the opponents act until the learner is to act or the hand is over; the rewards due to the learner */
 static int vec_others(VecObject *V, int i, double *reward) {
     NState *S = &V->S[i];
     const NRules *R = &V->enc->rules->r;
@@ -4445,7 +4481,21 @@ static int vec_others(VecObject *V, int i, double *reward) {
         legal(R, S, &V->legal, &V->scratch);
         if (V->legal.oom || V->scratch.oom || V->legal.n == 0)
             return -1;
-        NAct a = V->legal.a[mt_below(&V->t[i].mt[S->turn], V->legal.n)];
+        MT *m = &V->t[i].mt[S->turn];
+        int level = V->opp[S->turn], k = 0;
+        if (level < 0)
+            k = (int)mt_below(m, V->legal.n); /* RandomPlayer: rng.randrange(len(legal)) */
+        else if (V->legal.n > 1) {            /* HeuristicPlayer.choose, from the seat's view */
+            if (V->sc.cap < V->legal.n) {
+                double *nv = (double *)realloc(V->sc.v, sizeof(double) * (size_t)V->legal.n);
+                if (nv == NULL)
+                    return -1;
+                V->sc.v = nv;
+                V->sc.cap = V->legal.n;
+            }
+            k = h_choose(R, S, level, &V->legal, m, V->sc.v);
+        }
+        NAct a = V->legal.a[k];
         apply_act(R, S, &a);
         if (S->end != E_NONE)
             *reward += vec_reward(V, S);
@@ -4690,7 +4740,7 @@ static PyTypeObject VecType = {
     .tp_basicsize = sizeof(VecObject),
     .tp_dealloc = (destructor)Vec_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "N native hands, one learner seat each and random opponents, stepped in one call.",
+    .tp_doc = "N native hands, one learner seat each, random or heuristic opponents, stepped in one call.",
     .tp_methods = Vec_methods,
     .tp_new = Vec_new,
 };

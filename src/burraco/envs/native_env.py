@@ -7,7 +7,7 @@ rules): ``encode(hand, seat, out, totals)`` writes the seat's observation -- fro
 buffer, ``legal_indices(hand)`` and ``mask(hand, out)`` the legal actions of the seat to act in the action space of
 the rules' :class:`~burraco.envs.encoding.Layout`. the environments' ``Table`` (burraco/envs/_core.py) uses it where the core plays
 the rules (``native=True``, the default there) and :class:`~burraco.envs.vector.BurracoVecEnv` steps its tables on
-``VecTables`` where every opponent is ``random`` and the episode is one hand. The Python encoder and environments
+``VecTables`` where every opponent is named ``random`` or ``heuristic:LEVEL`` and the episode is one hand. The Python encoder and environments
 stay the reference: tests/test_native_envs.py compares both on every state of random hands."""
 
 from __future__ import annotations

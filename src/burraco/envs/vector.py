@@ -25,9 +25,11 @@ An index that is not legal ends that table's episode with ``illegal_reward`` (th
 `BurracoVecEnv.action_features` gives table *i*'s legal actions as feature rows (:mod:`burraco.envs.features`).
 
 The stepping of all tables is one function, :func:`step_tables` (the reference). Where the native core plays the
-rules, every opponent is ``random``, the episode one hand and an illegal index penalized, the tables are stepped by
-the core instead (``burraco._native.VecTables``, :mod:`burraco.envs.native_env`): every table's hand, its random
-opponents' moves, the observation, the mask, the reward and the auto-reset in one C call, with the same buffers,
+rules, every opponent is named ``random`` or ``heuristic:LEVEL`` (any spelling: ``easy``, ``medium``, ``hard``), the
+episode is one hand and an illegal index penalized, the tables are stepped by the core instead
+(``burraco._native.VecTables``, :mod:`burraco.envs.native_env`): every table's hand, its opponents' moves (the
+core's heuristic chooses as :class:`~burraco.bots.heuristic.HeuristicPlayer` does, from the seat's view, with the
+same generator), the observation, the mask, the reward and the auto-reset in one C call, with the same buffers,
 the same seeds and the same results as :func:`step_tables` (``native=False`` asks for the Python tables; the
 attribute ``native`` says which runs). The environments in ``envs`` then only hold the options (they are not
 stepped): :meth:`BurracoVecEnv.game` gives table *i*'s hand as a :class:`~burraco.game.Game` either way.
@@ -43,6 +45,8 @@ import numpy.typing as npt
 from gymnasium.utils import seeding
 
 from .._accel import core
+from ..bots.heuristic import LEVELS
+from ..bots.players import parse_spec
 from ..game import Game
 from ..native import game_from_fields
 from .features import action_features
@@ -100,6 +104,24 @@ def step_tables(
         _write(env, i, obs, masks, mask_set)
 
 
+def _native_opponents(env: BurracoGymEnv) -> list[int] | None:
+    """The opponents of ``env`` as the core's ``VecTables`` seats them (one entry per seat: -1 random, 0, 1, 2
+    the heuristic of that level; the learner's entry unused), or None where one is not a spec the core plays
+    (a Player object, a function, a pool, a search or a policy: those are stepped by the Python tables)."""
+    n = env.rules.players
+    order = sorted((x for x in range(n) if x != env.seat), key=lambda x: (x - env.seat) % n)
+    kinds = [-1] * n
+    for x, o in zip(order, env.specs, strict=True):
+        if not isinstance(o, str):
+            return None
+        spec = parse_spec(o)
+        if spec.kind == "heuristic":
+            kinds[x] = LEVELS.index(spec.level or "hard")
+        elif spec.kind != "random":
+            return None
+    return kinds
+
+
 class BurracoVecEnv:
     """N tables of the Gymnasium environment stepped in one call (the module's notes); ``kwargs`` are
     :class:`~burraco.envs.gymnasium_env.BurracoGymEnv`'s options."""
@@ -123,8 +145,9 @@ class BurracoVecEnv:
         e0 = self.envs[0]
         lay = e0.table.layout
         enc = None if native is False else native_encoding(e0.rules)
+        kinds = _native_opponents(e0)
         plain = (
-            all(o == "random" for o in e0.specs)
+            kinds is not None
             and e0.table.episode == "hand"
             and e0.illegal == "penalize"
             and e0.render_mode is None
@@ -134,12 +157,12 @@ class BurracoVecEnv:
         if enc is not None and plain and core is not None:
             t = e0.table
             self.native = core.VecTables(
-                enc, num_envs, e0.seat, t.reward == "win", t.reward_scale, e0.illegal_reward
+                enc, num_envs, e0.seat, t.reward == "win", t.reward_scale, e0.illegal_reward, kinds
             )
         elif native:
             raise ValueError(
-                "native=True: the core steps tables of rules it plays, random opponents, one-hand episodes and "
-                "penalized illegal indices"
+                "native=True: the core steps tables of rules it plays, opponents named random or heuristic:LEVEL, "
+                "one-hand episodes and penalized illegal indices"
             )
         self._rngs: list[np.random.Generator | None] = [None] * num_envs
         self._next = np.zeros(num_envs, dtype=np.int64)
