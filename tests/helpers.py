@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import burraco
@@ -322,20 +322,23 @@ def greedy_move(game: Game, rng: random.Random) -> burraco.Action:
 
 
 def match_states(
-    rules: Rules, seed: int, rng: random.Random, hands: int = 2
-) -> Iterator[tuple[Game, tuple[int, int]]]:
+    rules: Rules,
+    seed: int,
+    rng: random.Random,
+    hands: int = 2,
+    move: Callable[[Game, random.Random], burraco.Action] = random_move,
+) -> Iterator[tuple[Game, tuple[int, ...]]]:
     """Every state of a random match of at most ``hands`` hands, the final state of each hand included: yields the
-    hand being played and the match totals before it, then applies a uniformly random legal action drawn from
-    ``rng`` (after the caller, who may draw from ``rng`` too)."""
+    hand being played and the match totals before it, then applies ``move(game, rng)`` (a uniformly random legal
+    action unless told; drawn after the caller, who may draw from ``rng`` too)."""
     m = Match(rules, seed=seed)
     for _hand in range(hands):
         if m.is_over:
             return
         g = m.start_hand()
-        totals = (m.totals[0], m.totals[1])
+        totals = tuple(m.totals)  # per side, or per player with 3 and 5
         while True:
             yield g, totals
             if g.end is not None:
                 break
-            legal = g.legal_actions()
-            m.apply(legal[rng.randrange(len(legal))])
+            m.apply(move(g, rng))

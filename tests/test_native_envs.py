@@ -12,8 +12,7 @@ import pytest
 np = pytest.importorskip("numpy")
 pytest.importorskip("gymnasium")
 
-from burraco import Game, Match, preset  # noqa: E402
-from burraco.actions import Action  # noqa: E402
+from burraco import Game, preset  # noqa: E402
 from burraco.bots.heuristic import HeuristicPlayer  # noqa: E402
 from burraco.envs import encoding as enc  # noqa: E402
 from burraco.envs._core import Table  # noqa: E402
@@ -22,18 +21,11 @@ from burraco.envs.vector import BurracoVecEnv  # noqa: E402
 from burraco.native import available, supported  # noqa: E402
 from burraco.rules import PRESETS  # noqa: E402
 from burraco.view import determinize  # noqa: E402
+from helpers import greedy_move, match_states  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not available(), reason="the native core is not built (or BURRACO_PURE is set)")
 
 NATIVE = [name for name in PRESETS if supported(preset(name)) is None]
-
-
-def _meldy(legal: list[Action], rng: random.Random) -> Action:
-    """A random legal action, mostly a meld or an attachment when there is one (random hands seldom go out)."""
-    pref = [a for a in legal if a.verb in ("meld", "add")]
-    if pref and rng.random() < 0.9:
-        return pref[rng.randrange(len(pref))]
-    return legal[rng.randrange(len(legal))]
 
 
 def test_every_preset_and_player_count_is_played_natively() -> None:
@@ -73,7 +65,7 @@ def test_native_observation_mask_and_indices_equal_the_python_encoders(name: str
             mask[:] = 0
             E.mask(h, mask)
             assert np.array_equal(mask, enc.action_mask(legal, melds, lay))
-            g.apply(_meldy(legal, rng))
+            g.apply(greedy_move(g, rng))
     assert states > 50
 
 
@@ -85,18 +77,14 @@ def test_native_observation_with_match_totals() -> None:
         lay = enc.layout_for(r)
         E = native_encoding(r)
         out = np.zeros(lay.obs_size, dtype=np.float32)
-        m = Match(r, seed=17)
-        rng = random.Random(3)
-        for _hand in range(2):
-            g = m.start_hand()
-            totals = tuple(m.totals)
-            while g.end is None:
-                if len(g.actions) % 9 == 0:
-                    for s in range(r.players):
-                        E.encode(hand_of(g), s, out, totals)
-                        assert np.array_equal(out, enc.encode_game(g, s, totals)), (name, s, len(g.actions))
-                m.apply(_meldy(g.legal_actions(), rng))
-        assert any(m.totals)
+        nonzero = False
+        for g, totals in match_states(r, 17, random.Random(3), hands=2, move=greedy_move):
+            nonzero = nonzero or any(totals)
+            if g.end is None and len(g.actions) % 9 == 0:
+                for s in range(r.players):
+                    E.encode(hand_of(g), s, out, totals)
+                    assert np.array_equal(out, enc.encode_game(g, s, totals)), (name, s, len(g.actions))
+        assert nonzero
 
 
 @pytest.mark.parametrize("name", ["italian", "italian-3p", "italian-6p"])
@@ -116,12 +104,12 @@ def test_native_observations_hold_no_hidden_card(name: str) -> None:
             if len(g.actions) % 7 == 0:
                 for s in range(r.players):
                     d = determinize(g.view(s), random.Random(checked))
-                    assert any(d.hands[x] != g.hands[x] for x in range(r.players) if x != s) or g.stock != d.stock
                     E.encode(hand_of(g), s, a)
                     E.encode(hand_of(d), s, b)
                     assert np.array_equal(a, b), (name, s, len(g.actions))
-                    checked += 1
-            g.apply(_meldy(g.legal_actions(), rng))
+                    # counted where the deal really changed (late in a hand every card may be known)
+                    checked += any(d.hands[x] != g.hands[x] for x in range(r.players) if x != s) or g.stock != d.stock
+            g.apply(greedy_move(g, rng))
     assert checked > 20
 
 
@@ -151,25 +139,32 @@ def test_native_vector_env_equals_the_python_tables_stepped_one_by_one(name: str
     auto-reset hands -- at every step."""
     a = BurracoVecEnv(3, rules=name, reward=reward, illegal_reward=-2.0)
     b = BurracoVecEnv(3, rules=name, reward=reward, illegal_reward=-2.0, native=False)
-    assert a.native is not None and b.native is None
-    for x, y in zip(a.reset(seed=7), b.reset(seed=7), strict=True):
-        assert np.array_equal(x, y)
-    rng = random.Random(1)
-    ends = 0
-    for step in range(250):
-        acts = []
-        for i in range(3):
-            li = a.legal_indices(i)
-            assert li == b.legal_indices(i), (step, i)
-            acts.append(rng.choice(li) if rng.random() > 0.005 else a.num_actions - 1)
-        for x, y, what in zip(a.step(acts), b.step(acts), ("obs", "masks", "rewards", "term", "trunc"), strict=True):
-            assert np.array_equal(x, y), (name, step, what)
-        assert np.array_equal(a.final_obs, b.final_obs) and not a.final_mask.any()
-        ends += int(a.terminated.sum())
-    assert ends >= 3
+    assert _step_side_by_side(a, b, seed=7, steps=250, illegal=0.005) >= 3
     i = 0
     assert a.game(i).legal_actions() == b.game(i).legal_actions()
     assert np.array_equal(a.action_features(i), b.action_features(i))
+
+
+def _step_side_by_side(a: BurracoVecEnv, b: BurracoVecEnv, seed: int, steps: int, illegal: float = 0.0) -> int:
+    """Reset the core's tables ``a`` and the Python tables ``b`` from one seed and step both with the same random
+    legal indices (an illegal one with probability ``illegal``), comparing every buffer at every step; the number
+    of episodes ended."""
+    assert a.native is not None and b.native is None
+    for x, y in zip(a.reset(seed=seed), b.reset(seed=seed), strict=True):
+        assert np.array_equal(x, y)
+    rng = random.Random(seed)
+    ends = 0
+    for step in range(steps):
+        acts = []
+        for i in range(a.num_envs):
+            li = a.legal_indices(i)
+            assert li == b.legal_indices(i), (step, i)
+            acts.append(rng.choice(li) if rng.random() >= illegal else a.num_actions - 1)
+        for x, y, what in zip(a.step(acts), b.step(acts), ("obs", "masks", "rewards", "term", "trunc"), strict=True):
+            assert np.array_equal(x, y), (step, what)
+        assert np.array_equal(a.final_obs, b.final_obs) and not a.final_mask.any()
+        ends += int(a.terminated.sum())
+    return ends
 
 
 @pytest.mark.parametrize(
@@ -189,22 +184,7 @@ def test_native_vector_env_with_heuristic_opponents_equals_the_python_tables(
     :class:`HeuristicPlayer` seeded as the Gymnasium environment seeds it, so the same buffers at every step."""
     a = BurracoVecEnv(2, rules=name, opponents=opponents, seat=seat)  # type: ignore[arg-type]
     b = BurracoVecEnv(2, rules=name, opponents=opponents, seat=seat, native=False)  # type: ignore[arg-type]
-    assert a.native is not None and b.native is None
-    for x, y in zip(a.reset(seed=11), b.reset(seed=11), strict=True):
-        assert np.array_equal(x, y)
-    rng = random.Random(2)
-    ends = 0
-    for step in range(160):
-        acts = []
-        for i in range(2):
-            li = a.legal_indices(i)
-            assert li == b.legal_indices(i), (step, i)
-            acts.append(rng.choice(li))
-        for x, y, what in zip(a.step(acts), b.step(acts), ("obs", "masks", "rewards", "term", "trunc"), strict=True):
-            assert np.array_equal(x, y), (name, step, what)
-        assert np.array_equal(a.final_obs, b.final_obs)
-        ends += int(a.terminated.sum())
-    assert ends >= 1
+    assert _step_side_by_side(a, b, seed=11, steps=160) >= 1
     assert a.game(1).legal_actions() == b.game(1).legal_actions()
 
 
