@@ -35,7 +35,7 @@ def test_layout_is_contiguous_and_documented() -> None:
     for _name, off, w in ft.FEATURE_LAYOUT:
         assert off == at
         at += w
-    assert at == ft.ACTION_FEATURES == 222
+    assert at == ft.ACTION_FEATURES == 242
     with open("docs/research.md", encoding="utf-8") as fh:
         doc = fh.read()
     for name, _off, _w in ft.FEATURE_LAYOUT:
