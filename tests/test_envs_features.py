@@ -35,7 +35,7 @@ def test_layout_is_contiguous_and_documented() -> None:
     for _name, off, w in ft.FEATURE_LAYOUT:
         assert off == at
         at += w
-    assert at == ft.ACTION_FEATURES == 222
+    assert at == ft.ACTION_FEATURES == 242
     with open("docs/research.md", encoding="utf-8") as fh:
         doc = fh.read()
     for name, _off, _w in ft.FEATURE_LAYOUT:
@@ -123,3 +123,48 @@ def test_pick_moves_the_visible_pile_and_the_scalars() -> None:
     jk = parse_card("JK")
     row = ft.action_features(v, [Action(g.seats[g.current_seat], "discard", (jk,))])[0]
     assert blk(row, "scalars")[7] == 1.0
+
+
+def test_context_and_fit_blocks_on_a_hand_built_view() -> None:
+    """A discard that attaches to an opponent's meld says so in ``fit`` (and of 5+ cards only when it is); the
+    rank-mates, neighbours and the next opponent's seen pick-ups are counted; ``context`` is the same on every
+    row and reads the table."""
+    import dataclasses
+
+    from burraco.melds import make_meld
+
+    r = preset("italian").replace(players=2)
+    g = Game.new(r, seed=9)
+    v0 = g.view(g.current_seat)
+    c = parse_card
+    hand = tuple(sorted(c(x) for x in ("8h", "8d", "9h", "Ks", "Qc", "4c")))
+    theirs3 = make_meld([c("5h"), c("6h"), c("7h")], r)
+    theirs5 = make_meld([c("3s"), c("4s"), c("5s"), c("6s"), c("7s")], r)
+    mine5 = make_meld([c("9c"), c("Tc"), c("Jc"), c("Qc"), c("Kc")], r)
+    other = 1 - v0.seat
+    known = [bytearray(53), bytearray(53)]
+    known[other][c("8s")] = 1  # the opponent was seen to pick up an 8
+    melds = [(), ()]
+    melds[v0.side_of(v0.seat)] = (mine5,)
+    melds[v0.side_of(other)] = (theirs3, theirs5)
+    v = dataclasses.replace(v0, hand=hand, melds=tuple(melds), known=tuple(bytes(k) for k in known), phase="play",
+                            hand_sizes=tuple(6 if s == v0.seat else 9 for s in range(2)))
+    me = g.seats[v0.seat]
+    acts = [Action(me, "discard", (x,)) for x in (c("8h"), c("4c"), c("Ks"))]
+    f = ft.action_features(v, acts)
+    fit = [blk(row, "fit").tolist() for row in f]
+    # 8h: feeds their 5-6-7h (3 cards, not 5+); its rank-mate 8d and its neighbour 9h stay; an 8 was seen picked up
+    assert fit[0] == [0.0, 0.0, 1.0, 0.0, 0.25, 0.25, 1.0, 0.0]
+    # 4c: attaches nowhere; no mates, no neighbours
+    assert fit[1] == [0.0] * 8
+    # Ks: not next to their 3s-7s, no spade neighbour in hand (Qc is a club), no mate
+    assert fit[2] == [0.0] * 8
+    # a discard of 8s would feed their five-card spade run (3s-7s): fit 2 and 3; Ac attaches to our run
+    f2 = ft.action_features(v, [Action(me, "discard", (c("8s"),)), Action(me, "discard", (c("Ac"),))])
+    assert blk(f2[0], "fit").tolist()[:4] == [0.0, 0.0, 1.0, 1.0]
+    assert blk(f2[1], "fit").tolist()[:4] == [1.0, 1.0, 0.0, 0.0]
+    ctx = [blk(row, "context").tolist() for row in f]
+    assert ctx[0] == ctx[1] == ctx[2]
+    assert ctx[0][0] == pytest.approx(0.6) and ctx[0][5] == ctx[0][6] == pytest.approx(0.9)
+    assert ctx[0][11] == 0.0 and ctx[0][7] == ctx[0][8] == 0.0  # the play phase; no burraco yet
+    assert ctx[0][9] == pytest.approx(50 / 500) and ctx[0][10] == pytest.approx(40 / 500)  # 9c-Kc; 5-7h, 3-7s

@@ -279,13 +279,19 @@ class HeuristicPlayer:
 
     # ------------------------------------------------------------------------------------------------------------
     def choose(self, view: View, legal: list[Action]) -> Action:
+        return self.choose_scored(view, legal)[0]
+
+    def choose_scored(self, view: View, legal: list[Action]) -> tuple[Action, list[float]]:
+        """The action :meth:`choose` plays (the same choice, the same draws of the player's random source) and
+        the score of every legal action, in the order of ``legal`` (a single legal action: its score is 0; for
+        learners that imitate the heuristic's preferences, ``examples/train_bc.py``)."""
         if len(legal) == 1:
-            return legal[0]
+            return legal[0], [0.0]
         ctx = _Ctx(view, self.level, self.safety)
-        scored = [(self.evaluate(ctx, a), a) for a in legal]
-        best = max(s for s, _ in scored)
-        ties = sorted(a for s, a in scored if s >= best - 1e-9)
-        return ties[0] if len(ties) == 1 else ties[self.rng.randrange(len(ties))]
+        values = [self.evaluate(ctx, a) for a in legal]
+        best = max(values)
+        ties = sorted(a for s, a in zip(values, legal, strict=True) if s >= best - 1e-9)
+        return (ties[0] if len(ties) == 1 else ties[self.rng.randrange(len(ties))]), values
 
     def scores(self, view: View, legal: list[Action]) -> list[tuple[float, Action]]:
         """Every legal action with its score, best first (for hints and debugging)."""

@@ -5,15 +5,18 @@ The policy scores each legal action it is shown: the seat's observation vector
 a small network, and the player takes the action with the highest score (``temperature`` > 0: samples from the
 softmax of the scores). Everything comes from the seat's :class:`~burraco.View`; nothing of the hidden state.
 
-The network (weights in a numpy ``.npz`` file, written by ``examples/train_bc.py``, so playing needs no PyTorch)::
+The network (weights in a numpy ``.npz`` file, written by ``examples/train_bc.py``, so playing needs no PyTorch): an
+embedding of the observation, then a small MLP over the embedding and each action row::
 
-    h1 = relu(W_obs · obs + W_act · features + b1)
-    h2 = relu(W2 · h1 + b2)
+    e = relu(W_e · obs + b_e)                       # E values, once per decision
+    h1 = relu(W1 · [e, features] + b1)              # H1
+    h2 = relu(W2 · h1 + b2)                         # H2
     score = w3 · h2 + b3
 
-The file holds ``W_obs`` (H1 × obs_size), ``W_act`` (H1 × ACTION_FEATURES), ``b1``, ``W2`` (H2 × H1), ``b2``,
-``w3`` (H2), ``b3`` (1), and ``obs_size`` / ``action_features`` as checks: a file made for another layout is
-refused with a message that says which.
+The file holds ``format`` (:data:`FORMAT`), ``W_e`` (E × obs_size), ``b_e``, ``W1`` (H1 × (E +
+ACTION_FEATURES)), ``b1``, ``W2`` (H2 × H1), ``b2``, ``w3`` (H2), ``b3`` (1): the sizes are read from the arrays,
+and a file of another format or made for another feature layout (an earlier version's ``W_obs``/``W_act`` files:
+222 action features) is refused with a message that says which.
 """
 
 from __future__ import annotations
@@ -29,8 +32,10 @@ from ..view import View
 from .encoding import encode_view, layout_for
 from .features import ACTION_FEATURES, action_features
 
-#: the arrays a weights file holds
-WEIGHT_NAMES = ("W_obs", "W_act", "b1", "W2", "b2", "w3", "b3")
+#: the arrays a weights file holds (beside ``format``)
+WEIGHT_NAMES = ("W_e", "b_e", "W1", "b1", "W2", "b2", "w3", "b3")
+#: the version of the weights file (2: the observation embedding and the 242 action features)
+FORMAT = 2
 
 
 class PolicyFileError(ValueError):
@@ -41,16 +46,38 @@ class PolicyNet:
     """The scoring network of a policy file (numpy inference)."""
 
     def __init__(self, weights: dict[str, npt.NDArray[np.float32]]) -> None:
+        if "format" not in weights:
+            old = " (an earlier version's file, W_obs/W_act)" if "W_obs" in weights else ""
+            raise PolicyFileError(
+                f"policy weights have no format{old}; this version reads format {FORMAT}: train again with "
+                "examples/train_bc.py"
+            )
+        fmt = int(np.asarray(weights["format"]).reshape(-1)[0])
+        if fmt != FORMAT:
+            raise PolicyFileError(f"policy weights are of format {fmt}, this version reads format {FORMAT}")
         missing = [k for k in WEIGHT_NAMES if k not in weights]
         if missing:
             raise PolicyFileError(f"policy weights lack {', '.join(missing)}")
         self.w = {k: np.asarray(weights[k], dtype=np.float32) for k in WEIGHT_NAMES}
-        if self.w["W_act"].shape[1] != ACTION_FEATURES:
+        w = self.w
+        emb = int(w["W_e"].shape[0])
+        feats = int(w["W1"].shape[1]) - emb
+        if feats != ACTION_FEATURES:
             raise PolicyFileError(
-                f"policy weights expect {self.w['W_act'].shape[1]} action features, this version has "
-                f"{ACTION_FEATURES}"
+                f"policy weights expect {feats} action features, this version has {ACTION_FEATURES}"
             )
-        self.obs_size = int(self.w["W_obs"].shape[1])
+        if (w["b_e"].shape != (emb,) or w["b1"].shape != (w["W1"].shape[0],) or w["W2"].shape[1] != w["W1"].shape[0]
+                or w["b2"].shape != (w["W2"].shape[0],) or w["w3"].shape != (w["W2"].shape[0],) or w["b3"].shape != (1,)):
+            raise PolicyFileError("policy weights have inconsistent shapes")
+        self.obs_size = int(w["W_e"].shape[1])
+        self.embedding = emb
+        self._W1e = np.ascontiguousarray(w["W1"][:, :emb])
+        self._W1a_t = np.ascontiguousarray(w["W1"][:, emb:].T)
+
+    @property
+    def hidden(self) -> tuple[int, int, int]:
+        """The sizes (E, H1, H2)."""
+        return self.embedding, int(self.w["W1"].shape[0]), int(self.w["W2"].shape[0])
 
     @classmethod
     def load(cls, path: str | Path) -> PolicyNet:
@@ -66,7 +93,8 @@ class PolicyNet:
     def save(self, path: str | Path, half: bool = False) -> None:
         """Write the weights as ``.npz`` (``half``: as float16, half the size; read back as float32)."""
         dt = np.float16 if half else np.float32
-        np.savez_compressed(Path(path), **{k: v.astype(dt) for k, v in self.w.items()})  # type: ignore[arg-type]
+        arrays = {k: v.astype(dt) for k, v in self.w.items()}
+        np.savez_compressed(Path(path), format=np.array([FORMAT], dtype=np.int32), **arrays)  # type: ignore[arg-type]
 
     def scores(self, obs: npt.NDArray[np.float32], feats: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         """The score of each action row of ``feats`` in the state ``obs``."""
@@ -76,7 +104,8 @@ class PolicyNet:
                 f"policy weights are for observations of {self.obs_size} values, this table gives {obs.shape[0]} "
                 "(another number of players or packs)"
             )
-        h = np.maximum(feats @ w["W_act"].T + (w["W_obs"] @ obs + w["b1"]), 0.0)
+        e = np.maximum(w["W_e"] @ obs + w["b_e"], 0.0)
+        h = np.maximum(feats @ self._W1a_t + (self._W1e @ e + w["b1"]), 0.0)
         h = np.maximum(h @ w["W2"].T + w["b2"], 0.0)
         out: npt.NDArray[np.float32] = h @ w["w3"] + w["b3"][0]
         return out
@@ -111,4 +140,4 @@ class PolicyPlayer:
         return self.rng.choices(legal, weights=p.tolist())[0]
 
 
-__all__ = ["PolicyFileError", "PolicyNet", "PolicyPlayer", "WEIGHT_NAMES"]
+__all__ = ["FORMAT", "PolicyFileError", "PolicyNet", "PolicyPlayer", "WEIGHT_NAMES"]
