@@ -15,7 +15,11 @@ owner through Redis. ``--store postgresql`` with ``--servers 1`` measures one pr
 (the cost of the Redis hop is the difference).
 
 Reported per N: actions per second, latency p50/p99/max in ms, errors, and whether every action sent was applied
-exactly once (the events numbered per table have no gap and no duplicate action).
+exactly once (the events numbered per table have no gap and no duplicate action). ``--repeat R`` runs each setup
+R times (a fresh database and fresh server processes each time) and reports every run and the median of each
+figure, with the machine's load average beside every run (other work on a shared machine moves the figures).
+
+    python benchmarks/load_server.py --servers 2 --tables 400 --seconds 30 --repeat 5 --json docs/bench/x.json
 """
 
 from __future__ import annotations
@@ -200,7 +204,7 @@ def run(n_tables: int, seconds: float, procs: int, warmup: float, servers: int =
     pg_name = ""
     with tempfile.TemporaryDirectory() as d:
         if store == "postgresql" or servers > 1:
-            pg_name = f"burraco_load_{os.getpid()}_{n_tables}_{servers}"
+            pg_name = f"burraco_load_{os.getpid()}_{n_tables}_{servers}_{time.monotonic_ns() % 10**9}"
             _pg(f'DROP DATABASE IF EXISTS "{pg_name}"')
             _pg(f'CREATE DATABASE "{pg_name}"')
             db = PG.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://") + "/" + pg_name
@@ -285,21 +289,57 @@ def main() -> None:
                     help="the store of a single process (several always share PostgreSQL)")
     ap.add_argument("--pg", default=PG, help="PostgreSQL server (a database is created and dropped per run)")
     ap.add_argument("--redis", default=REDIS)
+    ap.add_argument("--repeat", type=int, default=1, help="run each setup this many times (report each, the median)")
     a = ap.parse_args()
     PROFILE = a.profile
     PG, REDIS = a.pg, a.redis
     rows = []
-    print(f"{'procs':>5} {'tables':>6} {'conns':>6} {'act/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'errors':>6} {'gaps':>4}"
-          f" {'srv cpu':>7} {'load':>5}")
+    medians = []
+    print(f"{'procs':>5} {'tables':>6} {'conns':>6} {'run':>4} {'act/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7}"
+          f" {'errors':>6} {'gaps':>4} {'srv cpu':>7} {'load':>11}")
+
+    def line(k: int, r: dict[str, Any], label: str) -> None:
+        load = r["loadavg"] if isinstance(r["loadavg"], list) else [r["loadavg"]]
+        print(f"{k:>5} {r['tables']:>6} {r['connections']:>6} {label:>4} {r['actions_per_s']:>7} {r['p50_ms']:>7}"
+              f" {r['p99_ms']:>7} {r['max_ms']!s:>7} {r['errors']:>6} {r['tables_with_gaps']:>4} {r['server_cpu']:>7}"
+              f" {'-'.join(str(x) for x in load):>11}", flush=True)
+
     for k, n in [(k, n) for k in a.servers for n in a.tables]:
-        r = run(n, a.seconds, a.procs, a.warmup, k, a.store)
-        rows.append(r)
-        print(f"{k:>5} {r['tables']:>6} {r['connections']:>6} {r['actions_per_s']:>7} {r['p50_ms']:>7} {r['p99_ms']:>7} "
-              f"{r['max_ms']!s:>7} {r['errors']:>6} {r['tables_with_gaps']:>4} {r['server_cpu']:>7}"
-              f" {r['loadavg'][1]:>5}", flush=True)
+        runs = []
+        for i in range(a.repeat):
+            r = run(n, a.seconds, a.procs, a.warmup, k, a.store)
+            r["repeat"] = i + 1
+            runs.append(r)
+            rows.append(r)
+            line(k, r, str(i + 1))
+        if a.repeat > 1:
+            med = median_of(runs)
+            medians.append(med)
+            line(k, med, "med")
     if a.json:
-        a.json.write_text(json.dumps({"cpus": os.cpu_count(), "python": sys.version.split()[0], "runs": rows},
-                                     indent=1) + "\n")
+        out: dict[str, Any] = {"cpus": os.cpu_count(), "python": sys.version.split()[0],
+                               "command": " ".join(["python", *sys.argv]), "runs": rows}
+        if medians:
+            out["medians"] = medians
+        a.json.write_text(json.dumps(out, indent=1) + "\n")
+
+
+def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The median of each figure over repeated runs of one setup (their count, and how many met the figures)."""
+    first = runs[0]
+    out: dict[str, Any] = {k: first[k] for k in ("servers", "store", "redis", "tables", "connections", "seconds")}
+    out["runs"] = len(runs)
+    for k in ("actions_per_s", "p50_ms", "p99_ms", "max_ms", "mean_ms", "server_cpu"):
+        vals = [r[k] for r in runs if r[k] is not None]
+        out[k] = round(statistics.median(vals), 1) if vals else None
+    out["errors"] = statistics.median(r["errors"] for r in runs)
+    out["tables_with_gaps"] = statistics.median(r["tables_with_gaps"] for r in runs)
+    out["loadavg"] = round(statistics.median(r["loadavg"][1] for r in runs), 2)
+    out["p99_each_ms"] = [r["p99_ms"] for r in runs]
+    out["errors_each"] = [r["errors"] for r in runs]
+    out["runs_p99_le_100ms_no_errors"] = sum(1 for r in runs if r["p99_ms"] <= 100 and r["errors"] == 0
+                                             and r["failed_connections"] == 0 and r["tables_with_gaps"] == 0)
+    return out
 
 
 if __name__ == "__main__":

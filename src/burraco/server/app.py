@@ -357,7 +357,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             return ClientError("bad_json", unreadable).to_json()
         return await dispatch(conn, text, msg, ref)
 
-    async def dispatch(conn: Connection | RemoteConn, text: str, msg: Any, ref: Any) -> dict[str, Any] | None:
+    async def dispatch(conn: Connection | RemoteConn, text: str, msg: Any, ref: Any,
+                       again: bool = False) -> dict[str, Any] | None:
         """A message admitted by the limits and read as JSON (``msg``): its answer."""
         try:
             if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
@@ -383,6 +384,19 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             return reply
         except ClientError as e:
             return e.to_json(ref)
+        except TableGone:
+            # its table left this process while the message was handled (its lease was lost, or the process is
+            # stopping): a relayed connection's front sends its action again to the new owner; a connection of
+            # this process is joining the table again where it is now, the message is answered there
+            if isinstance(conn, RemoteConn):
+                return None
+            if (conn.moving is not None and conn.moving is not asyncio.current_task() and conn.relay is None
+                    and not again):
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(conn.moving)
+                if conn.relay is not None or conn.table is not None:
+                    return await dispatch(conn, text, msg, ref, again=True)
+            return ClientError("server_error", "the table moved to another process: try again").to_json(ref)
         except Exception:  # a fault of the server's, not the client's: say so, keep the connection
             log.exception("message of type %r", msg.get("type") if isinstance(msg, dict) else None)
             return ClientError("server_error", "the server could not handle this message").to_json(ref)
