@@ -51,9 +51,15 @@ def free_port() -> int:
 
 
 PROFILE: str | None = None  # --profile: run the server under cProfile, write its statistics here
+#: --own-sessions: every server and client process in a session of its own. Linux's autogroup scheduling
+#: (/proc/sys/kernel/sched_autogroup_enabled) shares the CPU between sessions, not processes, and a nice value
+#: counts only inside its session: on a machine shared with other work (even niced), processes started from one
+#: session share one session's part of the CPU. A service manager runs each server in a group of its own.
+OWN_SESSIONS = False
 
 
-def start_server(port: int, db: str, redis: str = "") -> subprocess.Popen[bytes]:
+def start_server(port: int, db: str, redis: str = "", log: Path | None = None) -> subprocess.Popen[bytes]:
+    """A ``burraco serve`` process; its log goes to the file ``log`` (never a pipe, which could fill and block it)."""
     env = dict(os.environ)
     env.pop("BURRACO_REDIS", None)
     if redis:
@@ -65,18 +71,25 @@ def start_server(port: int, db: str, redis: str = "") -> subprocess.Popen[bytes]
         BURRACO_HTTP_BURST="100000", BURRACO_COMPUTER_TABLES_PER_IP="100000", BURRACO_COMPUTER_TABLES="100000",
     )
     prof = ["-m", "cProfile", "-o", PROFILE] if PROFILE else []
-    p = subprocess.Popen(
-        [sys.executable, *prof, "-m", "burraco", "serve", "--port", str(port)],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    for _ in range(200):
+    out = log.open("wb") if log is not None else subprocess.DEVNULL
+    try:
+        p = subprocess.Popen(
+            [sys.executable, *prof, "-m", "burraco", "serve", "--port", str(port)],
+            env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=OWN_SESSIONS,
+        )
+    finally:
+        if log is not None and not isinstance(out, int):
+            out.close()
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and p.poll() is None:
         try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1).read()
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=2).read()
             return p
         except OSError:
-            time.sleep(0.1)
+            time.sleep(0.2)
     p.kill()
-    raise RuntimeError("the server did not start")
+    tail = log.read_text(errors="replace")[-3000:] if log is not None and log.exists() else ""
+    raise RuntimeError(f"the server did not start:\n{tail}")
 
 
 def create_table(port: int) -> dict[str, Any]:
@@ -131,7 +144,10 @@ async def seat_client(url: str, table: str, seat: str, token: str, stats: dict[s
                 scheduled = False
 
 
-def client_process(url: str, tables: list[dict[str, Any]], stop_at: float, start_at: float, q: Any) -> None:
+def client_process(url: str, tables: list[dict[str, Any]], stop_at: float, start_at: float, q: Any,
+                   own_session: bool = False) -> None:
+    if own_session:
+        os.setsid()
     stats: dict[str, Any] = {"lat": [], "actions": 0, "errors": [], "failed": 0}
 
     async def main() -> None:
@@ -210,7 +226,7 @@ def run(n_tables: int, seconds: float, procs: int, warmup: float, servers: int =
             db = PG.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://") + "/" + pg_name
         else:
             db = f"sqlite+aiosqlite:///{Path(d) / 'load.sqlite3'}"
-        group = [start_server(p, db, REDIS if servers > 1 else "") for p in ports]
+        group = [start_server(p, db, REDIS if servers > 1 else "", Path(d) / f"serve-{p}.log") for p in ports]
         server = group[0]
         try:
             tables = [create_table(ports[i % servers]) for i in range(n_tables)]
@@ -220,12 +236,16 @@ def run(n_tables: int, seconds: float, procs: int, warmup: float, servers: int =
             stop_at = start_at + seconds
             q: Any = mp.Queue()
             chunks = [tables[i::procs] for i in range(procs)]
-            ps = [mp.Process(target=client_process, args=(f"ws://127.0.0.1:{port}/ws", c, stop_at, start_at, q))
+            ps = [mp.Process(target=client_process, args=(f"ws://127.0.0.1:{port}/ws", c, stop_at, start_at, q, OWN_SESSIONS))
                   for c in chunks if c]
             for p in ps:
                 p.start()
             time.sleep(max(0.0, start_at - time.time()))
             cpu0, t0, load0 = sum(cpu_seconds(g.pid) for g in group), time.time(), os.getloadavg()[0]
+            ccpu0 = sum(cpu_seconds(p.pid) for p in ps if p.pid is not None)
+            time.sleep(max(0.0, stop_at - time.time() - 0.5))
+            ccpu1 = sum(cpu_seconds(p.pid) for p in ps if p.pid is not None)
+            tc = time.time()
             results = [q.get(timeout=seconds + warmup + 120) for _ in ps]
             cpu1, t1, load1 = sum(cpu_seconds(g.pid) for g in group), time.time(), os.getloadavg()[0]
             for p in ps:
@@ -270,12 +290,14 @@ def run(n_tables: int, seconds: float, procs: int, warmup: float, servers: int =
         "tables_with_gaps": gaps,
         "server_alive": alive,
         "server_cpu": round((cpu1 - cpu0) / (t1 - t0), 2),  # cores used by the server processes together
+        "client_cpu": round((ccpu1 - ccpu0) / max(1e-9, tc - t0), 2),  # cores used by the client processes
         "loadavg": [round(load0, 2), round(load1, 2)],  # the machine's 1-minute load (other work included)
+        "own_sessions": OWN_SESSIONS,
     }
 
 
 def main() -> None:
-    global PROFILE, PG, REDIS
+    global PROFILE, PG, REDIS, OWN_SESSIONS
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tables", type=int, nargs="+", default=[10, 50, 100, 200])
     ap.add_argument("--seconds", type=float, default=30.0, help="measured seconds per N")
@@ -289,9 +311,12 @@ def main() -> None:
                     help="the store of a single process (several always share PostgreSQL)")
     ap.add_argument("--pg", default=PG, help="PostgreSQL server (a database is created and dropped per run)")
     ap.add_argument("--redis", default=REDIS)
+    ap.add_argument("--own-sessions", action="store_true",
+                    help="start every server and client process in a session of its own (see OWN_SESSIONS)")
     ap.add_argument("--repeat", type=int, default=1, help="run each setup this many times (report each, the median)")
     a = ap.parse_args()
     PROFILE = a.profile
+    OWN_SESSIONS = a.own_sessions
     PG, REDIS = a.pg, a.redis
     rows = []
     medians = []
