@@ -354,9 +354,9 @@ def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
     first = runs[0]
     out: dict[str, Any] = {k: first[k] for k in ("servers", "store", "redis", "tables", "connections", "seconds")}
     out["runs"] = len(runs)
-    for k in ("actions_per_s", "p50_ms", "p99_ms", "max_ms", "mean_ms", "server_cpu"):
-        vals = [r[k] for r in runs if r[k] is not None]
-        out[k] = round(statistics.median(vals), 1) if vals else None
+    for k in ("actions_per_s", "p50_ms", "p99_ms", "max_ms", "mean_ms", "server_cpu", "client_cpu"):
+        vals = [r[k] for r in runs if r.get(k) is not None]
+        out[k] = round(statistics.median(vals), 2 if k.endswith("cpu") else 1) if vals else None
     out["errors"] = statistics.median(r["errors"] for r in runs)
     out["tables_with_gaps"] = statistics.median(r["tables_with_gaps"] for r in runs)
     out["loadavg"] = round(statistics.median(r["loadavg"][1] for r in runs), 2)
