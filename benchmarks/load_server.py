@@ -15,7 +15,11 @@ owner through Redis. ``--store postgresql`` with ``--servers 1`` measures one pr
 (the cost of the Redis hop is the difference).
 
 Reported per N: actions per second, latency p50/p99/max in ms, errors, and whether every action sent was applied
-exactly once (the events numbered per table have no gap and no duplicate action).
+exactly once (the events numbered per table have no gap and no duplicate action). ``--repeat R`` runs each setup
+R times (a fresh database and fresh server processes each time) and reports every run and the median of each
+figure, with the machine's load average beside every run (other work on a shared machine moves the figures).
+
+    python benchmarks/load_server.py --servers 2 --tables 400 --seconds 30 --repeat 5 --json docs/bench/x.json
 """
 
 from __future__ import annotations
@@ -47,9 +51,15 @@ def free_port() -> int:
 
 
 PROFILE: str | None = None  # --profile: run the server under cProfile, write its statistics here
+#: --own-sessions: every server and client process in a session of its own. Linux's autogroup scheduling
+#: (/proc/sys/kernel/sched_autogroup_enabled) shares the CPU between sessions, not processes, and a nice value
+#: counts only inside its session: on a machine shared with other work (even niced), processes started from one
+#: session share one session's part of the CPU. A service manager runs each server in a group of its own.
+OWN_SESSIONS = False
 
 
-def start_server(port: int, db: str, redis: str = "") -> subprocess.Popen[bytes]:
+def start_server(port: int, db: str, redis: str = "", log: Path | None = None) -> subprocess.Popen[bytes]:
+    """A ``burraco serve`` process; its log goes to the file ``log`` (never a pipe, which could fill and block it)."""
     env = dict(os.environ)
     env.pop("BURRACO_REDIS", None)
     if redis:
@@ -61,18 +71,25 @@ def start_server(port: int, db: str, redis: str = "") -> subprocess.Popen[bytes]
         BURRACO_HTTP_BURST="100000", BURRACO_COMPUTER_TABLES_PER_IP="100000", BURRACO_COMPUTER_TABLES="100000",
     )
     prof = ["-m", "cProfile", "-o", PROFILE] if PROFILE else []
-    p = subprocess.Popen(
-        [sys.executable, *prof, "-m", "burraco", "serve", "--port", str(port)],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    for _ in range(200):
+    out = log.open("wb") if log is not None else subprocess.DEVNULL
+    try:
+        p = subprocess.Popen(
+            [sys.executable, *prof, "-m", "burraco", "serve", "--port", str(port)],
+            env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=OWN_SESSIONS,
+        )
+    finally:
+        if log is not None and not isinstance(out, int):
+            out.close()
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and p.poll() is None:
         try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1).read()
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=2).read()
             return p
         except OSError:
-            time.sleep(0.1)
+            time.sleep(0.2)
     p.kill()
-    raise RuntimeError("the server did not start")
+    tail = log.read_text(errors="replace")[-3000:] if log is not None and log.exists() else ""
+    raise RuntimeError(f"the server did not start:\n{tail}")
 
 
 def create_table(port: int) -> dict[str, Any]:
@@ -127,7 +144,10 @@ async def seat_client(url: str, table: str, seat: str, token: str, stats: dict[s
                 scheduled = False
 
 
-def client_process(url: str, tables: list[dict[str, Any]], stop_at: float, start_at: float, q: Any) -> None:
+def client_process(url: str, tables: list[dict[str, Any]], stop_at: float, start_at: float, q: Any,
+                   own_session: bool = False) -> None:
+    if own_session:
+        os.setsid()
     stats: dict[str, Any] = {"lat": [], "actions": 0, "errors": [], "failed": 0}
 
     async def main() -> None:
@@ -200,13 +220,13 @@ def run(n_tables: int, seconds: float, procs: int, warmup: float, servers: int =
     pg_name = ""
     with tempfile.TemporaryDirectory() as d:
         if store == "postgresql" or servers > 1:
-            pg_name = f"burraco_load_{os.getpid()}_{n_tables}_{servers}"
+            pg_name = f"burraco_load_{os.getpid()}_{n_tables}_{servers}_{time.monotonic_ns() % 10**9}"
             _pg(f'DROP DATABASE IF EXISTS "{pg_name}"')
             _pg(f'CREATE DATABASE "{pg_name}"')
             db = PG.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://") + "/" + pg_name
         else:
             db = f"sqlite+aiosqlite:///{Path(d) / 'load.sqlite3'}"
-        group = [start_server(p, db, REDIS if servers > 1 else "") for p in ports]
+        group = [start_server(p, db, REDIS if servers > 1 else "", Path(d) / f"serve-{p}.log") for p in ports]
         server = group[0]
         try:
             tables = [create_table(ports[i % servers]) for i in range(n_tables)]
@@ -216,12 +236,16 @@ def run(n_tables: int, seconds: float, procs: int, warmup: float, servers: int =
             stop_at = start_at + seconds
             q: Any = mp.Queue()
             chunks = [tables[i::procs] for i in range(procs)]
-            ps = [mp.Process(target=client_process, args=(f"ws://127.0.0.1:{port}/ws", c, stop_at, start_at, q))
+            ps = [mp.Process(target=client_process, args=(f"ws://127.0.0.1:{port}/ws", c, stop_at, start_at, q, OWN_SESSIONS))
                   for c in chunks if c]
             for p in ps:
                 p.start()
             time.sleep(max(0.0, start_at - time.time()))
             cpu0, t0, load0 = sum(cpu_seconds(g.pid) for g in group), time.time(), os.getloadavg()[0]
+            ccpu0 = sum(cpu_seconds(p.pid) for p in ps if p.pid is not None)
+            time.sleep(max(0.0, stop_at - time.time() - 0.5))
+            ccpu1 = sum(cpu_seconds(p.pid) for p in ps if p.pid is not None)
+            tc = time.time()
             results = [q.get(timeout=seconds + warmup + 120) for _ in ps]
             cpu1, t1, load1 = sum(cpu_seconds(g.pid) for g in group), time.time(), os.getloadavg()[0]
             for p in ps:
@@ -266,12 +290,14 @@ def run(n_tables: int, seconds: float, procs: int, warmup: float, servers: int =
         "tables_with_gaps": gaps,
         "server_alive": alive,
         "server_cpu": round((cpu1 - cpu0) / (t1 - t0), 2),  # cores used by the server processes together
+        "client_cpu": round((ccpu1 - ccpu0) / max(1e-9, tc - t0), 2),  # cores used by the client processes
         "loadavg": [round(load0, 2), round(load1, 2)],  # the machine's 1-minute load (other work included)
+        "own_sessions": OWN_SESSIONS,
     }
 
 
 def main() -> None:
-    global PROFILE, PG, REDIS
+    global PROFILE, PG, REDIS, OWN_SESSIONS
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tables", type=int, nargs="+", default=[10, 50, 100, 200])
     ap.add_argument("--seconds", type=float, default=30.0, help="measured seconds per N")
@@ -285,21 +311,60 @@ def main() -> None:
                     help="the store of a single process (several always share PostgreSQL)")
     ap.add_argument("--pg", default=PG, help="PostgreSQL server (a database is created and dropped per run)")
     ap.add_argument("--redis", default=REDIS)
+    ap.add_argument("--own-sessions", action="store_true",
+                    help="start every server and client process in a session of its own (see OWN_SESSIONS)")
+    ap.add_argument("--repeat", type=int, default=1, help="run each setup this many times (report each, the median)")
     a = ap.parse_args()
     PROFILE = a.profile
+    OWN_SESSIONS = a.own_sessions
     PG, REDIS = a.pg, a.redis
     rows = []
-    print(f"{'procs':>5} {'tables':>6} {'conns':>6} {'act/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'errors':>6} {'gaps':>4}"
-          f" {'srv cpu':>7} {'load':>5}")
+    medians = []
+    print(f"{'procs':>5} {'tables':>6} {'conns':>6} {'run':>4} {'act/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7}"
+          f" {'errors':>6} {'gaps':>4} {'srv cpu':>7} {'load':>11}")
+
+    def line(k: int, r: dict[str, Any], label: str) -> None:
+        load = r["loadavg"] if isinstance(r["loadavg"], list) else [r["loadavg"]]
+        print(f"{k:>5} {r['tables']:>6} {r['connections']:>6} {label:>4} {r['actions_per_s']:>7} {r['p50_ms']:>7}"
+              f" {r['p99_ms']:>7} {r['max_ms']!s:>7} {r['errors']:>6} {r['tables_with_gaps']:>4} {r['server_cpu']:>7}"
+              f" {'-'.join(str(x) for x in load):>11}", flush=True)
+
     for k, n in [(k, n) for k in a.servers for n in a.tables]:
-        r = run(n, a.seconds, a.procs, a.warmup, k, a.store)
-        rows.append(r)
-        print(f"{k:>5} {r['tables']:>6} {r['connections']:>6} {r['actions_per_s']:>7} {r['p50_ms']:>7} {r['p99_ms']:>7} "
-              f"{r['max_ms']!s:>7} {r['errors']:>6} {r['tables_with_gaps']:>4} {r['server_cpu']:>7}"
-              f" {r['loadavg'][1]:>5}", flush=True)
+        runs = []
+        for i in range(a.repeat):
+            r = run(n, a.seconds, a.procs, a.warmup, k, a.store)
+            r["repeat"] = i + 1
+            runs.append(r)
+            rows.append(r)
+            line(k, r, str(i + 1))
+        if a.repeat > 1:
+            med = median_of(runs)
+            medians.append(med)
+            line(k, med, "med")
     if a.json:
-        a.json.write_text(json.dumps({"cpus": os.cpu_count(), "python": sys.version.split()[0], "runs": rows},
-                                     indent=1) + "\n")
+        out: dict[str, Any] = {"cpus": os.cpu_count(), "python": sys.version.split()[0],
+                               "command": " ".join(["python", *sys.argv]), "runs": rows}
+        if medians:
+            out["medians"] = medians
+        a.json.write_text(json.dumps(out, indent=1) + "\n")
+
+
+def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The median of each figure over repeated runs of one setup (their count, and how many met the figures)."""
+    first = runs[0]
+    out: dict[str, Any] = {k: first[k] for k in ("servers", "store", "redis", "tables", "connections", "seconds")}
+    out["runs"] = len(runs)
+    for k in ("actions_per_s", "p50_ms", "p99_ms", "max_ms", "mean_ms", "server_cpu", "client_cpu"):
+        vals = [r[k] for r in runs if r.get(k) is not None]
+        out[k] = round(statistics.median(vals), 2 if k.endswith("cpu") else 1) if vals else None
+    out["errors"] = statistics.median(r["errors"] for r in runs)
+    out["tables_with_gaps"] = statistics.median(r["tables_with_gaps"] for r in runs)
+    out["loadavg"] = round(statistics.median(r["loadavg"][1] for r in runs), 2)
+    out["p99_each_ms"] = [r["p99_ms"] for r in runs]
+    out["errors_each"] = [r["errors"] for r in runs]
+    out["runs_p99_le_100ms_no_errors"] = sum(1 for r in runs if r["p99_ms"] <= 100 and r["errors"] == 0
+                                             and r["failed_connections"] == 0 and r["tables_with_gaps"] == 0)
+    return out
 
 
 if __name__ == "__main__":

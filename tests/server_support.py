@@ -8,6 +8,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
@@ -164,10 +165,17 @@ def server_process(db_url: str, port: int, env: dict[str, str] | None = None) ->
               "BURRACO_COMPUTER_TABLES_PER_IP": "10000", "BURRACO_COMPUTER_TABLES": "10000",
               "BURRACO_COMPUTER_DELAY": "0"})
     e.update(env or {})
-    p = subprocess.Popen(
-        [sys.executable, "-m", "burraco", "serve", "--port", str(port)],
-        env=e, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )
+    # its log goes to a file, never to a pipe: a pipe nobody reads fills up, and the server's event loop then
+    # blocks writing its next log line (a loaded machine's test saw that as a server that stopped answering)
+    log_dir = Path(tempfile.gettempdir()) / "burraco-test-servers"
+    log_dir.mkdir(exist_ok=True)
+    log_path = log_dir / f"serve-{port}-{os.getpid()}.log"
+    with log_path.open("wb") as log_file:
+        p = subprocess.Popen(
+            [sys.executable, "-m", "burraco", "serve", "--port", str(port)],
+            env=e, stdout=log_file, stderr=subprocess.STDOUT,
+        )
+    SERVER_LOGS[p.pid] = log_path
     deadline = time.monotonic() + WAIT
     while True:
         try:
@@ -175,10 +183,22 @@ def server_process(db_url: str, port: int, env: dict[str, str] | None = None) ->
             return p
         except OSError:
             if p.poll() is not None or time.monotonic() > deadline:
-                err = p.stderr.read().decode() if p.stderr else ""
                 p.kill()
-                raise RuntimeError(f"burraco serve did not start: {err}") from None
+                p.wait()
+                raise RuntimeError(f"burraco serve did not start: {server_log(p)}") from None
             time.sleep(0.1)
+
+
+#: the log file of each server process started by :func:`server_process` (by process id)
+SERVER_LOGS: dict[int, Path] = {}
+
+
+def server_log(p: subprocess.Popen[bytes], tail: int = 8000) -> str:
+    """The end of a server process's log (its stdout and stderr)."""
+    path = SERVER_LOGS.get(p.pid)
+    if path is None or not path.exists():
+        return ""
+    return path.read_bytes()[-tail:].decode(errors="replace")
 
 
 def sqlite_url(path: Path) -> str:

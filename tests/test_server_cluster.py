@@ -24,13 +24,17 @@ from burraco.server.config import cluster_refusal
 from server_support import (
     Client,
     create,
+    fast_config,
     free_port,
     http,
     my_turn,
     pg_available,
     pg_database,
     run,
+    server_log,
     server_process,
+    sqlite_url,
+    thread_server,
 )
 
 REDIS = os.environ.get("BURRACO_TEST_REDIS", "redis://127.0.0.1:6379/0")
@@ -106,8 +110,10 @@ class Node:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(timeout=10)
-        if self.proc.stderr is not None:
-            self.proc.stderr.close()
+
+    def log(self) -> str:
+        """The end of this process's log (a file: server_support.server_process)."""
+        return server_log(self.proc)
 
 
 @contextmanager
@@ -266,7 +272,9 @@ def _takeover(db_url: str, sig: int) -> None:
         run(go(), timeout=240)
         owner = lease_owner(t["id"])
         assert owner is not None and owner != first and owner in (b.node_id(), c.node_id())
-        assert north.reconnects >= 1 and south.reconnects >= 1
+        # their websockets stayed open: B and C joined the table again for them where it went, with the last
+        # event each had forwarded (and the actions not yet seen applied)
+        assert north.reconnects == 0 and south.reconnects == 0, (b.log(), c.log())
         check_same([north, south], run(stored_events(db_url, t["id"])))
 
 
@@ -378,6 +386,7 @@ def test_redis_cut_ends_with_one_owner_and_no_divergent_events(db_url: str) -> N
 
         run(go(), timeout=240)
         assert lease_owner(t["id"]) == b.node_id() != first
+        assert north.reconnects == 0, b.log()  # relayed by B, which kept Redis: its websocket stayed open
         status, health = http("GET", a.url + "/api/health")
         assert status == 200
         check_same([north, south], run(stored_events(db_url, t["id"])))
@@ -422,3 +431,36 @@ def test_serve_workers_share_the_port(db_url: str) -> None:
         except subprocess.TimeoutExpired:
             p.kill()
             p.wait(timeout=10)
+
+
+def test_action_sent_again_is_applied_once_and_not_refused(tmp_path: Path) -> None:
+    """An action sent again against the same event number (what a front does for its connection when the table's
+    owner changed) is acknowledged by the event it already made: neither applied twice nor refused as stale."""
+    with thread_server(fast_config(sqlite_url(tmp_path / "t.sqlite3"))) as srv:
+        easy = {"kind": "computer", "level": "heuristic:easy"}
+        t = create(srv.url, preset="italian", hands=1, seats=[{"kind": "human"}, easy, easy, easy])
+
+        async def go() -> None:
+            c = await Client.open(srv.ws_url)
+            await c.hello(t["id"], t["tokens"]["N"])
+            while c.state is None or not my_turn(c.state):
+                await c.recv()
+            n = c.state["n"]
+            act = {"type": "act", "action": "N draw", "n": n}
+            await c.send(act)
+            first = await c.until(lambda m: m["type"] in ("event", "error") and m.get("kind", "action") == "action")
+            assert first["type"] == "event" and first["data"]["action"] == "N draw", first
+            await c.send(act)  # again, against the same event number
+            await c.send({"type": "ping"})
+            seen = []
+            while (m := await c.recv())["type"] != "pong":
+                seen.append(m)
+            assert not [m for m in seen if m["type"] == "error"], seen
+            draws = [m for m in c.got if m["type"] == "event" and m["kind"] == "action" and m["data"]["seat"] == "N"]
+            assert len(draws) == 1
+            await c.send({"type": "act", "action": "N draw", "n": 0})  # not what came right after event 0
+            err = await c.until("error")
+            assert err["code"] in ("stale", "not_now", "invalid", "out_of_turn"), err
+            await c.close()
+
+        run(go(), timeout=120)

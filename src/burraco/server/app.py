@@ -7,7 +7,8 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..game import Game
 from ..messages import msg, render
 from ..rules import PRESETS, rules_from_json
-from .cluster import Cluster, ClusterError, Relay, RemoteConn
+from .cluster import MOVED_CODE, Cluster, ClusterError
 from .config import ServerConfig
 from .director import Directors
 from .director import routes as director_routes
@@ -31,6 +32,7 @@ from .hub import Hub
 from .narration import check_lang
 from .protocol import CLIENT_TYPES, LEVELS, PROTOCOL_MINOR, PROTOCOL_VERSION, ClientError
 from .ratelimit import Bucket, BucketMap, admit, ip_key
+from .relay import Relay, Relays, RemoteConn
 from .security import SecurityHeaders, origin_allowed
 from .store import Store
 from .tables import Table
@@ -54,8 +56,23 @@ class Connection:
         self.bucket = Bucket(config.conn_rate, config.conn_burst)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
-        self.close_code = 1008  # 1012 when the table moved to another process (cluster.py): reconnect
+        self.close_code = 1008  # 1012 when no process can take its table now (cluster.py): reconnect
         self.relay: Relay | None = None  # its table is owned by another process: every message goes there
+        self.hello: dict[str, Any] | None = None  # the hello it joined its table with
+        self.moving: asyncio.Task[None] | None = None  # joining its table again where it is now (relay.py)
+        self.moves: list[float] = []  # when it did lately
+        self.on_moved: Callable[[Connection, list[str]], None] | None = None
+
+    def moved(self, last: int) -> None:
+        """Its table left this process (its lease was lost), with event ``last`` the last it was sent: join the
+        table again where it is now (or close, code 1012, when no process can take it)."""
+        self.table = None
+        self.seat = None
+        if self.hello is None or self.on_moved is None:
+            self.close_code = MOVED_CODE
+            self.send_close()
+            return
+        self.on_moved(self, [encode({**self.hello, "last": last})])
 
     def send(self, msg: dict[str, Any] | str) -> None:
         """Queue a message (a dict, or one already encoded as JSON text)."""
@@ -115,14 +132,16 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     hub = Hub(cfg, store)
     cluster = Cluster(cfg, hub) if cfg.redis_url else None  # several processes (server/cluster.py)
     hub.cluster = cluster
+    relays: Relays | None = None  # their connections relayed to each other (server/relay.py)
     desks = Directors(hub)
     limits = IpLimits(cfg)
     catalogues: dict[str, bytes] = {}  # language -> its encoded message catalogue
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        if cluster is not None:
-            await cluster.start(on_message)
+        if cluster is not None and relays is not None:
+            await cluster.start()
+            await relays.start()
         await hub.start()
         app.state.hub = hub
         await desks.resume()  # the online tables of events in play are followed from the start
@@ -267,6 +286,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             return
         await ws.accept()
         conn = Connection(ws, ip, cfg)
+        conn.on_moved = rejoin
         writer = asyncio.create_task(conn.writer())
         if limits.conns.get(ip, 0) >= cfg.ip_connections:
             conn.send(ClientError("rate_limited", "too many connections from your address").to_json())
@@ -283,6 +303,12 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                 if text is None:  # a binary frame: refused, the connection stays
                     conn.send(ClientError("bad_message", "send JSON in text frames, not binary ones").to_json())
                     continue
+                if conn.moving is not None:  # joining its table again elsewhere: its messages wait for that
+                    with contextlib.suppress(Exception):
+                        await asyncio.shield(conn.moving)
+                    conn.moving = None
+                    if conn.closed:
+                        break
                 reply = await on_message(conn, text)
                 if reply is not None:
                     conn.send(with_text(reply, conn.lang))
@@ -294,11 +320,13 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             limits.conns[ip] -= 1
             if limits.conns[ip] <= 0:
                 del limits.conns[ip]
+            conn.closed = True
+            if conn.moving is not None:
+                conn.moving.cancel()
             if conn.table is not None:
                 conn.table.detach(conn)
-            if conn.relay is not None and cluster is not None:
-                cluster.close_relay(conn.relay)
-            conn.closed = True
+            if conn.relay is not None and relays is not None:
+                relays.end(conn.relay)
             writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await writer
@@ -327,6 +355,11 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             return ClientError("too_large", f"messages are limited to {cfg.max_message} bytes").to_json()
         if unreadable:
             return ClientError("bad_json", unreadable).to_json()
+        return await dispatch(conn, text, msg, ref)
+
+    async def dispatch(conn: Connection | RemoteConn, text: str, msg: Any, ref: Any,
+                       again: bool = False) -> dict[str, Any] | None:
+        """A message admitted by the limits and read as JSON (``msg``): its answer."""
         try:
             if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
                 raise ClientError("bad_message", "a message is a JSON object with a string 'type'")
@@ -335,8 +368,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                 raise ClientError("unknown_type", f"unknown message type {t!r}")
             if t == "ping":
                 return {"type": "pong", "ref": ref}
-            if isinstance(conn, Connection) and conn.relay is not None and cluster is not None:
-                cluster.forward(conn.relay, text)  # the table's owner answers (through the table's channel)
+            if isinstance(conn, Connection) and conn.relay is not None and relays is not None:
+                relays.forward(conn.relay, text, t)  # the table's owner answers (through this process's channel)
                 return None
             if t == "hello":
                 return await hello(conn, msg, text)
@@ -351,6 +384,19 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             return reply
         except ClientError as e:
             return e.to_json(ref)
+        except TableGone:
+            # its table left this process while the message was handled (its lease was lost, or the process is
+            # stopping): a relayed connection's front sends its action again to the new owner; a connection of
+            # this process is joining the table again where it is now, the message is answered there
+            if isinstance(conn, RemoteConn):
+                return None
+            if (conn.moving is not None and conn.moving is not asyncio.current_task() and conn.relay is None
+                    and not again):
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(conn.moving)
+                if conn.relay is not None or conn.table is not None:
+                    return await dispatch(conn, text, msg, ref, again=True)
+            return ClientError("server_error", "the table moved to another process: try again").to_json(ref)
         except Exception:  # a fault of the server's, not the client's: say so, keep the connection
             log.exception("message of type %r", msg.get("type") if isinstance(msg, dict) else None)
             return ClientError("server_error", "the server could not handle this message").to_json(ref)
@@ -369,14 +415,17 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             except ClusterError as e:
                 raise ClientError("server_error", str(e)) from e
             if owner is not None:
-                if isinstance(conn, RemoteConn):  # relayed here, but it moved on meanwhile: reconnect
-                    conn.send_close()
+                if isinstance(conn, RemoteConn) or relays is None:  # relayed here, but it moved on meanwhile
+                    conn.send_close()  # its front finds the owner
                     return None
                 try:
-                    conn.relay = await cluster.open_relay(conn, tid, owner, text)
+                    conn.relay = relays.open(conn, tid, owner, msg, text)
                 except ClusterError as e:
                     raise ClientError("server_error", str(e)) from e
+                conn.hello = msg
                 return None
+        if isinstance(conn, Connection):
+            conn.hello = msg
         for _ in range(3):
             t = await hub.get(tid) if isinstance(tid, str) else None
             if t is None:
@@ -387,6 +436,61 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             except TableGone:  # it left memory while we waited for it: ask the hub again (a fresh copy)
                 continue
         raise ClientError("server_error", "the table could not be loaded: try again")
+
+    async def handle_remote(conn: RemoteConn, text: str) -> dict[str, Any] | None:
+        """A message of a connection another process relays here (server/relay.py)."""
+        reply = await on_message(conn, text)
+        return None if reply is None else with_text(reply, conn.lang)
+
+    def rejoin(conn: Connection, texts: list[str]) -> None:
+        """Join ``conn``'s table again where it is now (its owner changed): answer ``texts`` (the hello with the
+        last event number it was sent, then the actions it sent that were not seen applied) as if it had sent
+        them; the websocket stays open. Closed with code 1012 where no process can take the table (or it moved
+        too often lately)."""
+        if conn.closed:
+            return
+        now = time.monotonic()
+        conn.moves = [x for x in conn.moves if now - x < 60.0] + [now]
+        if len(conn.moves) > 8:
+            conn.close_code = MOVED_CODE
+            conn.send_close()
+            return
+        conn.moving = asyncio.create_task(_rejoin(conn, texts, conn.moving))
+
+    async def _rejoin(conn: Connection, texts: list[str], before: asyncio.Task[None] | None) -> None:
+        if before is not None and not before.done():
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await before
+        try:
+            if conn.relay is not None and relays is not None:  # a newer one than the one that moved
+                relays.end(conn.relay)
+            conn.relay = None
+            if conn.table is not None:
+                conn.table.detach(conn)
+            conn.table = None
+            conn.seat = None
+            for i, text in enumerate(texts):
+                if conn.closed:
+                    return
+                reply = await dispatch(conn, text, json.loads(text), None)
+                if i == 0 and ((reply is not None and reply.get("type") == "error")
+                               or (conn.relay is None and conn.table is None)):
+                    log.warning("a connection could not join table %s again: %s", (conn.hello or {}).get("table"),
+                                reply)
+                    conn.close_code = MOVED_CODE
+                    conn.send_close()
+                    return
+                if reply is not None:
+                    conn.send(with_text(reply, conn.lang))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("a connection could not join its table again")
+            conn.close_code = MOVED_CODE
+            conn.send_close()
+
+    if cluster is not None:
+        relays = Relays(cluster, handle_remote, rejoin)
 
     routes = [
         Route("/", index),

@@ -174,7 +174,9 @@ class Table:
         if self.unloaded:
             raise TableGone(self.id)
         if self.hub.cluster is not None:  # several processes: only the lease's holder writes (server/cluster.py)
-            self.hub.cluster.check_write(self.id)
+            await self.hub.cluster.ensure_write(self.id)
+            if self.unloaded:  # the lease was found lost meanwhile
+                raise TableGone(self.id)
         base = self.n
         numbered = [(base + i + 1, k, d) for i, (k, d) in enumerate(events)]
         row = dataclasses.replace(seat[0], **seat[1]).row() if seat is not None else None
@@ -493,6 +495,9 @@ class Table:
     async def _act(self, seat: int | None, text: Any, expect: Any) -> None:
         """Validate an action of ``seat`` (None: the tournament director, whose only action is ``timeout``)
         against the engine and apply it (lock held); raises ClientError."""
+        if (isinstance(expect, int) and not isinstance(expect, bool) and 0 <= expect < self.last_game_n
+                and self._applied(seat, text, expect)):
+            return  # sent again (its connection's process changed owner): applied once, acknowledged by its event
         g = self.game
         if not self.hand_running() or g is None:
             raise ClientError("not_now", "no hand is being played at this table now")
@@ -525,6 +530,20 @@ class Table:
         if err is not None:
             raise engine_refusal(err, err.kind)
         await self._emit([("action", {"seat": me, "action": str(a)})])
+
+    def _applied(self, seat: int | None, text: Any, expect: int) -> bool:
+        """Whether ``text`` of ``seat``, sent against event ``expect``, is the action already applied right after it
+        (the first game event after ``expect``; anything else there would have made it stale): an action sent
+        again, by a process that relays its connection to a new owner, is not applied twice nor refused."""
+        if not isinstance(text, str):
+            return False
+        me = "" if seat is None else self.seat_names[seat]
+        for ev in self.events[max(0, expect - 1):]:
+            if ev.n <= expect or ev.kind not in GAME_EVENTS:
+                continue
+            return (ev.kind == "action" and ev.data.get("seat") == me
+                    and " ".join(str(ev.data.get("action", "")).split()).lower() == " ".join(text.split()).lower())
+        return False
 
     # ----- requests from connections ------------------------------------------------------------------------------
     async def attach(self, conn: Sink, token: Any, name: Any, last: Any, held: Any = None) -> None:
