@@ -54,6 +54,32 @@ def is_wild_card(c: int) -> bool:
     return c == JOKER or c % 13 == 1
 
 
+def rank_distance(a: int, b: int) -> int:
+    """The distance between the ranks of two cards of one suit, the ace counting low and high
+    (``rank_distance(card("Ah"), card("Kh")) == 1``)."""
+    ra, rb = a % 13 + 1, b % 13 + 1
+    d = abs(ra - rb)
+    if ra == 1 or rb == 1:
+        d = min(d, abs((14 if ra == 1 else ra) - (14 if rb == 1 else rb)))
+    return d
+
+
+def same_suit_near(c: int, dist: int, skip_twos: bool) -> tuple[int, ...]:
+    """The card types of ``c``'s suit at rank distance ``dist`` from it (``<= -dist`` when ``dist`` < 0), in
+    ascending order; ``skip_twos``: without the suit's 2 (a wild). None for the joker."""
+    if c == JOKER:
+        return ()
+    suit = c // 13
+    out = []
+    for x in range(suit * 13, suit * 13 + 13):
+        if x == c or (skip_twos and x % 13 == 1):
+            continue
+        d = rank_distance(c, x)
+        if d == dist or (dist < 0 and d <= -dist):
+            out.append(x)
+    return tuple(out)
+
+
 def to_str(c: int) -> str:
     """Canonical two-character form: ``Th``, ``As``, ``JK``."""
     if c == JOKER:

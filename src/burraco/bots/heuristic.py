@@ -34,7 +34,7 @@ from __future__ import annotations
 import random
 
 from ..actions import ADD, DISCARD, DRAW, MELD, PICK, SWAP, Action
-from ..cards import JOKER, NUM_TYPES
+from ..cards import JOKER, NUM_TYPES, same_suit_near
 from ..melds import CLEAN, SEQUENCE, SET, Meld, MeldError, MeldRules, burraco_bonus, meld_rules
 from ..rules import BurracoNeeded
 from ..view import View
@@ -48,35 +48,11 @@ def is_wild(c: int) -> bool:
     return c == JOKER or c % 13 == 1
 
 
-def _rank_dist(a: int, b: int) -> int:
-    """Distance between the ranks of two same-suit cards (the ace counts low and high)."""
-    ra, rb = a % 13 + 1, b % 13 + 1
-    d = abs(ra - rb)
-    if ra == 1 or rb == 1:
-        d = min(d, abs((14 if ra == 1 else ra) - (14 if rb == 1 else rb)))
-    return d
-
-
-def _near(c: int, dist: int, skip_twos: bool) -> tuple[int, ...]:
-    """The same-suit card types at rank distance ``dist`` (or ``<= dist`` when ``dist`` < 0) from ``c``."""
-    if c == JOKER:
-        return ()
-    suit = c // 13
-    out = []
-    for x in range(suit * 13, suit * 13 + 13):
-        if x == c or (skip_twos and x % 13 == 1):
-            continue
-        d = _rank_dist(c, x)
-        if d == dist or (dist < 0 and d <= -dist):
-            out.append(x)
-    return tuple(out)
-
-
 # per card type: same-suit naturals one and two ranks away (2s excluded: they are wilds), and every same-suit card
 # within two ranks (for what a seen pick-up suggests)
-_NEAR1 = tuple(_near(c, 1, True) for c in range(NUM_TYPES))
-_NEAR2 = tuple(_near(c, 2, True) for c in range(NUM_TYPES))
-_NEAR_ANY = tuple(_near(c, -2, False) for c in range(NUM_TYPES))
+_NEAR1 = tuple(same_suit_near(c, 1, True) for c in range(NUM_TYPES))
+_NEAR2 = tuple(same_suit_near(c, 2, True) for c in range(NUM_TYPES))
+_NEAR_ANY = tuple(same_suit_near(c, -2, False) for c in range(NUM_TYPES))
 
 
 class _Ctx:

@@ -46,7 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..actions import ADD, DISCARD, MELD, PICK, SWAP, VERBS, Action
-from ..cards import JOKER, NUM_TYPES, is_wild_card
+from ..cards import NUM_TYPES, is_wild_card, same_suit_near
 from ..melds import Meld, MeldError, attach, burraco_bonus, make_meld, meld_rules
 from ..messages import MessageError
 from ..view import View
@@ -82,29 +82,8 @@ def _row_of(m: Meld, values: tuple[int, ...]) -> npt.NDArray[np.float32]:
     return np.frombuffer(_meld_row(m, values)[0], dtype=np.float32)
 
 
-def _is_wild(c: int) -> bool:
-    return c == JOKER or is_wild_card(c)
-
-
-def _neighbours(c: int) -> tuple[int, ...]:
-    """The same-suit natural card types one and two ranks from ``c`` (the ace low and high; 2s are wilds)."""
-    if c == JOKER:
-        return ()
-    suit, r = c // 13, c % 13 + 1
-    out = []
-    for x in range(suit * 13, suit * 13 + 13):
-        rx = x % 13 + 1
-        if x == c or rx == 2:
-            continue
-        d = abs(r - rx)
-        if r == 1 or rx == 1:
-            d = min(d, abs((14 if r == 1 else r) - (14 if rx == 1 else rx)))
-        if d <= 2:
-            out.append(x)
-    return tuple(out)
-
-
-_NEIGH = tuple(_neighbours(c) for c in range(NUM_TYPES))
+#: per card type, the same-suit naturals within two ranks (the ace low and high; 2s are wilds)
+_NEIGH = tuple(same_suit_near(c, -2, True) for c in range(NUM_TYPES))
 
 
 def _context(view: View) -> tuple[npt.NDArray[np.float32], int]:
@@ -201,7 +180,7 @@ def action_features(view: View, legal: Sequence[Action]) -> npt.NDArray[np.float
             target is None or target.burraco is None
         ) else 0.0
         row[s + 6] = 1.0 if target is not None and target.burraco is not None else 0.0
-        row[s + 7] = 1.0 if a.verb == DISCARD and any(c == JOKER or is_wild_card(c) for c in a.cards) else 0.0
+        row[s + 7] = 1.0 if a.verb == DISCARD and any(is_wild_card(c) for c in a.cards) else 0.0
         card = a.cards[0] if a.verb == DISCARD and a.cards else (seen_pile[-1] if a.verb == PICK and seen_pile else -1)
         if card >= 0:
             f = _FIT
@@ -211,7 +190,7 @@ def action_features(view: View, legal: Sequence[Action]) -> npt.NDArray[np.float
             row[f + 2] = 1.0 if any(mk & bit for mk, _ in opp_masks) else 0.0
             row[f + 3] = 1.0 if any(mk & bit and sz >= 5 for mk, sz in opp_masks) else 0.0
             after_hand = row[_HAND : _HAND + NUM_TYPES]
-            if card != JOKER and not _is_wild(card):
+            if not is_wild_card(card):
                 rk = card % 13
                 mates = sum(float(after_hand[rk + 13 * q]) for q in range(4))
                 if a.verb == PICK:
