@@ -56,6 +56,8 @@ PROFILE: str | None = None  # --profile: run the server under cProfile, write it
 #: counts only inside its session: on a machine shared with other work (even niced), processes started from one
 #: session share one session's part of the CPU. A service manager runs each server in a group of its own.
 OWN_SESSIONS = False
+#: the clients ask for batched messages (protocol 1.4, ``hello.batch``), as the browser client does; --no-batch: not
+BATCH = True
 
 
 def start_server(port: int, db: str, redis: str = "", log: Path | None = None) -> subprocess.Popen[bytes]:
@@ -102,12 +104,15 @@ def create_table(port: int) -> dict[str, Any]:
 
 
 async def seat_client(url: str, table: str, seat: str, token: str, stats: dict[str, Any], stop_at: float,
-                      start_at: float) -> None:
+                      start_at: float, batch: bool = True) -> None:
     from websockets.asyncio.client import connect
 
     rng = random.Random(hash((table, seat)))
     async with connect(url, max_size=WS_MAX, open_timeout=60, ping_interval=None) as ws:
-        await ws.send(json.dumps({"type": "hello", "v": 1, "table": table, "token": token}))
+        hello: dict[str, Any] = {"type": "hello", "v": 1, "table": table, "token": token}
+        if batch:  # protocol 1.4: what the server has queued for us comes as one JSON array (as the browser asks)
+            hello["batch"] = True
+        await ws.send(json.dumps(hello))
         pending: tuple[str, float] | None = None
         scheduled = False
 
@@ -119,12 +124,8 @@ async def seat_client(url: str, table: str, seat: str, token: str, stats: dict[s
             pending = (action, time.perf_counter())
             await ws.send(json.dumps({"type": "act", "action": action, "n": n}))
 
-        while time.time() < stop_at:
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop_at - time.time()))
-            except TimeoutError:
-                break
-            m = json.loads(raw)
+        def on_message(m: dict[str, Any]) -> None:
+            nonlocal pending, scheduled
             t = m["type"]
             if t == "event" and m["kind"] == "action" and pending and m["data"]["action"] == pending[0]:
                 if time.time() >= start_at:
@@ -143,16 +144,25 @@ async def seat_client(url: str, table: str, seat: str, token: str, stats: dict[s
                 pending = None
                 scheduled = False
 
+        while time.time() < stop_at:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop_at - time.time()))
+            except TimeoutError:
+                break
+            got = json.loads(raw)
+            for m in got if isinstance(got, list) else (got,):
+                on_message(m)
+
 
 def client_process(url: str, tables: list[dict[str, Any]], stop_at: float, start_at: float, q: Any,
-                   own_session: bool = False) -> None:
+                   own_session: bool = False, batch: bool = True) -> None:
     if own_session:
         os.setsid()
     stats: dict[str, Any] = {"lat": [], "actions": 0, "errors": [], "failed": 0}
 
     async def main() -> None:
         tasks = [
-            seat_client(t.get("urls", {}).get(s, url), t["id"], s, tok, stats, stop_at, start_at)
+            seat_client(t.get("urls", {}).get(s, url), t["id"], s, tok, stats, stop_at, start_at, batch)
             for t in tables for s, tok in t["tokens"].items()
         ]
         res = await asyncio.gather(*tasks, return_exceptions=True)
@@ -236,7 +246,8 @@ def run(n_tables: int, seconds: float, procs: int, warmup: float, servers: int =
             stop_at = start_at + seconds
             q: Any = mp.Queue()
             chunks = [tables[i::procs] for i in range(procs)]
-            ps = [mp.Process(target=client_process, args=(f"ws://127.0.0.1:{port}/ws", c, stop_at, start_at, q, OWN_SESSIONS))
+            ps = [mp.Process(target=client_process, args=(f"ws://127.0.0.1:{port}/ws", c, stop_at, start_at, q, OWN_SESSIONS,
+                                                                    BATCH))
                   for c in chunks if c]
             for p in ps:
                 p.start()
@@ -293,11 +304,12 @@ def run(n_tables: int, seconds: float, procs: int, warmup: float, servers: int =
         "client_cpu": round((ccpu1 - ccpu0) / max(1e-9, tc - t0), 2),  # cores used by the client processes
         "loadavg": [round(load0, 2), round(load1, 2)],  # the machine's 1-minute load (other work included)
         "own_sessions": OWN_SESSIONS,
+        "batch": BATCH,
     }
 
 
 def main() -> None:
-    global PROFILE, PG, REDIS, OWN_SESSIONS
+    global PROFILE, PG, REDIS, OWN_SESSIONS, BATCH
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tables", type=int, nargs="+", default=[10, 50, 100, 200])
     ap.add_argument("--seconds", type=float, default=30.0, help="measured seconds per N")
@@ -314,7 +326,10 @@ def main() -> None:
     ap.add_argument("--own-sessions", action="store_true",
                     help="start every server and client process in a session of its own (see OWN_SESSIONS)")
     ap.add_argument("--repeat", type=int, default=1, help="run each setup this many times (report each, the median)")
+    ap.add_argument("--no-batch", action="store_true",
+                    help="clients take one websocket message per server message (protocol 1.3 and before)")
     a = ap.parse_args()
+    BATCH = not a.no_batch
     PROFILE = a.profile
     OWN_SESSIONS = a.own_sessions
     PG, REDIS = a.pg, a.redis

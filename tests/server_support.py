@@ -105,6 +105,9 @@ class Client:
         self.got: list[dict[str, Any]] = []
         self.last_n = 0
         self.state: dict[str, Any] | None = None
+        #: the websocket messages as they came: a batch (protocol 1.4) is one list
+        self.frames: list[Any] = []
+        self._pending: list[dict[str, Any]] = []  # the rest of the last batch, in order
 
     @classmethod
     async def open(cls, ws_url: str) -> Client:
@@ -114,7 +117,11 @@ class Client:
         await self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
 
     async def recv(self, timeout: float = WAIT) -> dict[str, Any]:
-        msg: dict[str, Any] = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        if not self._pending:
+            frame = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+            self.frames.append(frame)
+            self._pending = list(frame) if isinstance(frame, list) else [frame]
+        msg: dict[str, Any] = self._pending.pop(0)
         self.got.append(msg)
         if msg["type"] == "event":
             self.last_n = max(self.last_n, msg["n"])

@@ -12,6 +12,7 @@ import pytest
 from burraco import preset
 from burraco.game import seat_names
 from burraco.match import scorer_names
+from burraco.server.protocol import PROTOCOL_MINOR
 from server_support import (
     Client,
     ThreadServer,
@@ -114,7 +115,7 @@ def test_a_six_player_table_of_computers_only_finishes_and_is_listed_and_replaya
 
 def test_the_lobby_offers_every_count_and_lists_open_seats(server: ThreadServer) -> None:
     status, p = http("GET", server.url + "/api/presets")
-    assert status == 200 and p["minor"] == 3
+    assert status == 200 and p["minor"] == PROTOCOL_MINOR
     counts = {x["name"]: x["players"] for x in p["presets"]}
     assert counts["italian-3p"] == 3 and counts["italian-5p"] == 5 and counts["italian-6p"] == 6
     t = create(server.url, preset="italian-5p", seats=[HUMAN, {"kind": "open"}, EASY, {"kind": "open"}, EASY])

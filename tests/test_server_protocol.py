@@ -233,6 +233,38 @@ def test_stale_actions_are_refused_never_applied_twice(server: ThreadServer) -> 
     run(go())
 
 
+def test_batch_sends_what_is_queued_as_one_array_in_the_same_order(server: ThreadServer) -> None:
+    """docs/protocol.md "Batches" (1.4): a client that says ``batch`` in ``hello`` gets the very messages another
+    gets, in the same order, some of them several to a websocket message (a JSON array); one that does not gets
+    one message per websocket message, as before."""
+    t = solo(server)
+
+    async def go() -> None:
+        plain = await joined(server, t["id"])
+        batched = await joined(server, t["id"], batch=True)
+        north = await joined(server, t["id"], t["tokens"]["N"], batch=True)
+        await hint_player(north, until="hand_end", max_actions=6)
+        last = north.last_n
+        for c in (plain, batched):
+            await c.until(lambda m, c=c: m["type"] == "state" and c.last_n >= last)
+        assert all(isinstance(f, dict) for f in plain.frames)
+        assert any(isinstance(f, list) and len(f) > 1 for f in batched.frames)
+        assert all(isinstance(m, dict) for f in batched.frames if isinstance(f, list) for m in f)
+
+        def told(c: Client) -> list[tuple[Any, ...]]:
+            return [(m["type"], m.get("n"), m.get("kind"), m.get("lines")) for m in c.got
+                    if m["type"] in ("event", "log", "state") and m.get("n", 0) <= last and not m.get("full")]
+
+        # the batched spectator joined a moment later: compare from its first message on
+        b = told(batched)
+        p = told(plain)
+        assert b and b == p[len(p) - len(b):]
+        for c in (plain, batched, north):
+            await c.close()
+
+    run(go())
+
+
 def test_reconnect_with_a_gap_gets_exactly_the_missed_events(server: ThreadServer) -> None:
     t = solo(server)
 

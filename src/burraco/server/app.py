@@ -42,6 +42,9 @@ STATIC = Path(__file__).parent / "static"
 
 #: a connection whose outgoing queue grows past this is too slow to follow the table: it is closed
 MAX_QUEUE = 2000
+#: a batch (protocol 1.4, ``hello.batch``) holds at most this many characters of messages; one longer message
+#: goes alone
+MAX_BATCH = 256 * 1024
 
 
 class Connection:
@@ -62,6 +65,8 @@ class Connection:
         self.moving: asyncio.Task[None] | None = None  # joining its table again where it is now (relay.py)
         self.moves: list[float] = []  # when it did lately
         self.on_moved: Callable[[Connection, list[str]], None] | None = None
+        #: (1.4) the client asked in ``hello`` for the messages queued together to come as one JSON array
+        self.batch = False
 
     def moved(self, last: int) -> None:
         """Its table left this process (its lease was lost), with event ``last`` the last it was sent: join the
@@ -90,13 +95,31 @@ class Connection:
         self.closed = True
 
     async def writer(self) -> None:
+        """Send what is queued, in order. With ``batch`` (1.4) what is queued by the time the last send ended goes
+        as one websocket message, a JSON array of the messages (one frame, one write, where there were three per
+        action: its event, the moves log and the state)."""
+        queue = self.queue
         while True:
-            text = await self.queue.get()
-            if text is None:
-                with contextlib.suppress(Exception):
-                    await self.ws.close(code=self.close_code)
-                return
-            await self.ws.send_text(text)
+            text = await queue.get()
+            if text is not None and self.batch and not queue.empty():
+                texts = [text]
+                size = len(text)
+                while not queue.empty() and size < MAX_BATCH:
+                    nxt = queue.get_nowait()
+                    if nxt is None:
+                        text = None
+                        break
+                    texts.append(nxt)
+                    size += len(nxt)
+                await self.ws.send_text(texts[0] if len(texts) == 1 else "[" + ",".join(texts) + "]")
+                if text is not None:
+                    continue
+            elif text is not None:
+                await self.ws.send_text(text)
+                continue
+            with contextlib.suppress(Exception):
+                await self.ws.close(code=self.close_code)
+            return
 
 
 class IpLimits:
@@ -408,6 +431,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         if conn.table is not None:
             raise ClientError("not_now", "this connection has already joined a table (use sync to catch up)")
         conn.lang = check_lang(msg.get("lang"))
+        if isinstance(conn, Connection):
+            conn.batch = msg.get("batch") is True
         tid = msg.get("table")
         if cluster is not None and isinstance(tid, str) and 0 < len(tid) <= 32 and tid.isascii() and tid.isalnum():
             try:

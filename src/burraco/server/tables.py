@@ -76,6 +76,8 @@ class Table:
     replay_lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one replay computed at a time per table
     hinting: set[int] = field(default_factory=set)  # seats whose hint is being computed (one at a time each)
     _rules: Rules | None = None
+    #: seat -> (its state's key, the game, the seat's view): :meth:`seat_view`
+    _views: dict[int, tuple[tuple[int, int, int], Game, View]] = field(default_factory=dict)
 
     # ----- basic facts --------------------------------------------------------------------------------------------
     @property
@@ -100,6 +102,20 @@ class Table:
     def game(self) -> Game | None:
         m = self.match
         return m.game if m is not None and m.games else None
+
+    def seat_view(self, seat: int) -> View:
+        """``match.view(seat)`` of the hand in play, made once per state of the hand: the moves log's views before
+        and after an action and every connection's ``state`` share it (a view is immutable)."""
+        m = self.match
+        assert m is not None and m.games
+        g = m.game
+        key = (len(self.matches), len(m.games), len(g.actions))
+        hit = self._views.get(seat)
+        if hit is not None and hit[0] == key and hit[1] is g:
+            return hit[2]
+        v = m.view(seat)
+        self._views[seat] = (key, g, v)
+        return v
 
     def hand_running(self) -> bool:
         g = self.game
@@ -211,7 +227,7 @@ class Table:
         g = self.game
         if ev.kind != "action" or g is None or not self.conns:
             return {}
-        return {seat: g.view(viewpoint(seat)[0]) for seat in {c.seat for c in self.conns}}
+        return {seat: self.seat_view(viewpoint(seat)[0]) for seat in {c.seat for c in self.conns}}
 
     def _send_log(self, ev: EventRow, before: dict[int | None, View]) -> None:
         """Each connection's ``log`` lines for the action just applied (rendered once per seat and language)."""
@@ -228,7 +244,7 @@ class Table:
             text = texts.get(key)
             if text is None:
                 at, viewer = viewpoint(c.seat)
-                out = lines(before[c.seat], action, g.view(at), names, viewer, c.lang)
+                out = lines(before[c.seat], action, self.seat_view(at), names, viewer, c.lang)
                 text = texts[key] = encode({"type": "log", "n": ev.n, "seat": ev.data.get("seat"), "lines": out})
             c.send(text)
 
@@ -364,7 +380,7 @@ class Table:
         g = self.game
         view: dict[str, Any] | None = None
         if g is not None and m is not None:
-            view = seat_view_json(m.view(seat)) if seat is not None else public_view_json(g)
+            view = seat_view_json(self.seat_view(seat)) if seat is not None else public_view_json(g)
         out = dict(shared if shared is not None else self.shared_state())
         out["you"] = None if seat is None else self.seat_names[seat]
         out["view"] = view

@@ -158,8 +158,13 @@ export class Socket {
   connect() {
     if (this.ws && this.ws.readyState <= 1) return;
     const ws = this.ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
-    ws.onopen = () => { this.retry = 0; ws.send(JSON.stringify(this.hello())); this.setOnline(true); };
-    ws.onmessage = (e) => this.onMessage(JSON.parse(e.data));
+    // batch (protocol 1.4): what the server has queued for us by then comes as one array, handled in order
+    ws.onopen = () => { this.retry = 0; ws.send(JSON.stringify({ ...this.hello(), batch: true })); this.setOnline(true); };
+    ws.onmessage = (e) => {
+      const got = JSON.parse(e.data);
+      if (Array.isArray(got)) for (const m of got) this.onMessage(m);
+      else this.onMessage(got);
+    };
     ws.onclose = () => {
       if (this.ws !== ws) return;
       this.setOnline(false);
