@@ -528,6 +528,9 @@ def native_figures(
       (``Determinizer.sample_from``, the generator in the core), every ``det_every``-th state;
       ``native_determinizer_setup_us_p50``: converting the view for it (once per view; a search samples it many
       times);
+    * ``native_state_bytes`` / ``_max``: the bytes a ``clone()`` copies (``NativeHand.state_bytes``: the rules'
+      layout and 16 bytes a meld on the table), median and largest over every state of ``heuristic:hard`` hands
+      dealt from the timing seeds; ``native_state_bytes_empty``: with no meld on the table;
     * ``native``: whether the native core was there (``build`` is then ``native``).
     """
     from burraco import native
@@ -545,10 +548,23 @@ def native_figures(
         "native_determinize_us_p99": None,
         "native_determinizer_setup_us_p50": None,
         "native_state_bytes": None,
+        "native_state_bytes_max": None,
+        "native_state_bytes_empty": None,
     }
     if not native.available() or native.supported(rules) is not None:
         return out
-    out["native_state_bytes"] = native.state_size(rules)
+    out["native_state_bytes_empty"] = native.state_size(rules)
+    note("native core: the bytes a clone copies, over the states of heuristic:hard hands")
+    sizes: list[int] = []
+    for s in timing:
+        h = native.NativeHand.new(rules, s)
+        rngs = [random.Random(s * 16 + k) for k in range(rules.players)]
+        while not h.is_over and len(sizes) < 1_000_000:
+            sizes.append(h.state_bytes())
+            h.apply(h.heuristic_choice("hard", rngs[h.turn]))
+        sizes.append(h.state_bytes())
+    out["native_state_bytes"] = int(statistics.median(sizes))
+    out["native_state_bytes_max"] = max(sizes)
     note("native core: random hands, throughput")
     whole: list[float] = []
     loop_rates: list[float] = []
@@ -619,6 +635,10 @@ def _dist_version(name: str) -> str | None:
         return None
 
 
+def _pair(a: Any, b: Any) -> str | None:
+    return None if a is None else f"{a} / {b}"
+
+
 def _fmt(v: Any) -> str:
     if v is None:
         return "-"
@@ -670,6 +690,7 @@ def print_table(r: dict[str, Any]) -> None:
         ("native step (legal+apply) us p50", r.get("step_us_p50")),
         ("native clone us p50", r.get("native_clone_us_p50")),
         ("native determinization us p50", r.get("native_determinize_us_p50")),
+        ("native state bytes a clone copies, p50 / max", _pair(r.get("native_state_bytes"), r.get("native_state_bytes_max"))),
     ]
     ops = ["legal_actions", "apply", "clone", "view", "determinize"]
     latency = [

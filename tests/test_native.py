@@ -88,7 +88,33 @@ def test_clone_is_independent_and_small() -> None:
     c.apply(c.legal_actions()[0])
     assert h.fields() == native.fields_of(g)
     assert c.fields() != h.fields()
-    assert native.state_size(preset("italian")) < 4500 and native.state_size() < 10_000
+    assert native.state_size(preset("italian")) < 600 and native.state_size() < 1200
+    assert native.state_size(None, -1) < 3000  # the largest rules, every meld their cards can make
+
+
+def test_a_state_is_its_layout_and_the_melds_in_use_under_1kb_with_four() -> None:
+    """Issue 21 item 5: a native state is the rules' layout (the scalars, the hands, packed counts, the stock and
+    the pile in one buffer, the pozzetti) and 16 bytes a meld on the table: all through a 4-player italian hand
+    under 1 kB. A clone holds room for one more meld and grows as it melds (a playout on a clone equals one on a
+    state made with room for every meld)."""
+    rules = preset("italian")
+    biggest = 0
+    for s in range(12):
+        h = native.NativeHand.new(rules, s)
+        rngs = [random.Random(100 * s + k) for k in range(4)]
+        while not h.is_over:
+            melds = sum(len(side) for side in h.fields()[10])
+            assert h.state_bytes() == native.state_size(rules, melds)
+            biggest = max(biggest, h.state_bytes())
+            if h.phase == "play" and melds:
+                a, b = h.clone(), native.NativeHand.from_game(h.to_game())  # b has room for every meld
+                a.heuristic_playout("hard", [random.Random(k) for k in range(4)])
+                b.heuristic_playout("hard", [random.Random(k) for k in range(4)])
+                fa, fb = a.fields(), b.fields()
+                assert fa[:13] == fb[:13] and fa[14:] == fb[14:] and a.is_over
+                assert fa[13][:22] == fb[13][:22]  # the scalars but the count of actions (to_game starts it anew)
+            h.apply(h.heuristic_choice("hard", rngs[h.turn]))
+    assert 600 < biggest < 1024
 
 
 def test_a_refused_action_raises_the_engines_error_and_changes_nothing() -> None:

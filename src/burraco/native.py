@@ -114,6 +114,13 @@ class NativeHand:
         """An independent copy."""
         return NativeHand(self.rules, self.deal, self._h.clone())
 
+    def state_bytes(self) -> int:
+        """The bytes of this hand's state that :meth:`clone` copies: the scalars, the hands, the cards seen picked
+        up, the stock and the pile, the pozzetti and the melds on the table (16 bytes each); a clone holds them and
+        room for one more meld."""
+        got: int = self._h.state_bytes()
+        return got
+
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to act, as :meth:`Game.legal_actions` lists them."""
         got: list[Action] = self._h.legal_actions()
@@ -448,10 +455,11 @@ def random_deals(rules: Rules, seeds: list[int], dealer: int | None = None) -> i
     return got
 
 
-def state_size(rules: Rules | None = None) -> int:
-    """Bytes a clone of a native hand copies under ``rules`` (the state up to the melds and the melds of its sides;
-    None: the largest state, 6 sides); 0 without the native core."""
+def state_size(rules: Rules | None = None, melds: int = 0) -> int:
+    """Bytes of a native hand's state under ``rules`` holding ``melds`` melds on the table (what a clone of such a
+    state copies: :meth:`NativeHand.state_bytes`; ``-1``: as many melds as the rules' cards can make; None: the
+    largest rules the core takes, 6 players and 170 cards); 0 without the native core."""
     if _mod is None:
         return 0
-    got: int = _mod.state_size(None if rules is None else native_rules(rules))
+    got: int = _mod.state_size(None if rules is None else native_rules(rules), melds)
     return got

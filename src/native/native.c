@@ -21,10 +21,11 @@
 #define MAXP 6
 #define MAXSIDES 6
 #define MAXPOZ 6
-#define MAXMELDS 32
 #define MAXCARDS 170
-#define MAXMC 16 /* cards in one meld or one action */
-#define PH (-1)  /* placeholder of the generator: any wild but the suit's own 2 */
+#define MAXMELDS (MAXCARDS / 3) /* melds on the table, every side together: a meld holds three cards or more */
+#define MAXMC 16                /* cards in one meld or one action */
+#define PH (-1)                 /* placeholder of the generator: any wild but the suit's own 2 */
+#define PKB 14                  /* a packed count vector: 2 bits for each of the 52 cards, the jokers' byte last */
 
 enum { V_DRAW, V_PICK, V_MELD, V_ADD, V_DISCARD, V_REDRAW, V_SWAP };
 #define NVERBS 7
@@ -48,30 +49,37 @@ typedef struct {
     /* the sides (fixed in a hand: no solo and pairs): the side of each seat, the sides, the seats of a side */
     int nsides, npoz, ssize;
     int side[MAXP];
+    /* the layout of a state's variable part (NState.d, see state_layout): the offsets of each array, the cards of
+     * the deck (the stock and the pile share that many bytes), a pozzetto's room, the melds a state can hold */
+    int o_known, o_hidden, o_cards, o_poz, o_melds, ncards, poz_stride, mcap;
 } NRules;
 
+/* One meld. Its cards are not stored: they follow from the rest (meld_cards), as a meld's cards are always sorted:
+ * a sequence's are its naturals at the positions of `mask` and its wild, a set's the naturals of each suit counted
+ * in `suits` and its wild. 16 bytes. */
 typedef struct {
-    uint64_t singles; /* the single cards attach() accepts (bit c), once singles_ok: the heuristic's cache */
-    uint8_t kind;     /* 0 set, 1 sequence */
-    int8_t suit, rank, wild;
+    uint32_t singles;        /* the heuristic's cache: which of singles()'s candidates attach, and bit 31 once known */
+    int8_t suit, rank, wild; /* sequences: suit; sets: rank; the card used as a wild or -1 */
+    uint8_t kind;                    /* 0 set, 1 sequence */
     uint8_t wild_pos, size, naturals, burraco;
-    uint16_t mask;
-    uint8_t singles_ok;
-    uint8_t cards[MAXMC];
+    uint8_t suits; /* sets: the naturals of each suit, 2 bits a suit (hearts lowest) */
+    uint8_t pad;
+    uint16_t mask; /* sequences: the positions of the naturals (1 the low ace … 14 the high ace) */
 } NMeld;
+
+_Static_assert(sizeof(NMeld) == 16, "a meld is 16 bytes");
 
 typedef struct {
     uint8_t verb, n, meld;
     uint8_t cards[MAXMC];
 } NAct;
 
+/* One hand's state: the scalars, then a variable part laid out by the rules (NRules.o_*): the hands (players × 53
+ * counts), the cards each seat was seen to pick up and a hidden pozzetto's cards (players × PKB packed counts), the
+ * stock and the pile (one buffer of the deck's size: the pile from its start, the stock from its end), the
+ * pozzetti, and the melds of every side in one pool, side by side in the order of the sides (mcap of them). A copy
+ * takes the scalars and the variable part up to the melds in use (state_used). */
 typedef struct {
-    uint8_t hands[MAXP][NT];
-    uint8_t known[MAXP][NT];
-    uint8_t hidden[MAXP][NT];
-    uint8_t table[NT];
-    uint8_t stock[MAXCARDS], pile[MAXCARDS];
-    uint8_t poz[MAXPOZ][20];
     uint8_t hand_n[MAXP];
     int16_t stock_n, pile_n;
     int8_t poz_n[MAXPOZ]; /* -1: taken (None) */
@@ -85,8 +93,129 @@ typedef struct {
     int32_t nactions;
     /* the sides: of each seat, the seats per side, how many, the solo of 3 and 5 players (-1: none yet) */
     int8_t side[MAXP], ssz[MAXSIDES], nsides, solo;
-    NMeld melds[MAXSIDES][MAXMELDS];
+    uint8_t mcap; /* the melds this state's memory holds (at most the rules' mcap) */
+    uint32_t d[];  /* the variable part (bytes; words for the melds' alignment) */
 } NState;
+
+#define SD(S) ((uint8_t *)(S)->d)
+#define HAND(S, s) (SD(S) + (size_t)(s) * NT)
+#define KNOWN(R, S, s) (SD(S) + (R)->o_known + (size_t)(s) * PKB)
+#define HIDDEN(R, S, s) (SD(S) + (R)->o_hidden + (size_t)(s) * PKB)
+#define PILE(R, S) (SD(S) + (R)->o_cards)
+#define STOCK_AT(R, S, i) (SD(S)[(R)->o_cards + (R)->ncards - 1 - (i)])
+#define POZ(R, S, i) (SD(S) + (R)->o_poz + (size_t)(i) * (R)->poz_stride)
+#define MELD_POOL(R, S) ((NMeld *)(SD(S) + (R)->o_melds))
+
+/* the layout of a state's variable part under R (NRules.o_*) */
+static void state_layout(NRules *R) {
+    int o = R->players * NT;
+    R->o_known = o;
+    o += R->players * PKB;
+    R->o_hidden = o;
+    o += R->players * PKB;
+    R->o_cards = o;
+    R->ncards = 52 * R->decks + R->jokers;
+    o += R->ncards;
+    R->o_poz = o;
+    R->poz_stride = 0;
+    for (int i = 0; i < R->npoz; i++)
+        if (R->poz_sizes[i] > R->poz_stride)
+            R->poz_stride = R->poz_sizes[i];
+    o += R->npoz * R->poz_stride;
+    R->o_melds = (o + 3) & ~3;
+    R->mcap = R->ncards / 3;
+}
+
+static int melds_used(const NState *S) {
+    int k = 0;
+    for (int i = 0; i < S->nsides; i++)
+        k += S->nmelds[i];
+    return k;
+}
+
+/* the bytes of a state holding k melds */
+static size_t state_size_for(const NRules *R, int k) {
+    return offsetof(NState, d) + (size_t)R->o_melds + (size_t)k * sizeof(NMeld);
+}
+
+/* the bytes of S in use (what a copy takes) */
+static size_t state_used(const NRules *R, const NState *S) { return state_size_for(R, melds_used(S)); }
+
+/* a new state of R with room for k melds (zeroed), or NULL */
+static NState *state_new(const NRules *R, int k) {
+    NState *S = (NState *)calloc(1, state_size_for(R, k));
+    if (S != NULL)
+        S->mcap = (uint8_t)k;
+    return S;
+}
+
+/* dst (room for dst->mcap melds, at least those src uses) = src */
+static void state_copy(const NRules *R, NState *dst, const NState *src) {
+    uint8_t cap = dst->mcap;
+    memcpy(dst, src, state_used(R, src));
+    dst->mcap = cap;
+}
+
+/* a copy of S with room for every meld the rules allow, or NULL */
+static NState *state_dup(const NRules *R, const NState *S) {
+    NState *g = (NState *)malloc(state_size_for(R, R->mcap));
+    if (g != NULL) {
+        g->mcap = (uint8_t)R->mcap;
+        state_copy(R, g, S);
+    }
+    return g;
+}
+
+/* S zeroed, keeping its room */
+static void state_clear(const NRules *R, NState *S) {
+    uint8_t cap = S->mcap;
+    memset(S, 0, state_size_for(R, cap));
+    S->mcap = cap;
+}
+
+/* the first meld of side in the pool */
+static NMeld *side_melds(const NRules *R, const NState *S, int side) {
+    int k = 0;
+    for (int i = 0; i < side; i++)
+        k += S->nmelds[i];
+    return MELD_POOL(R, S) + k;
+}
+
+/* a new last meld of side (room for it is there: S->mcap > melds_used(S)) */
+static NMeld *meld_append(const NRules *R, NState *S, int side) {
+    NMeld *pool = MELD_POOL(R, S);
+    int at = 0, used = 0;
+    for (int i = 0; i < S->nsides; i++) {
+        if (i <= side)
+            at += S->nmelds[i];
+        used += S->nmelds[i];
+    }
+    memmove(pool + at + 1, pool + at, sizeof(NMeld) * (size_t)(used - at));
+    S->nmelds[side]++;
+    return pool + at;
+}
+
+/* packed counts (KNOWN, HIDDEN): 2 bits a card for the 52 (two or three packs: at most 3 of a card), a byte for the
+ * jokers */
+static int pk_get(const uint8_t *p, int c) { return c == JOKER ? p[13] : (p[c >> 2] >> ((c & 3) * 2)) & 3; }
+static void pk_inc(uint8_t *p, int c) {
+    if (c == JOKER)
+        p[13]++;
+    else
+        p[c >> 2] = (uint8_t)(p[c >> 2] + (1 << ((c & 3) * 2)));
+}
+static void pk_dec(uint8_t *p, int c) {
+    if (c == JOKER)
+        p[13]--;
+    else
+        p[c >> 2] = (uint8_t)(p[c >> 2] - (1 << ((c & 3) * 2)));
+}
+/* unpack into 53 counts */
+static void pk_counts(const uint8_t *p, uint8_t *out) {
+    for (int c = 0; c < 52; c++)
+        out[c] = (uint8_t)((p[c >> 2] >> ((c & 3) * 2)) & 3);
+    out[JOKER] = p[13];
+}
 
 static int n_sides(const NRules *R) { return R->nsides; } /* at the start of a hand: the most there are */
 #define SIDE_OF(S, seat) ((S)->side[seat])
@@ -149,8 +278,22 @@ static int classify(const NRules *R, const NMeld *m) {
     return (below >= 7 || above >= 7) ? B_SEMI : B_DIRTY;
 }
 
-static void meld_fill(const NRules *R, NMeld *m, int kind, const uint8_t *cards, int n, int suit, int rank,
-                      unsigned mask, int wild, int wild_pos, int naturals) {
+/* the suits field of a set of these cards (its naturals, 2 bits a suit), the wild w aside */
+static uint8_t set_suits(const uint8_t *cards, int n, int w) {
+    int wild_seen = 0, suits = 0;
+    for (int i = 0; i < n; i++) {
+        if (!wild_seen && cards[i] == w) {
+            wild_seen = 1;
+            continue;
+        }
+        suits += 1 << (2 * (cards[i] / 13));
+    }
+    return (uint8_t)suits;
+}
+
+/* m = the meld of n cards so described (suits: a set's naturals per suit; 0 for a sequence) */
+static void meld_fill(const NRules *R, NMeld *m, int kind, int suits, int n, int suit, int rank, unsigned mask,
+                      int wild, int wild_pos, int naturals) {
     m->kind = (uint8_t)kind;
     m->suit = (int8_t)suit;
     m->rank = (int8_t)rank;
@@ -159,14 +302,62 @@ static void meld_fill(const NRules *R, NMeld *m, int kind, const uint8_t *cards,
     m->wild_pos = (uint8_t)wild_pos;
     m->size = (uint8_t)n;
     m->naturals = (uint8_t)naturals;
-    memcpy(m->cards, cards, (size_t)n);
+    m->suits = (uint8_t)suits;
+    m->pad = 0;
     m->burraco = (uint8_t)classify(R, m);
-    m->singles_ok = 0;
     m->singles = 0;
 }
 
+/* the cards of m, sorted (as the Python engine keeps a meld's cards), into out: their number */
+static int meld_cards(const NMeld *m, uint8_t *out) {
+    int n = 0;
+    if (m->kind == 0) {
+        for (int s = 0; s < 4; s++)
+            for (int k = (m->suits >> (2 * s)) & 3; k > 0; k--)
+                out[n++] = (uint8_t)(s * 13 + m->rank - 1);
+    } else {
+        int sh = m->suit * 13;
+        for (int k = (m->mask >> 1 & 1) + (m->mask >> 14 & 1); k > 0; k--)
+            out[n++] = (uint8_t)sh; /* the aces, low and high */
+        for (int p = 2; p < 14; p++)
+            if (m->mask >> p & 1)
+                out[n++] = (uint8_t)(sh + p - 1);
+    }
+    if (m->wild >= 0) { /* in its place among the sorted naturals */
+        int i = n++;
+        while (i > 0 && out[i - 1] > m->wild) {
+            out[i] = out[i - 1];
+            i--;
+        }
+        out[i] = (uint8_t)m->wild;
+    }
+    return n;
+}
+
+/* the points of m's cards (those of meld_cards, without listing them) */
+static int meld_points(const NRules *R, const NMeld *m) {
+    int pts = m->wild >= 0 ? R->values[m->wild] : 0;
+    if (m->kind == 0) {
+        for (int s = 0; s < 4; s++)
+            pts += ((m->suits >> (2 * s)) & 3) * R->values[s * 13 + m->rank - 1];
+    } else {
+        const int *v = R->values + m->suit * 13;
+        pts += ((m->mask >> 1 & 1) + (m->mask >> 14 & 1)) * v[0];
+        for (unsigned b = m->mask & 0x3FFC; b; b &= b - 1)
+            pts += v[__builtin_ctz(b) - 1];
+    }
+    return pts;
+}
+
+/* the same meld: the same cards in the same roles (the heuristic's cache aside) */
+static int same_meld(const NMeld *a, const NMeld *b) {
+    return a->kind == b->kind && a->suit == b->suit && a->rank == b->rank && a->wild == b->wild &&
+           a->wild_pos == b->wild_pos && a->size == b->size && a->burraco == b->burraco && a->mask == b->mask &&
+           a->suits == b->suits && a->naturals == b->naturals;
+}
+
 /* melds.MeldRules._seq: 1 and the meld in *out, or 0 when the cards are no sequence */
-static int seq_solve(const NRules *R, const uint8_t *cards, int ncards, int suit, unsigned fixed, int old_wild,
+static int seq_solve(const NRules *R, int ncards, int suit, unsigned fixed, int old_wild,
                      const uint8_t *added, int nadded, NMeld *out) {
     int two = suit * 13 + 1, ace = suit * 13;
     unsigned positions = fixed;
@@ -256,7 +447,7 @@ static int seq_solve(const NRules *R, const uint8_t *cards, int ncards, int suit
                 unsigned gm = (((1u << (hi + 1)) - (1u << lo)) & ~mask);
                 wild_pos = bitlen(gm) - 1;
             }
-            meld_fill(R, out, 1, cards, ncards, suit, 0, mask, wild, wild_pos, n);
+            meld_fill(R, out, 1, 0, ncards, suit, 0, mask, wild, wild_pos, n);
             return 1;
         }
     }
@@ -290,14 +481,14 @@ static int make_meld(const NRules *R, const uint8_t *cards, int n, NMeld *out) {
             }
         if (nw > 1 || n > R->max_set)
             return 0;
-        meld_fill(R, out, 0, cards, n, -1, rank, 0, w0, 0, n - nw);
+        meld_fill(R, out, 0, set_suits(cards, n, w0), n, -1, rank, 0, w0, 0, n - nw);
         return 1;
     }
     int suit = others[0] / 13;
     for (int i = 0; i < no; i++)
         if (others[i] / 13 != suit)
             return 0;
-    return seq_solve(R, cards, n, suit, 0, -1, cards, n, out);
+    return seq_solve(R, n, suit, 0, -1, cards, n, out);
 }
 
 /* melds.MeldRules._attach: added sorted */
@@ -305,10 +496,6 @@ static int attach_meld(const NRules *R, const NMeld *m, const uint8_t *added, in
     int n = m->size + na;
     if (n > MAXMC)
         return 0;
-    uint8_t cards[MAXMC];
-    memcpy(cards, m->cards, m->size);
-    memcpy(cards + m->size, added, (size_t)na);
-    sort_u8(cards, n);
     if (m->kind == 0) {
         int wilds = m->wild < 0 ? 0 : 1;
         for (int i = 0; i < na; i++) {
@@ -320,19 +507,21 @@ static int attach_meld(const NRules *R, const NMeld *m, const uint8_t *added, in
         }
         if (wilds > 1 || n > R->max_set)
             return 0;
-        int w = m->wild, nat = 0;
+        int w = m->wild, nat = 0, suits = m->suits;
         for (int i = 0; i < na; i++) {
             int c = added[i];
             if (c == JOKER || c % 13 == 1) {
                 if (m->wild < 0)
                     w = c;
-            } else
+            } else {
                 nat++;
+                suits += 1 << (2 * (c / 13));
+            }
         }
-        meld_fill(R, out, 0, cards, n, -1, m->rank, 0, w, 0, m->naturals + nat);
+        meld_fill(R, out, 0, suits, n, -1, m->rank, 0, w, 0, m->naturals + nat);
         return 1;
     }
-    return seq_solve(R, cards, n, m->suit, m->mask, m->wild, added, na, out);
+    return seq_solve(R, n, m->suit, m->mask, m->wild, added, na, out);
 }
 
 static int burraco_bonus(const NRules *R, const NMeld *m) {
@@ -679,7 +868,7 @@ static int gen_seq_additions(const NRules *R, unsigned mask, int has_w0, int w0_
 /* Game._raw_meld_actions */
 static void raw_melds(const NRules *R, const NState *S, int seat, ABuf *b) {
     static __thread Canon canon[MAXCANON];
-    const uint8_t *h = S->hands[seat];
+    const uint8_t *h = HAND(S, seat);
     int side = SIDE_OF(S, seat);
     int sig = wild_sig(h);
     int wl[5], nwl = 0;
@@ -687,7 +876,7 @@ static void raw_melds(const NRules *R, const NState *S, int seat, ABuf *b) {
         if (sig >> i & 1)
             wl[nwl++] = WILDS[i];
     int nm = S->nmelds[side];
-    const NMeld *melds = S->melds[side];
+    const NMeld *melds = side_melds(R, S, side);
     int dup_ranks = 0;
     if (R->forbid_dup_set)
         for (int i = 0; i < nm; i++)
@@ -816,7 +1005,7 @@ static void raw_melds(const NRules *R, const NState *S, int seat, ABuf *b) {
 
 static int has_burraco(const NRules *R, const NState *S, int side, int clean_only) {
     for (int i = 0; i < S->nmelds[side]; i++) {
-        int b = S->melds[side][i].burraco;
+        int b = side_melds(R, S, side)[i].burraco;
         if (b != B_NONE && (!clean_only || b == B_CLEAN))
             return 1;
     }
@@ -886,7 +1075,7 @@ static int pending_at_end(const NRules *R, const NState *S) {
 }
 
 static int discard_error(const NRules *R, const NState *S, int seat, int c) {
-    if (R->no_rediscard && c == S->lone && !S->lone_gone && S->hands[seat][c] == 1)
+    if (R->no_rediscard && c == S->lone && !S->lone_gone && HAND(S, seat)[c] == 1)
         return 1;
     if (pending(R, S))
         return 1;
@@ -933,22 +1122,28 @@ static void form_pairs(const NRules *R, NState *S, int solo) {
         }
     int8_t old[MAXP];
     memcpy(old, S->side, sizeof(old));
-    static __thread NMeld tmp[MAXSIDES][MAXMELDS];
-    uint8_t tn[MAXSIDES];
-    memcpy(tmp, S->melds, sizeof(tmp));
+    static __thread NMeld tmp[MAXMELDS];
+    uint8_t tn[MAXSIDES], from[MAXSIDES];
+    int used = melds_used(S);
+    memcpy(tmp, MELD_POOL(R, S), sizeof(NMeld) * (size_t)used);
     memcpy(tn, S->nmelds, sizeof(tn));
+    for (int k = 0, at = 0; k < MAXSIDES; k++) {
+        from[k] = (uint8_t)at;
+        at += k < S->nsides ? tn[k] : 0;
+    }
     int8_t taken[MAXSIDES], by[MAXSIDES];
     memcpy(taken, S->poz_taken, sizeof(taken));
     memcpy(by, S->poz_by, sizeof(by));
     memset(S->nmelds, 0, sizeof(S->nmelds));
     memset(S->poz_taken, 0, sizeof(S->poz_taken));
     memset(S->ssz, 0, sizeof(S->ssz));
+    S->nsides = (int8_t)ng;
     for (int k = 0; k < ng; k++) {
         S->poz_by[k] = -1;
         for (int j = 0; j < gsz[k]; j++) {
             int m = groups[k][j], os = old[m];
-            for (int i = 0; i < tn[os] && S->nmelds[k] < MAXMELDS; i++)
-                S->melds[k][S->nmelds[k]++] = tmp[os][i];
+            for (int i = 0; i < tn[os]; i++) /* k is the last side filled so far: appends go to the end */
+                *meld_append(R, S, k) = tmp[from[os] + i];
             S->poz_taken[k] = (int8_t)(S->poz_taken[k] + taken[os]);
             if (S->poz_by[k] < 0 && by[os] >= 0)
                 S->poz_by[k] = by[os];
@@ -981,37 +1176,37 @@ static void take_pozzetto(const NRules *R, NState *S, int seat, int side, int i,
     }
     S->poz_taken[side]++;
     for (int k = 0; k < n; k++)
-        S->hands[seat][S->poz[i][k]]++;
+        HAND(S, seat)[POZ(R, S, i)[k]]++;
     S->hand_n[seat] = (uint8_t)(S->hand_n[seat] + n);
     if (!direct) {
         S->poz_pending[seat] = 1;
         if (S->ssz[side] > 1) {
-            memset(S->hidden[seat], 0, NT);
+            uint8_t *hid = HIDDEN(R, S, seat);
+            memset(hid, 0, PKB);
             for (int k = 0; k < n; k++)
-                S->hidden[seat][S->poz[i][k]]++;
+                pk_inc(hid, POZ(R, S, i)[k]);
             S->has_hidden[seat] = 1;
         }
     }
 }
 
 static void lay(const NRules *R, NState *S, int seat, int side, const NAct *a, const NMeld *m) {
-    uint8_t *h = S->hands[seat], *kn = S->known[seat];
+    uint8_t *h = HAND(S, seat), *kn = KNOWN(R, S, seat);
     int pts = 0;
     for (int i = 0; i < a->n; i++) {
         int c = a->cards[i];
-        S->table[c]++;
         h[c]--;
-        if (kn[c])
-            kn[c]--;
+        if (pk_get(kn, c))
+            pk_dec(kn, c);
         pts += R->values[c];
     }
     S->hand_n[seat] = (uint8_t)(S->hand_n[seat] - a->n);
     if (a->verb == V_MELD) {
         if (S->nmelds[side] == 0 && R->min_first_meld > 0)
             S->opening = 1;
-        S->melds[side][S->nmelds[side]++] = *m;
+        *meld_append(R, S, side) = *m;
     } else
-        S->melds[side][a->meld - 1] = *m;
+        side_melds(R, S, side)[a->meld - 1] = *m;
     S->melded = 1;
     if (S->lone >= 0) {
         for (int i = 0; i < a->n; i++)
@@ -1039,7 +1234,7 @@ static int meld_result(const NRules *R, const NState *S, int side, const NAct *a
         if (!make_meld(R, a->cards, a->n, out))
             return 0;
         for (int i = 0; i < S->nmelds[side]; i++) {
-            const NMeld *o = &S->melds[side][i];
+            const NMeld *o = &side_melds(R, S, side)[i];
             if (o->kind != out->kind)
                 continue;
             if (out->kind == 0 && R->forbid_dup_set && o->rank == out->rank)
@@ -1047,11 +1242,11 @@ static int meld_result(const NRules *R, const NState *S, int side, const NAct *a
             if (out->kind == 1 && R->forbid_ident_seq && o->suit == out->suit && o->mask == out->mask)
                 return 0;
         }
-        return S->nmelds[side] < MAXMELDS;
+        return melds_used(S) < R->mcap;
     }
     if (a->meld < 1 || a->meld > S->nmelds[side])
         return 0;
-    return attach_meld(R, &S->melds[side][a->meld - 1], a->cards, a->n, out);
+    return attach_meld(R, &side_melds(R, S, side)[a->meld - 1], a->cards, a->n, out);
 }
 
 static void next_turn(const NRules *R, NState *S) {
@@ -1081,14 +1276,14 @@ static void do_draw(const NRules *R, NState *S, int seat) {
             if (S->poz_n[i] >= 0) {
                 int n = S->poz_n[i];
                 for (int k = 0; k < n; k++)
-                    S->stock[k] = S->poz[i][n - 1 - k];
+                    STOCK_AT(R, S, k) = POZ(R, S, i)[n - 1 - k];
                 S->stock_n = (int16_t)n;
                 S->poz_n[i] = -1;
                 break;
             }
     }
-    int c = S->stock[--S->stock_n];
-    S->hands[seat][c]++;
+    int c = STOCK_AT(R, S, --S->stock_n);
+    HAND(S, seat)[c]++;
     S->hand_n[seat]++;
     S->phase = PH_PLAY;
     S->drew = 1;
@@ -1098,21 +1293,22 @@ static void do_draw(const NRules *R, NState *S, int seat) {
 }
 
 static void do_pick(const NRules *R, NState *S, int seat) {
-    uint8_t *h = S->hands[seat], *kn = S->known[seat];
-    int top = S->pile[S->pile_n - 1];
+    uint8_t *h = HAND(S, seat), *kn = KNOWN(R, S, seat);
+    int top = PILE(R, S)[S->pile_n - 1];
     if (S->pile_n == 1) {
         S->lone = (int8_t)top;
         S->lone_gone = 0;
     }
     S->top = (int8_t)top;
     S->top_used = R->pickup_rule != 2;
+    const uint8_t *pile = PILE(R, S);
     for (int i = 0; i < S->pile_n; i++) {
-        h[S->pile[i]]++;
+        h[pile[i]]++;
         if (R->discard_open)
-            kn[S->pile[i]]++;
+            pk_inc(kn, pile[i]);
     }
     if (!R->discard_open)
-        kn[top]++;
+        pk_inc(kn, top);
     S->hand_n[seat] = (uint8_t)(S->hand_n[seat] + S->pile_n);
     S->pile_n = 0;
     S->picked = 1;
@@ -1124,11 +1320,11 @@ static void do_pick(const NRules *R, NState *S, int seat) {
 }
 
 static void do_discard(const NRules *R, NState *S, int seat, int c) {
-    S->hands[seat][c]--;
+    HAND(S, seat)[c]--;
     S->hand_n[seat]--;
-    if (S->known[seat][c])
-        S->known[seat][c]--;
-    S->pile[S->pile_n++] = (uint8_t)c;
+    if (pk_get(KNOWN(R, S, seat), c))
+        pk_dec(KNOWN(R, S, seat), c);
+    PILE(R, S)[S->pile_n++] = (uint8_t)c;
     int side = SIDE_OF(S, seat);
     int closed = 0;
     if (S->hand_n[seat] == 0) {
@@ -1167,9 +1363,9 @@ static void do_draw(const NRules *R, NState *S, int seat);
 
 static void do_redraw(const NRules *R, NState *S, int seat) {
     int c = S->drawn;
-    S->hands[seat][c]--;
+    HAND(S, seat)[c]--;
     S->hand_n[seat]--;
-    S->pile[S->pile_n++] = (uint8_t)c;
+    PILE(R, S)[S->pile_n++] = (uint8_t)c;
     S->redrawn = 1;
     do_draw(R, S, seat);
 }
@@ -1204,31 +1400,18 @@ static int swap_target(const NRules *R, const NMeld *m, int c) {
 }
 
 static void do_swap(const NRules *R, NState *S, int seat, int side, const NAct *a) {
-    NMeld *m = &S->melds[side][a->meld - 1];
+    NMeld *m = &side_melds(R, S, side)[a->meld - 1];
     int c = a->cards[0], w = m->wild;
     int p = swap_target(R, m, c);
-    uint8_t cards[MAXMC];
-    int n = 0, removed = 0;
-    for (int i = 0; i < m->size; i++) {
-        if (!removed && m->cards[i] == w) {
-            removed = 1;
-            continue;
-        }
-        cards[n++] = m->cards[i];
-    }
-    cards[n++] = (uint8_t)c;
-    sort_u8(cards, n);
-    unsigned mask = m->mask | (1u << p);
+    unsigned mask = m->mask | (1u << p); /* the natural in the wild's place: the same size, no wild */
     NMeld nm;
-    meld_fill(R, &nm, 1, cards, n, m->suit, 0, mask, -1, 0, popc(mask));
-    uint8_t *h = S->hands[seat], *kn = S->known[seat];
+    meld_fill(R, &nm, 1, 0, m->size, m->suit, 0, mask, -1, 0, popc(mask));
+    uint8_t *h = HAND(S, seat), *kn = KNOWN(R, S, seat);
     h[c]--;
     h[w]++;
-    if (kn[c])
-        kn[c]--;
-    kn[w]++;
-    S->table[c]++;
-    S->table[w]--;
+    if (pk_get(kn, c))
+        pk_dec(kn, c);
+    pk_inc(kn, w);
     *m = nm;
     S->melded = 1;
     if (c == S->lone)
@@ -1275,7 +1458,7 @@ typedef struct {
     int cap, n;
 } Memo;
 
-static uint64_t memo_key(const NState *S, int seat, int side) {
+static uint64_t memo_key(const NRules *R, const NState *S, int seat, int side) {
     uint64_t h = 1469598103934665603ULL;
 #define MIX(x)                                                                                                     \
     do {                                                                                                           \
@@ -1283,12 +1466,12 @@ static uint64_t memo_key(const NState *S, int seat, int side) {
         h *= 1099511628211ULL;                                                                                     \
     } while (0)
     for (int c = 0; c < NT; c++)
-        MIX(S->hands[seat][c]);
+        MIX(HAND(S, seat)[c]);
     for (int i = 0; i < S->nmelds[side]; i++) {
-        const NMeld *m = &S->melds[side][i];
+        const NMeld *m = &side_melds(R, S, side)[i];
         MIX(0x100 + m->size);
-        for (int k = 0; k < m->size; k++)
-            MIX(m->cards[k]);
+        MIX((uint32_t)m->mask << 16 | (uint32_t)m->suits << 8 | (uint8_t)m->wild);
+        MIX(0x500 + (m->kind << 7 | m->wild_pos << 3 | (m->kind ? m->suit : m->rank)));
     }
     MIX(0x200 + S->nmelds[side]);
     MIX((uint16_t)S->laid);
@@ -1340,12 +1523,12 @@ static int completable_rec(const NRules *R, const NState *S, ABuf *scratch, Memo
     int pend = pending(R, S);
     if (!pend && n >= 2)
         return 1;
-    const uint8_t *h = S->hands[seat];
+    const uint8_t *h = HAND(S, seat);
     for (int c = 0; c < NT; c++)
         if (h[c] && !discard_error(R, S, seat, c))
             return 1;
     int side = SIDE_OF(S, seat);
-    uint64_t key = memo_key(S, seat, side);
+    uint64_t key = memo_key(R, S, seat, side);
     int j = memo_slot(mm, key);
     if (j < 0) {
         scratch->oom = 1;
@@ -1374,12 +1557,11 @@ static int completable_rec(const NRules *R, const NState *S, ABuf *scratch, Memo
         if (!meld_result(R, S, side, &a, &m))
             continue;
         int left = n - a.n;
-        NState *g = (NState *)malloc(sizeof(NState));
+        NState *g = state_dup(R, S);
         if (g == NULL) {
             scratch->oom = 1;
             break;
         }
-        *g = *S;
         if (left == 0 && pozzetto_for(R, S, side) < 0) {
             if (!R->closing_requires_discard) {
                 lay(R, g, seat, side, &a, &m);
@@ -1434,12 +1616,11 @@ static int after_meld_error(const NRules *R, const NState *S, int seat, const NA
     NMeld m;
     if (!meld_result(R, S, side, a, &m))
         return 1;
-    NState *g = (NState *)malloc(sizeof(NState));
+    NState *g = state_dup(R, S);
     if (g == NULL) {
         scratch->oom = 1;
         return 1;
     }
-    *g = *S;
     int err;
     if (left == 0 && pozzetto_for(R, g, side) < 0) {
         if (R->closing_requires_discard)
@@ -1469,15 +1650,14 @@ static int pick_error(const NRules *R, const NState *S, int seat, ABuf *scratch)
                (R->min_meld_for_pickup && R->min_first_meld > 0 && S->nmelds[SIDE_OF(S, seat)] == 0);
     if (!cond)
         return 0;
-    NState *g = (NState *)malloc(sizeof(NState));
+    NState *g = state_dup(R, S);
     if (g == NULL) {
         scratch->oom = 1;
         return 1;
     }
-    *g = *S;
     if (!R->discard_open && g->pile_n > 1) {
         /* legality never depends on cards the seat cannot see (§0.1): judge with the visible top card only */
-        g->pile[0] = g->pile[g->pile_n - 1];
+        PILE(R, g)[0] = PILE(R, g)[g->pile_n - 1];
         g->pile_n = 1;
         do_pick(R, g, seat);
         g->lone = -1;
@@ -1498,9 +1678,9 @@ static void house_actions(const NRules *R, const NState *S, int seat, ABuf *b, A
     if (!R->swap)
         return;
     int side = SIDE_OF(S, seat);
-    const uint8_t *h = S->hands[seat];
+    const uint8_t *h = HAND(S, seat);
     for (int k = 0; k < S->nmelds[side]; k++) {
-        const NMeld *m = &S->melds[side][k];
+        const NMeld *m = &side_melds(R, S, side)[k];
         if (m->kind != 1 || m->wild < 0)
             continue;
         int b0 = m->suit * 13;
@@ -1512,12 +1692,11 @@ static void house_actions(const NRules *R, const NState *S, int seat, ABuf *b, A
             a.n = 1;
             a.meld = (uint8_t)(k + 1);
             a.cards[0] = (uint8_t)c;
-            NState *g = (NState *)malloc(sizeof(NState));
+            NState *g = state_dup(R, S);
             if (g == NULL) {
                 scratch->oom = 1;
                 return;
             }
-            *g = *S;
             do_swap(R, g, seat, side, &a);
             int saved = scratch->n;
             int ok = completable(R, g, scratch);
@@ -1541,7 +1720,7 @@ static void legal(const NRules *R, const NState *S, ABuf *b, ABuf *scratch) {
             push_act(b, V_PICK, NULL, 0, 0);
         return;
     }
-    const uint8_t *h = S->hands[seat];
+    const uint8_t *h = HAND(S, seat);
     int n = S->hand_n[seat];
     if (n >= 3 && !pending(R, S)) {
         int lone = S->lone;
@@ -1583,9 +1762,8 @@ static void legal(const NRules *R, const NState *S, ABuf *b, ABuf *scratch) {
 static void side_score(const NRules *R, const NState *S, int side, int out[6]) {
     int melds = 0, bonuses = 0, clean = 0;
     for (int i = 0; i < S->nmelds[side]; i++) {
-        const NMeld *m = &S->melds[side][i];
-        for (int k = 0; k < m->size; k++)
-            melds += R->values[m->cards[k]];
+        const NMeld *m = &side_melds(R, S, side)[i];
+        melds += meld_points(R, m);
         bonuses += burraco_bonus(R, m);
         if (m->burraco == B_CLEAN)
             clean = 1;
@@ -1603,7 +1781,7 @@ static void side_score(const NRules *R, const NState *S, int side, int out[6]) {
             continue;
         }
         for (int c = 0; c < NT; c++)
-            hand -= R->values[c] * S->hands[s][c];
+            hand -= R->values[c] * HAND(S, s)[c];
     }
     int taken = S->poz_taken[side] > 0 && !uncounted;
     int pozz = taken ? 0 : -R->poz_penalty;
@@ -1789,11 +1967,12 @@ typedef struct {
     int safety;         /* the partner's safety (issue 22): feeds and dirty_cost from medium up */
     int next_discards;  /* bit r: the next opponent was seen to discard rank r + 1 */
     uint64_t own_singles[MAXMELDS], their_singles[MAXMELDS];
+    uint8_t next_known[NT]; /* the cards the next opponent was seen to pick up */
     int their_done;
 } HCtx;
 
 /* MeldRules.singles: the single cards attach() accepts on m, as bits */
-static uint64_t singles(const NRules *R, const NMeld *m) {
+static uint32_t singles(const NRules *R, const NMeld *m) {
     int cands[20], nc = 0;
     if (m->kind == 0)
         for (int s = 0; s < 4; s++)
@@ -1804,24 +1983,44 @@ static uint64_t singles(const NRules *R, const NMeld *m) {
     for (int s = 0; s < 4; s++)
         cands[nc++] = s * 13 + 1;
     cands[nc++] = JOKER;
-    uint64_t got = 0;
+    uint32_t got = 0;
     for (int i = 0; i < nc; i++) {
         uint8_t c = (uint8_t)cands[i];
         NMeld out;
         if (attach_meld(R, m, &c, 1, &out))
-            got |= 1ULL << c;
+            got |= 1u << i;
     }
     return got;
 }
 
-/* singles() of a meld, cached in the meld (a cache: the state's value does not change) */
-static uint64_t meld_singles(const NRules *R, const NMeld *m) {
-    if (!m->singles_ok) {
-        NMeld *w = (NMeld *)m;
-        w->singles = singles(R, m);
-        w->singles_ok = 1;
+/* singles()'s candidate bits as card bits (bit c): a set's four naturals (bits 0-3), a sequence's thirteen cards of
+ * its suit (bits 0-12), then the four 2s and the joker */
+static uint64_t singles_cards(const NMeld *m, uint32_t b) {
+    uint64_t got;
+    int k;
+    if (m->kind == 0) {
+        got = 0;
+        for (int s = 0; s < 4; s++)
+            if (b >> s & 1)
+                got |= 1ULL << (s * 13 + m->rank - 1);
+        k = 4;
+    } else {
+        got = (uint64_t)(b & 0x1FFFu) << (m->suit * 13);
+        k = 13;
     }
-    return m->singles;
+    for (int s = 0; s < 4; s++)
+        if (b >> (k + s) & 1)
+            got |= 1ULL << (s * 13 + 1);
+    if (b >> (k + 4) & 1)
+        got |= 1ULL << JOKER;
+    return got;
+}
+
+/* singles() of a meld as card bits, cached in the meld (a cache: the state's value does not change) */
+static uint64_t meld_singles(const NRules *R, const NMeld *m) {
+    if (!(m->singles >> 31))
+        ((NMeld *)m)->singles = singles(R, m) | 1u << 31;
+    return singles_cards(m, m->singles);
 }
 
 static int has_burraco_melds(const NMeld *ms, int n, int need_clean) {
@@ -1840,9 +2039,12 @@ static void hctx_init(HCtx *x, const NRules *R, const NState *S, int level) {
     x->side = SIDE_OF(S, seat);
     x->hidden_poz = 0;
     x->nhand = 0;
+    uint8_t hidden[NT];
+    if (S->has_hidden[seat])
+        pk_counts(HIDDEN(R, S, seat), hidden);
     for (int c = 0; c < NT; c++) {
-        int hid = S->has_hidden[seat] ? S->hidden[seat][c] : 0;
-        int k = S->hands[seat][c] - hid;
+        int hid = S->has_hidden[seat] ? hidden[c] : 0;
+        int k = HAND(S, seat)[c] - hid;
         x->counts[c] = k;
         x->hidden_poz += hid;
         for (int i = 0; i < k; i++)
@@ -1852,13 +2054,14 @@ static void hctx_init(HCtx *x, const NRules *R, const NState *S, int level) {
     x->npile = 0;
     if (R->discard_open)
         for (int i = 0; i < S->pile_n; i++)
-            x->pile[x->npile++] = S->pile[i];
+            x->pile[x->npile++] = PILE(R, S)[i];
     else if (S->pile_n)
-        x->pile[x->npile++] = S->pile[S->pile_n - 1];
+        x->pile[x->npile++] = PILE(R, S)[S->pile_n - 1];
     int nxt = ((seat + R->direction) % P + P) % P;
     while (SIDE_OF(S, nxt) == x->side && nxt != seat)
         nxt = ((nxt + R->direction) % P + P) % P;
     x->next_seat = nxt;
+    pk_counts(KNOWN(R, S, nxt), x->next_known);
     x->their_side = SIDE_OF(S, nxt);
     x->safety = level != L_EASY;
     /* the visible pile's card k from the top came from the seat k + 1 turns back (every turn ends with a discard) */
@@ -1875,10 +2078,10 @@ static void hctx_init(HCtx *x, const NRules *R, const NState *S, int level) {
     x->need_clean = R->closing_clean;
     x->own_poz = S->poz_taken[x->side] > 0;
     x->poz_left = pozzetti_left(S) > 0;
-    x->own_can_close = x->own_poz && has_burraco_melds(S->melds[x->side], S->nmelds[x->side], x->need_clean);
+    x->own_can_close = x->own_poz && has_burraco_melds(side_melds(R, S, x->side), S->nmelds[x->side], x->need_clean);
     x->opp_threat = 0;
     for (int k = 0; k < S->nsides; k++)
-        if (k != x->side && S->poz_taken[k] > 0 && has_burraco_melds(S->melds[k], S->nmelds[k], x->need_clean))
+        if (k != x->side && S->poz_taken[k] > 0 && has_burraco_melds(side_melds(R, S, k), S->nmelds[k], x->need_clean))
             x->opp_threat = 1;
     int mn = 1 << 30;
     for (int s = 0; s < P; s++)
@@ -1887,7 +2090,7 @@ static void hctx_init(HCtx *x, const NRules *R, const NState *S, int level) {
     x->opp_short = mn <= 3;
     x->late = x->opp_threat || S->stock_n < 12;
     for (int i = 0; i < S->nmelds[x->side]; i++)
-        x->own_singles[i] = meld_singles(R, &S->melds[x->side][i]);
+        x->own_singles[i] = meld_singles(R, &side_melds(R, S, x->side)[i]);
     x->their_done = 0;
 }
 
@@ -1897,14 +2100,14 @@ static const NMeld *fits(HCtx *x, int c, int own) {
     int side = own ? x->side : x->their_side;
     if (!own && !x->their_done) {
         for (int i = 0; i < S->nmelds[side]; i++)
-            x->their_singles[i] = meld_singles(x->R, &S->melds[side][i]);
+            x->their_singles[i] = meld_singles(x->R, &side_melds(x->R, S, side)[i]);
         x->their_done = 1;
     }
     const uint64_t *ms = own ? x->own_singles : x->their_singles;
     uint64_t bit = 1ULL << c;
     for (int i = 0; i < S->nmelds[side]; i++)
         if (ms[i] & bit)
-            return &S->melds[side][i];
+            return &side_melds(x->R, S, side)[i];
     return NULL;
 }
 
@@ -1942,7 +2145,7 @@ static double h_feeds(HCtx *x, int c) {
     for (int i = 0; i < S->nmelds[x->their_side]; i++) {
         if (!(x->their_singles[i] & bit))
             continue;
-        const NMeld *m = &S->melds[x->their_side][i];
+        const NMeld *m = &side_melds(R, S, x->their_side)[i];
         double w;
         if (m->burraco != B_NONE)
             w = 20.0;
@@ -1981,7 +2184,7 @@ static double h_danger(HCtx *x, int c) {
     double d = 0.0;
     if (is_wild(c))
         d += 40.0;
-    const uint8_t *kn = x->S->known[x->next_seat];
+    const uint8_t *kn = x->next_known;
     int any = 0;
     for (int i = 0; i < NT; i++)
         any |= kn[i];
@@ -2012,11 +2215,8 @@ static double side_points(HCtx *x, int side) {
     const NState *S = x->S;
     long pts_i = 0;
     for (int i = 0; i < S->nmelds[side]; i++) {
-        const NMeld *m = &S->melds[side][i];
-        long v = 0;
-        for (int k = 0; k < m->size; k++)
-            v += R->values[m->cards[k]];
-        pts_i += v + burraco_bonus(R, m);
+        const NMeld *m = &side_melds(R, S, side)[i];
+        pts_i += meld_points(R, m) + burraco_bonus(R, m);
     }
     double pts = (double)pts_i;
     if (S->poz_taken[side] == 0)
@@ -2113,7 +2313,7 @@ static double meld_value(HCtx *x, const NAct *a) {
     } else {
         if (a->meld < 1 || a->meld > S->nmelds[x->side])
             return -1.0;
-        before = &S->melds[x->side][a->meld - 1];
+        before = &side_melds(R, S, x->side)[a->meld - 1];
         if (!attach_meld(R, before, a->cards, a->n, &after))
             return -1.0;
     }
@@ -2319,7 +2519,7 @@ typedef struct {
 
 typedef struct {
     PyObject_HEAD RulesObject *rules;
-    NState s;
+    NState *s; /* room for s->mcap melds (hand_room makes more) */
     ABuf legal, scratch;
     long legal_at; /* nactions of the cached legal list, -1 none */
     PyObject *legal_list;
@@ -2408,6 +2608,12 @@ static PyObject *Rules_new(PyTypeObject *tp, PyObject *args, PyObject *kw) {
         PyErr_SetString(PyExc_ValueError, "the native core takes melds of at most 14 cards");
         return NULL;
     }
+    if (R->decks < 1 || R->decks > 3 || R->jokers < 0 || 52 * R->decks + R->jokers > MAXCARDS) {
+        Py_DECREF(self);
+        PyErr_SetString(PyExc_ValueError, "the native core takes one to three packs and at most 170 cards");
+        return NULL;
+    }
+    state_layout(R);
     return (PyObject *)self;
 }
 
@@ -2421,20 +2627,49 @@ static PyTypeObject RulesType = {
 
 static void Hand_dealloc(HandObject *self) {
     Py_XDECREF(self->rules);
+    free(self->s);
     Py_XDECREF(self->legal_list);
     free(self->legal.a);
     free(self->scratch.a);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static HandObject *hand_alloc(RulesObject *rules) {
+/* the melds of room a hand gets beyond those it holds (a clone's memory: state_used plus this many melds) */
+#define MELD_SLACK 1
+
+/* a new Hand of these rules, its state zeroed with room for k melds (at most the rules' mcap) */
+static HandObject *hand_alloc(RulesObject *rules, int k) {
     HandObject *h = (HandObject *)HandType.tp_alloc(&HandType, 0);
     if (h == NULL)
         return NULL;
     Py_INCREF(rules);
     h->rules = rules;
     h->legal_at = -1;
+    h->s = state_new(&rules->r, k < rules->r.mcap ? k : rules->r.mcap);
+    if (h->s == NULL) {
+        Py_DECREF(h);
+        PyErr_NoMemory();
+        return NULL;
+    }
     return h;
+}
+
+/* room in self's state for k more melds (all the rules allow at most); -1 and MemoryError when there is none */
+static int hand_room(HandObject *self, int k) {
+    const NRules *R = &self->rules->r;
+    int want = melds_used(self->s) + k;
+    if (want > R->mcap)
+        want = R->mcap;
+    if (want <= self->s->mcap)
+        return 0;
+    NState *g = (NState *)realloc(self->s, state_size_for(R, want));
+    if (g == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    g->mcap = (uint8_t)want;
+    self->s = g;
+    return 0;
 }
 
 /* ----- conversion: the fields tuple (burraco.native.fields_of documents its layout) -------------------------- */
@@ -2478,8 +2713,39 @@ static int seq_i8(PyObject *o, int8_t *out, int cap, int *n) {
  * the scalar fields in the order of INT_FIELDS below */
 #define NINTS 24
 
+/* a packed count vector from a sequence of 53 counts (at most 3 of a card, the jokers aside) */
+static int seq_packed(PyObject *o, uint8_t *p) {
+    uint8_t v[NT];
+    int n;
+    if (seq_u8(o, v, NT, &n) < 0)
+        return -1;
+    memset(p, 0, PKB);
+    for (int c = 0; c < n; c++) {
+        if (c < 52 && v[c] > 3) {
+            PyErr_SetString(PyExc_ValueError, "the native core counts at most 3 of a card");
+            return -1;
+        }
+        for (int k = 0; k < v[c]; k++)
+            pk_inc(p, c);
+    }
+    return 0;
+}
+
+/* the cards on the table (Game.table): the melds' cards, counted */
+static void table_counts(const NRules *R, const NState *S, uint8_t *out) {
+    memset(out, 0, NT);
+    const NMeld *pool = MELD_POOL(R, S);
+    for (int i = melds_used(S) - 1; i >= 0; i--) {
+        uint8_t cards[MAXMC];
+        int n = meld_cards(&pool[i], cards);
+        for (int k = 0; k < n; k++)
+            out[cards[k]]++;
+    }
+}
+
+/* S (room for the rules' mcap melds) from a fields tuple */
 static int load_fields(const NRules *R, NState *S, PyObject *t) {
-    memset(S, 0, sizeof(*S));
+    state_clear(R, S);
     if (!PyTuple_Check(t) || (PyTuple_GET_SIZE(t) != 14 && PyTuple_GET_SIZE(t) != 15)) {
         PyErr_SetString(PyExc_ValueError, "native fields: a tuple of 14 or 15");
         return -1;
@@ -2509,7 +2775,7 @@ static int load_fields(const NRules *R, NState *S, PyObject *t) {
     PyObject *hands = PyTuple_GET_ITEM(t, 0);
     for (int s = 0; s < P; s++) {
         PyObject *hs = PySequence_GetItem(hands, s);
-        if (hs == NULL || seq_u8(hs, S->hands[s], NT, &n) < 0) {
+        if (hs == NULL || seq_u8(hs, HAND(S, s), NT, &n) < 0) {
             Py_XDECREF(hs);
             return -1;
         }
@@ -2518,15 +2784,22 @@ static int load_fields(const NRules *R, NState *S, PyObject *t) {
     uint8_t tmp[MAXCARDS];
     if (seq_u8(PyTuple_GET_ITEM(t, 1), S->hand_n, MAXP, &n) < 0)
         return -1;
-    if (seq_u8(PyTuple_GET_ITEM(t, 2), S->stock, MAXCARDS, &n) < 0)
+    if (seq_u8(PyTuple_GET_ITEM(t, 2), tmp, MAXCARDS, &n) < 0)
         return -1;
     S->stock_n = (int16_t)n;
-    if (seq_u8(PyTuple_GET_ITEM(t, 3), S->pile, MAXCARDS, &n) < 0)
+    int ns = n;
+    if (seq_u8(PyTuple_GET_ITEM(t, 3), PILE(R, S), R->ncards, &n) < 0)
         return -1;
     S->pile_n = (int16_t)n;
+    if (ns + n > R->ncards) {
+        PyErr_SetString(PyExc_ValueError, "native fields: more cards in the stock and the pile than in the deck");
+        return -1;
+    }
+    for (int i = 0; i < ns; i++)
+        STOCK_AT(R, S, i) = tmp[i];
     PyObject *poz = PyTuple_GET_ITEM(t, 4);
     S->npoz = (int8_t)PySequence_Size(poz);
-    if (S->npoz > MAXPOZ) {
+    if (S->npoz > R->npoz) {
         PyErr_SetString(PyExc_ValueError, "too many pozzetti");
         return -1;
     }
@@ -2535,7 +2808,7 @@ static int load_fields(const NRules *R, NState *S, PyObject *t) {
         if (p == Py_None)
             S->poz_n[i] = -1;
         else {
-            if (seq_u8(p, S->poz[i], 20, &n) < 0) {
+            if (seq_u8(p, POZ(R, S, i), R->poz_stride, &n) < 0) {
                 Py_XDECREF(p);
                 return -1;
             }
@@ -2556,7 +2829,7 @@ static int load_fields(const NRules *R, NState *S, PyObject *t) {
         if (hs == NULL)
             return -1;
         if (hs != Py_None) {
-            if (seq_u8(hs, S->hidden[s], NT, &n) < 0) {
+            if (seq_packed(hs, HIDDEN(R, S, s)) < 0) {
                 Py_DECREF(hs);
                 return -1;
             }
@@ -2572,7 +2845,7 @@ static int load_fields(const NRules *R, NState *S, PyObject *t) {
         if (ms == NULL)
             return -1;
         Py_ssize_t k = PySequence_Size(ms);
-        if (k > MAXMELDS) {
+        if (k < 0 || k + melds_used(S) > S->mcap) {
             Py_DECREF(ms);
             PyErr_SetString(PyExc_ValueError, "too many melds for the native core");
             return -1;
@@ -2588,23 +2861,30 @@ static int load_fields(const NRules *R, NState *S, PyObject *t) {
                 Py_DECREF(ms);
                 return -1;
             }
-            meld_fill(R, &S->melds[side][i], kind, tmp, nc, suit, rank, (unsigned)mask, wild, wild_pos, naturals);
+            NMeld *to = meld_append(R, S, side);
+            meld_fill(R, to, kind, kind == 0 ? set_suits(tmp, nc, wild) : 0, nc, suit, rank, (unsigned)mask, wild,
+                      wild_pos, naturals);
+            uint8_t back[MAXMC];
+            if (meld_cards(to, back) != nc || memcmp(back, tmp, (size_t)nc) != 0) {
+                Py_DECREF(m);
+                Py_DECREF(ms);
+                PyErr_SetString(PyExc_ValueError, "native fields: a meld whose cards are not sorted or not its own");
+                return -1;
+            }
             Py_DECREF(m);
         }
-        S->nmelds[side] = (uint8_t)k;
         Py_DECREF(ms);
     }
     PyObject *known = PyTuple_GET_ITEM(t, 11);
     for (int s = 0; s < P; s++) {
         PyObject *ks = PySequence_GetItem(known, s);
-        if (ks == NULL || seq_u8(ks, S->known[s], NT, &n) < 0) {
+        if (ks == NULL || seq_packed(ks, KNOWN(R, S, s)) < 0) {
             Py_XDECREF(ks);
             return -1;
         }
         Py_DECREF(ks);
     }
-    if (seq_u8(PyTuple_GET_ITEM(t, 12), S->table, NT, &n) < 0)
-        return -1;
+    (void)PyTuple_GET_ITEM(t, 12); /* the table: the melds' cards (table_counts) */
     int iv[NINTS];
     PyObject *ints = PySequence_Fast(PyTuple_GET_ITEM(t, 13), "ints");
     if (ints == NULL)
@@ -2656,11 +2936,14 @@ static PyObject *tuple_i8(const int8_t *p, int n) {
 static PyObject *dump_fields(const NRules *R, const NState *S) {
     int P = R->players;
     PyObject *hands = PyTuple_New(P), *known = PyTuple_New(P), *hidden = PyTuple_New(P);
+    uint8_t cnt[NT];
     for (int s = 0; s < P; s++) {
-        PyTuple_SET_ITEM(hands, s, bytes_of(S->hands[s], NT));
-        PyTuple_SET_ITEM(known, s, bytes_of(S->known[s], NT));
+        PyTuple_SET_ITEM(hands, s, bytes_of(HAND(S, s), NT));
+        pk_counts(KNOWN(R, S, s), cnt);
+        PyTuple_SET_ITEM(known, s, bytes_of(cnt, NT));
+        pk_counts(HIDDEN(R, S, s), cnt);
         if (S->has_hidden[s])
-            PyTuple_SET_ITEM(hidden, s, bytes_of(S->hidden[s], NT));
+            PyTuple_SET_ITEM(hidden, s, bytes_of(cnt, NT));
         else {
             Py_INCREF(Py_None);
             PyTuple_SET_ITEM(hidden, s, Py_None);
@@ -2672,15 +2955,17 @@ static PyObject *dump_fields(const NRules *R, const NState *S) {
             Py_INCREF(Py_None);
             PyTuple_SET_ITEM(poz, i, Py_None);
         } else
-            PyTuple_SET_ITEM(poz, i, tuple_u8(S->poz[i], S->poz_n[i]));
+            PyTuple_SET_ITEM(poz, i, tuple_u8(POZ(R, S, i), S->poz_n[i]));
     }
     PyObject *melds = PyTuple_New(S->nsides);
     for (int side = 0; side < S->nsides; side++) {
         PyObject *ms = PyTuple_New(S->nmelds[side]);
         for (int i = 0; i < S->nmelds[side]; i++) {
-            const NMeld *m = &S->melds[side][i];
+            const NMeld *m = &side_melds(R, S, side)[i];
+            uint8_t cards[MAXMC];
+            meld_cards(m, cards);
             PyTuple_SET_ITEM(ms, i,
-                             Py_BuildValue("(iNiiiiiii)", m->kind, tuple_u8(m->cards, m->size), m->suit, m->rank,
+                             Py_BuildValue("(iNiiiiiii)", m->kind, tuple_u8(cards, m->size), m->suit, m->rank,
                                            m->mask, m->wild, m->wild_pos, m->naturals, m->burraco));
         }
         PyTuple_SET_ITEM(melds, side, ms);
@@ -2690,10 +2975,14 @@ static PyObject *dump_fields(const NRules *R, const NState *S) {
                                    S->redrawn, S->last_turn, S->timeout_called, S->end, S->closed_by, S->first,
                                    S->laid, S->stalemate_run, S->turns, S->timeout_left, S->nactions, 0);
     PyObject *sides = Py_BuildValue("(Ni)", tuple_i8(S->side, P), S->solo);
-    return Py_BuildValue("(NNNNNNNNNNNNNNN)", hands, tuple_u8(S->hand_n, P), tuple_u8(S->stock, S->stock_n),
-                         tuple_u8(S->pile, S->pile_n), poz, tuple_i8(S->poz_taken, S->nsides),
+    uint8_t stock[MAXCARDS], table[NT];
+    for (int i = 0; i < S->stock_n; i++)
+        stock[i] = STOCK_AT(R, S, i);
+    table_counts(R, S, table);
+    return Py_BuildValue("(NNNNNNNNNNNNNNN)", hands, tuple_u8(S->hand_n, P), tuple_u8(stock, S->stock_n),
+                         tuple_u8(PILE(R, S), S->pile_n), poz, tuple_i8(S->poz_taken, S->nsides),
                          tuple_i8(S->poz_order, S->npoz_order), tuple_i8(S->poz_by, S->nsides), hidden,
-                         tuple_i8(S->poz_pending, P), melds, known, bytes_of(S->table, NT), ints, sides);
+                         tuple_i8(S->poz_pending, P), melds, known, bytes_of(table, NT), ints, sides);
 }
 
 static PyObject *Hand_new(PyTypeObject *tp, PyObject *args, PyObject *kw) {
@@ -2701,29 +2990,31 @@ static PyObject *Hand_new(PyTypeObject *tp, PyObject *args, PyObject *kw) {
     PyObject *fields;
     if (!PyArg_ParseTuple(args, "O!O", &RulesType, &rules, &fields))
         return NULL;
-    HandObject *h = hand_alloc(rules);
+    HandObject *h = hand_alloc(rules, rules->r.mcap);
     if (h == NULL)
         return NULL;
-    if (load_fields(&rules->r, &h->s, fields) < 0) {
+    if (load_fields(&rules->r, h->s, fields) < 0) {
         Py_DECREF(h);
         return NULL;
     }
     return (PyObject *)h;
 }
 
-static PyObject *Hand_fields(HandObject *self, PyObject *unused) { return dump_fields(&self->rules->r, &self->s); }
+static PyObject *Hand_fields(HandObject *self, PyObject *unused) { return dump_fields(&self->rules->r, self->s); }
 
-/* the bytes of a state these rules use: everything up to the melds, and the melds of their sides */
-static size_t state_bytes(const NRules *R) {
-    return offsetof(NState, melds) + (size_t)n_sides(R) * sizeof(((NState *)0)->melds[0]);
+/* a new Hand holding a copy of S (its melds and MELD_SLACK more of room) */
+static HandObject *hand_of(RulesObject *rules, const NState *S) {
+    HandObject *h = hand_alloc(rules, melds_used(S) + MELD_SLACK);
+    if (h != NULL)
+        state_copy(&rules->r, h->s, S);
+    return h;
 }
 
-static PyObject *Hand_clone(HandObject *self, PyObject *unused) {
-    HandObject *h = hand_alloc(self->rules);
-    if (h == NULL)
-        return NULL;
-    memcpy(&h->s, &self->s, state_bytes(&self->rules->r));
-    return (PyObject *)h;
+static PyObject *Hand_clone(HandObject *self, PyObject *unused) { return (PyObject *)hand_of(self->rules, self->s); }
+
+/* the bytes of this hand's state that a clone copies (and holds, with room for MELD_SLACK more melds) */
+static PyObject *Hand_state_bytes(HandObject *self, PyObject *unused) {
+    return PyLong_FromSize_t(state_used(&self->rules->r, self->s));
 }
 
 static PyObject *new_action(PyObject *name, PyObject *verb, PyObject *cards, PyObject *k) {
@@ -2742,14 +3033,14 @@ static PyObject *new_action(PyObject *name, PyObject *verb, PyObject *cards, PyO
 }
 
 static int ensure_legal(HandObject *self) {
-    if (self->legal_at == self->s.nactions)
+    if (self->legal_at == self->s->nactions)
         return 0;
-    legal(&self->rules->r, &self->s, &self->legal, &self->scratch);
+    legal(&self->rules->r, self->s, &self->legal, &self->scratch);
     if (self->legal.oom || self->scratch.oom) {
         PyErr_NoMemory();
         return -1;
     }
-    self->legal_at = self->s.nactions;
+    self->legal_at = self->s->nactions;
     Py_CLEAR(self->legal_list);
     return 0;
 }
@@ -2762,7 +3053,7 @@ static PyObject *Hand_legal_actions(HandObject *self, PyObject *unused) {
     if (ensure_legal(self) < 0)
         return NULL;
     if (self->legal_list == NULL) {
-        int seat = self->s.turn;
+        int seat = self->s->turn;
         PyObject *name = G_SEATS[self->rules->r.players][seat];
         PyObject *out = PyList_New(self->legal.n);
         if (out == NULL)
@@ -2799,7 +3090,7 @@ static int find_action(HandObject *self, PyObject *action) {
             v = i;
     if (v < 0)
         return -1;
-    int seat = self->s.turn;
+    int seat = self->s->turn;
     PyObject *name = G_SEATS[self->rules->r.players][seat];
     if (!PyUnicode_Check(PyTuple_GET_ITEM(action, 0)) || PyUnicode_Compare(PyTuple_GET_ITEM(action, 0), name) != 0)
         return -1;
@@ -2829,7 +3120,9 @@ static PyObject *Hand_apply(HandObject *self, PyObject *action) {
     if (i < 0)
         Py_RETURN_FALSE;
     NAct a = self->legal.a[i];
-    apply_act(&self->rules->r, &self->s, &a);
+    if (hand_room(self, 1) < 0)
+        return NULL;
+    apply_act(&self->rules->r, self->s, &a);
     Py_RETURN_TRUE;
 }
 
@@ -2844,7 +3137,9 @@ static PyObject *Hand_apply_index(HandObject *self, PyObject *arg) {
         return NULL;
     }
     NAct a = self->legal.a[i];
-    apply_act(&self->rules->r, &self->s, &a);
+    if (hand_room(self, 1) < 0)
+        return NULL;
+    apply_act(&self->rules->r, self->s, &a);
     Py_RETURN_NONE;
 }
 
@@ -2856,10 +3151,10 @@ static PyObject *Hand_num_legal(HandObject *self, PyObject *unused) {
 
 static PyObject *Hand_scores(HandObject *self, PyObject *unused) {
     const NRules *R = &self->rules->r;
-    PyObject *out = PyTuple_New(self->s.nsides);
-    for (int side = 0; side < self->s.nsides; side++) {
+    PyObject *out = PyTuple_New(self->s->nsides);
+    for (int side = 0; side < self->s->nsides; side++) {
         int v[6];
-        side_score(R, &self->s, side, v);
+        side_score(R, self->s, side, v);
         PyTuple_SET_ITEM(out, side, Py_BuildValue("(iiiiii)", v[0], v[1], v[2], v[3], v[4], v[5]));
     }
     return out;
@@ -2871,10 +3166,12 @@ static PyObject *Hand_random_playout(HandObject *self, PyObject *arg) {
         return NULL;
     uint64_t s = seed;
     long k;
+    if (hand_room(self, self->rules->r.mcap) < 0)
+        return NULL;
     self->legal_at = -1;
     Py_CLEAR(self->legal_list);
     Py_BEGIN_ALLOW_THREADS
-    k = playout(&self->rules->r, &self->s, &s, &self->legal, &self->scratch);
+    k = playout(&self->rules->r, self->s, &s, &self->legal, &self->scratch);
     Py_END_ALLOW_THREADS
     if (k < 0) {
         PyErr_SetString(PyExc_RuntimeError, "native playout failed (out of memory)");
@@ -2918,10 +3215,12 @@ static PyObject *Hand_python_playout(HandObject *self, PyObject *args) {
         return NULL;
     RecBuf rec = {0};
     long k;
+    if (hand_room(self, self->rules->r.mcap) < 0)
+        return NULL;
     self->legal_at = -1;
     Py_CLEAR(self->legal_list);
     Py_BEGIN_ALLOW_THREADS
-    k = mt_playout(&self->rules->r, &self->s, &m, &self->legal, &self->scratch, record ? &rec : NULL);
+    k = mt_playout(&self->rules->r, self->s, &m, &self->legal, &self->scratch, record ? &rec : NULL);
     Py_END_ALLOW_THREADS
     if (k < 0) {
         free(rec.r);
@@ -3005,10 +3304,12 @@ static PyObject *Hand_heuristic_playout(HandObject *self, PyObject *args) {
     }
     DBuf sc = {0};
     long k;
+    if (hand_room(self, self->rules->r.mcap) < 0)
+        return NULL;
     self->legal_at = -1;
     Py_CLEAR(self->legal_list);
     Py_BEGIN_ALLOW_THREADS
-    k = heuristic_playout(R, &self->s, level, ms, depth, &self->legal, &self->scratch, &sc, record ? &rec : NULL);
+    k = heuristic_playout(R, self->s, level, ms, depth, &self->legal, &self->scratch, &sc, record ? &rec : NULL);
     Py_END_ALLOW_THREADS
     free(sc.v);
     if (k < 0) {
@@ -3052,12 +3353,14 @@ static PyObject *Hand_seeded_heuristic_playout(HandObject *self, PyObject *args)
     MT ms[MAXP];
     DBuf sc = {0};
     long k;
+    if (hand_room(self, self->rules->r.mcap) < 0)
+        return NULL;
     self->legal_at = -1;
     Py_CLEAR(self->legal_list);
     Py_BEGIN_ALLOW_THREADS
     for (int s = 0; s < R->players; s++)
         mt_seed(&ms[s], seed + (unsigned long long)s);
-    k = heuristic_playout(R, &self->s, level, ms, depth, &self->legal, &self->scratch, &sc, NULL);
+    k = heuristic_playout(R, self->s, level, ms, depth, &self->legal, &self->scratch, &sc, NULL);
     Py_END_ALLOW_THREADS
     free(sc.v);
     if (k < 0)
@@ -3084,7 +3387,7 @@ static PyObject *Hand_heuristic_choice(HandObject *self, PyObject *args) {
         double *sc = (double *)malloc(sizeof(double) * (size_t)self->legal.n);
         if (sc == NULL)
             return PyErr_NoMemory();
-        i = h_choose(&self->rules->r, &self->s, level, &self->legal, &m, sc);
+        i = h_choose(&self->rules->r, self->s, level, &self->legal, &m, sc);
         free(sc);
     }
     return Py_BuildValue("(iN)", i, mt_to_state(&m));
@@ -3098,13 +3401,13 @@ static PyObject *Hand_side_of(HandObject *self, PyObject *arg) {
         PyErr_SetString(PyExc_IndexError, "no such seat");
         return NULL;
     }
-    return PyLong_FromLong(self->s.side[s]);
+    return PyLong_FromLong(self->s->side[s]);
 }
 
-static PyObject *Hand_get_end(HandObject *self, void *c) { return PyLong_FromLong(self->s.end); }
-static PyObject *Hand_get_turn(HandObject *self, void *c) { return PyLong_FromLong(self->s.turn); }
-static PyObject *Hand_get_phase(HandObject *self, void *c) { return PyLong_FromLong(self->s.phase); }
-static PyObject *Hand_get_nactions(HandObject *self, void *c) { return PyLong_FromLong(self->s.nactions); }
+static PyObject *Hand_get_end(HandObject *self, void *c) { return PyLong_FromLong(self->s->end); }
+static PyObject *Hand_get_turn(HandObject *self, void *c) { return PyLong_FromLong(self->s->turn); }
+static PyObject *Hand_get_phase(HandObject *self, void *c) { return PyLong_FromLong(self->s->phase); }
+static PyObject *Hand_get_nactions(HandObject *self, void *c) { return PyLong_FromLong(self->s->nactions); }
 
 static PyGetSetDef Hand_getset[] = {
     {"end", (getter)Hand_get_end, NULL, "0 while the hand runs, else the end code (burraco.native.ENDS)", NULL},
@@ -3116,6 +3419,8 @@ static PyGetSetDef Hand_getset[] = {
 static PyMethodDef Hand_methods[] = {
     {"fields", (PyCFunction)Hand_fields, METH_NOARGS, "The state as the fields tuple of burraco.native."},
     {"clone", (PyCFunction)Hand_clone, METH_NOARGS, "An independent copy."},
+    {"state_bytes", (PyCFunction)Hand_state_bytes, METH_NOARGS,
+     "The bytes of this state that a clone copies: the scalars, the cards and the melds in use."},
     {"side_of", (PyCFunction)Hand_side_of, METH_O, "The side of a seat now (3 and 5 players: pairs form in a hand)."},
     {"legal_actions", (PyCFunction)Hand_legal_actions, METH_NOARGS, "The legal actions, as the engine lists them."},
     {"num_legal", (PyCFunction)Hand_num_legal, METH_NOARGS, "The number of legal actions."},
@@ -3282,7 +3587,7 @@ static void det_weighted(uint8_t *pool, int *n, const double *w, int k, MT *m, u
 
 typedef struct {
     PyObject_HEAD RulesObject *rules;
-    NState base;
+    NState *base; /* room for every meld */
     uint8_t pool[MAXCARDS];
     int npool, seat, hidden_poz, pile_size, stock_size, fix_drawn;
     int need[MAXP], hidden_seat[MAXP], has_w[MAXP];
@@ -3309,7 +3614,12 @@ static PyObject *Det_new(PyTypeObject *tp, PyObject *args, PyObject *kw) {
     const NRules *R = &rules->r;
     int n;
     uint8_t tmp[MAXCARDS];
-    if (load_fields(R, &d->base, base) < 0 || seq_u8(pool, d->pool, MAXCARDS, &d->npool) < 0)
+    d->base = state_new(R, R->mcap);
+    if (d->base == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    if (load_fields(R, d->base, base) < 0 || seq_u8(pool, d->pool, MAXCARDS, &d->npool) < 0)
         goto fail;
     d->seat = seat;
     d->hidden_poz = hidden_poz;
@@ -3370,13 +3680,14 @@ fail:
 
 static void Det_dealloc(DetObject *self) {
     Py_XDECREF(self->rules);
+    free(self->base);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 /* determinize() after its pool: the state of one sample into S */
 static void det_sample(const DetObject *d, NState *S, MT *m) {
     const NRules *R = &d->rules->r;
-    *S = d->base;
+    state_copy(R, S, d->base);
     uint8_t pool[MAXCARDS];
     int n = d->npool;
     memcpy(pool, d->pool, (size_t)n);
@@ -3389,7 +3700,7 @@ static void det_sample(const DetObject *d, NState *S, MT *m) {
         if (k > 0) {
             det_weighted(pool, &n, d->w[s], k, m, got);
             for (int j = 0; j < k; j++)
-                S->hands[s][got[j]]++;
+                HAND(S, s)[got[j]]++;
             drawn[s] = 1;
         }
     }
@@ -3398,39 +3709,40 @@ static void det_sample(const DetObject *d, NState *S, MT *m) {
     for (int s = 0; s < R->players; s++) {
         if (s == d->seat) {
             if (d->hidden_poz) {
-                memset(S->hidden[s], 0, NT);
+                uint8_t *hid = HIDDEN(R, S, s);
+                memset(hid, 0, PKB);
                 for (int j = 0; j < d->hidden_poz; j++) {
                     int c = pool[pos++];
-                    S->hands[s][c]++;
-                    S->hidden[s][c]++;
+                    HAND(S, s)[c]++;
+                    pk_inc(hid, c);
                 }
                 S->has_hidden[s] = 1;
             }
         } else {
             if (!drawn[s])
                 for (int j = 0; j < d->need[s]; j++)
-                    S->hands[s][pool[pos++]]++;
+                    HAND(S, s)[pool[pos++]]++;
             if (d->hidden_seat[s]) {
-                memset(S->hidden[s], 0, NT);
+                memset(HIDDEN(R, S, s), 0, PKB);
                 S->has_hidden[s] = 1;
             }
         }
     }
     if (!R->discard_open && d->pile_size > 0) {
-        int top = d->base.pile[d->base.pile_n - 1];
+        int top = PILE(R, d->base)[d->base->pile_n - 1];
         S->pile_n = 0;
         for (int j = 0; j < d->pile_size - 1; j++)
-            S->pile[S->pile_n++] = pool[pos++];
-        S->pile[S->pile_n++] = (uint8_t)top;
+            PILE(R, S)[S->pile_n++] = pool[pos++];
+        PILE(R, S)[S->pile_n++] = (uint8_t)top;
     }
     S->stock_n = 0;
     for (int j = 0; j < d->stock_size; j++)
-        S->stock[S->stock_n++] = pool[pos++];
+        STOCK_AT(R, S, S->stock_n++) = pool[pos++];
     S->npoz = (int8_t)d->npoz;
     for (int i = 0; i < d->npoz; i++) {
         if (d->poz_present[i]) {
             for (int j = 0; j < d->poz_size[i]; j++)
-                S->poz[i][j] = pool[pos++];
+                POZ(R, S, i)[j] = pool[pos++];
             S->poz_n[i] = (int8_t)d->poz_size[i];
         } else
             S->poz_n[i] = -1;
@@ -3438,7 +3750,7 @@ static void det_sample(const DetObject *d, NState *S, MT *m) {
     if (d->fix_drawn) {
         S->drawn = -1;
         for (int c = 0; c < NT; c++)
-            if (S->hands[S->turn][c]) {
+            if (HAND(S, S->turn)[c]) {
                 S->drawn = (int8_t)c;
                 break;
             }
@@ -3450,10 +3762,10 @@ static PyObject *Det_sample(DetObject *self, PyObject *state) {
     MT m;
     if (mt_from_state(state, &m) < 0)
         return NULL;
-    HandObject *h = hand_alloc(self->rules);
+    HandObject *h = hand_alloc(self->rules, melds_used(self->base) + MELD_SLACK);
     if (h == NULL)
         return NULL;
-    det_sample(self, &h->s, &m);
+    det_sample(self, h->s, &m);
     return Py_BuildValue("(NN)", (PyObject *)h, mt_to_state(&m));
 }
 
@@ -3510,10 +3822,10 @@ static PyObject *Det_sample_from(DetObject *self, PyObject *tw) {
         PyErr_SetString(PyExc_TypeError, "sample_from needs a Twister");
         return NULL;
     }
-    HandObject *h = hand_alloc(self->rules);
+    HandObject *h = hand_alloc(self->rules, melds_used(self->base) + MELD_SLACK);
     if (h == NULL)
         return NULL;
-    det_sample(self, &h->s, &((TwisterObject *)tw)->m);
+    det_sample(self, h->s, &((TwisterObject *)tw)->m);
     return (PyObject *)h;
 }
 
@@ -3585,7 +3897,7 @@ static int deal_state(const NRules *R, NState *S, uint64_t seed, int first) {
         deck[i] = deck[j];
         deck[j] = t;
     }
-    memset(S, 0, sizeof(*S));
+    state_clear(R, S);
     int npoz = R->npoz, at = 0;
     int total = 0;
     for (int i = 0; i < npoz; i++)
@@ -3594,20 +3906,20 @@ static int deal_state(const NRules *R, NState *S, uint64_t seed, int first) {
         return -1;
     S->npoz = (int8_t)npoz;
     for (int i = 0; i < npoz; i++) {
-        memcpy(S->poz[i], deck + at, (size_t)R->poz_sizes[i]);
+        memcpy(POZ(R, S, i), deck + at, (size_t)R->poz_sizes[i]);
         S->poz_n[i] = (int8_t)R->poz_sizes[i];
         at += R->poz_sizes[i];
     }
     for (int s = 0; s < R->players; s++) {
         for (int k = 0; k < R->hand_size; k++)
-            S->hands[s][deck[at + k]]++;
+            HAND(S, s)[deck[at + k]]++;
         S->hand_n[s] = (uint8_t)R->hand_size;
         at += R->hand_size;
     }
     if (R->up_card)
-        S->pile[S->pile_n++] = deck[at++];
+        PILE(R, S)[S->pile_n++] = deck[at++];
     for (int k = n - 1; k >= at; k--)
-        S->stock[S->stock_n++] = deck[k];
+        STOCK_AT(R, S, S->stock_n++) = deck[k];
     for (int i = 0; i < MAXSIDES; i++)
         S->poz_by[i] = -1;
     init_sides(R, S);
@@ -3627,10 +3939,10 @@ static PyObject *new_hand(PyObject *mod, PyObject *args) {
     int first;
     if (!PyArg_ParseTuple(args, "O!Ki", &RulesType, &rules, &seed, &first))
         return NULL;
-    HandObject *h = hand_alloc(rules);
+    HandObject *h = hand_alloc(rules, MELD_SLACK);
     if (h == NULL)
         return NULL;
-    if (deal_state(&rules->r, &h->s, seed, first) < 0) {
+    if (deal_state(&rules->r, h->s, seed, first) < 0) {
         Py_DECREF(h);
         PyErr_SetString(PyExc_ValueError, "the native core cannot deal these rules");
         return NULL;
@@ -3667,18 +3979,21 @@ static PyObject *random_deals(PyObject *mod, PyObject *args) {
     ABuf b = {0}, sc = {0};
     const NRules *R = &rules->r;
     Py_BEGIN_ALLOW_THREADS
-    NState g;
+    NState *g = state_new(R, R->mcap);
+    if (g == NULL)
+        bad = 1;
     for (Py_ssize_t i = 0; i < n && !bad; i++) {
-        if (deal_state(R, &g, sv[i], first) < 0) {
+        if (deal_state(R, g, sv[i], first) < 0) {
             bad = 2;
             break;
         }
         uint64_t s = sv[i];
-        long k = playout(R, &g, &s, &b, &sc);
+        long k = playout(R, g, &s, &b, &sc);
         if (k < 0)
             bad = 1;
         total += k;
     }
+    free(g);
     Py_END_ALLOW_THREADS
     free(sv);
     free(b.a);
@@ -3695,15 +4010,27 @@ static PyObject *random_deals(PyObject *mod, PyObject *args) {
 /* state_size(rules=None): the bytes a clone copies under these rules (None: the largest state) */
 static PyObject *state_size(PyObject *mod, PyObject *args) {
     PyObject *rules = Py_None;
-    if (!PyArg_ParseTuple(args, "|O", &rules))
+    int melds = 0;
+    if (!PyArg_ParseTuple(args, "|Oi", &rules, &melds))
         return NULL;
-    if (rules == Py_None)
-        return PyLong_FromSize_t(sizeof(NState));
+    if (rules == Py_None) { /* the largest: 6 players, every card the core can hold, 6 pozzetti of 20 */
+        NRules big;
+        memset(&big, 0, sizeof(big));
+        big.players = MAXP;
+        big.decks = 3;
+        big.jokers = MAXCARDS - 156;
+        big.npoz = MAXPOZ;
+        for (int i = 0; i < MAXPOZ; i++)
+            big.poz_sizes[i] = 20;
+        state_layout(&big);
+        return PyLong_FromSize_t(state_size_for(&big, melds < 0 || melds > big.mcap ? big.mcap : melds));
+    }
     if (!PyObject_TypeCheck(rules, &RulesType)) {
         PyErr_SetString(PyExc_TypeError, "state_size takes native Rules");
         return NULL;
     }
-    return PyLong_FromSize_t(state_bytes(&((RulesObject *)rules)->r));
+    const NRules *R = &((RulesObject *)rules)->r;
+    return PyLong_FromSize_t(state_size_for(R, melds < 0 || melds > R->mcap ? R->mcap : melds));
 }
 
 /* random_hands(hands, count, seed): play `count` random playouts from copies of `hands` (a Hand) with the GIL
@@ -3717,18 +4044,25 @@ static PyObject *random_hands(PyObject *mod, PyObject *args) {
     long total = 0, bad = 0;
     ABuf b = {0}, sc = {0};
     const NRules *R = &start->rules->r;
-    NState base = start->s;
+    NState *base = state_dup(R, start->s), *g = state_new(R, R->mcap);
+    if (base == NULL || g == NULL) {
+        free(base);
+        free(g);
+        return PyErr_NoMemory();
+    }
     Py_BEGIN_ALLOW_THREADS
     uint64_t s = seed;
     for (long i = 0; i < count; i++) {
-        NState g = base;
-        long k = playout(R, &g, &s, &b, &sc);
+        state_copy(R, g, base);
+        long k = playout(R, g, &s, &b, &sc);
         if (k < 0) {
             bad = 1;
             break;
         }
         total += k;
     }
+    free(base);
+    free(g);
     Py_END_ALLOW_THREADS
     free(b.a);
     free(sc.a);
@@ -3975,9 +4309,9 @@ static int enc_index(const EncObject *E, const NState *S, const NAct *a) {
         int k = a->meld, side = S->side[S->turn];
         if (k < 1 || k > S->nmelds[side] || k > E->max_slots)
             return -1;
-        const NMeld *m = &S->melds[side][k - 1];
+        const NMeld *m = &side_melds(&E->rules->r, S, side)[k - 1];
         uint8_t all[2 * MAXMC];
-        memcpy(all, m->cards, m->size);
+        meld_cards(m, all);
         memcpy(all + m->size, a->cards, a->n);
         int g = m->kind ? m->suit : 4 + m->rank - 1;
         int t = enc_template(E, g, all, m->size + a->n);
@@ -4006,9 +4340,7 @@ static int enc_indices(const EncObject *E, const NState *S, const ABuf *b, int32
 
 /* encoding._meld_row of m into row (zeroed) */
 static void enc_meld_row(const NRules *R, const NMeld *m, float *row, int *pts_out) {
-    int pts = 0;
-    for (int k = 0; k < m->size; k++)
-        pts += R->values[m->cards[k]];
+    int pts = meld_points(R, m);
     row[0] = 1.0f;
     if (m->kind) {
         row[1] = 1.0f;
@@ -4018,11 +4350,8 @@ static void enc_meld_row(const NRules *R, const NMeld *m, float *row, int *pts_o
                 row[18 + p] = 1.0f;
     } else {
         row[6 + m->rank - 1] = 1.0f;
-        for (int k = 0; k < m->size; k++) {
-            int c = m->cards[k];
-            if (c != m->wild && c != JOKER && c % 13 == m->rank - 1)
-                row[33 + c / 13] += 1.0f;
-        }
+        for (int s = 0; s < 4; s++)
+            row[33 + s] = (float)((m->suits >> (2 * s)) & 3);
     }
     if (m->wild >= 0) {
         row[37] = 1.0f;
@@ -4055,11 +4384,6 @@ typedef struct {
     NMeld m[MAXSIDES][MAXMELDS];
 } EncCache;
 
-static int same_meld(const NMeld *a, const NMeld *b) {
-    return a->kind == b->kind && a->suit == b->suit && a->rank == b->rank && a->wild == b->wild &&
-           a->wild_pos == b->wild_pos && a->size == b->size && a->burraco == b->burraco && a->mask == b->mask &&
-           memcmp(a->cards, b->cards, a->size) == 0;
-}
 
 static void enc_write(const EncObject *E, const NState *S, int seat, const double *totals, float *buf,
                       EncCache *cache) {
@@ -4105,16 +4429,19 @@ static void enc_write(const EncObject *E, const NState *S, int seat, const doubl
         slot_of[order[j]] = j;
     int turn = S->end != E_NONE ? -1 : S->turn;
     int h[NT], u[NT], hidden_poz = 0;
+    uint8_t hid[NT], table[NT], kn[NT];
+    pk_counts(HIDDEN(R, S, seat), hid);
+    table_counts(R, S, table);
     for (int c = 0; c < NT; c++) {
-        int x = S->hands[seat][c];
+        int x = HAND(S, seat)[c];
         if (S->has_hidden[seat]) {
-            hidden_poz += S->hidden[seat][c];
-            x -= S->hidden[seat][c];
+            hidden_poz += hid[c];
+            x -= hid[c];
             if (x < 0)
                 x = 0;
         }
         h[c] = x;
-        u[c] = (int)E->deck[c] - x - (int)S->table[c];
+        u[c] = (int)E->deck[c] - x - (int)table[c];
     }
     for (int s = 0; s < n; s++) {
         int k = rel[s];
@@ -4128,19 +4455,20 @@ static void enc_write(const EncObject *E, const NState *S, int seat, const doubl
         if (s == seat)
             continue;
         float *kb = buf + o[EL_KNOWN1] + (k - 1) * NT;
+        pk_counts(KNOWN(R, S, s), kn);
         for (int c = 0; c < NT; c++) {
-            u[c] -= S->known[s][c];
-            kb[c] = (float)S->known[s][c];
+            u[c] -= kn[c];
+            kb[c] = (float)kn[c];
         }
     }
     int from = E->pile_open ? 0 : (S->pile_n > 0 ? S->pile_n - 1 : 0);
     for (int i = from; i < S->pile_n; i++) {
-        int c = S->pile[i];
+        int c = PILE(R, S)[i];
         buf[o[EL_PILE] + c] += 1.0f;
         u[c]--;
     }
     if (S->pile_n > 0)
-        buf[o[EL_TOP] + S->pile[S->pile_n - 1]] = 1.0f;
+        buf[o[EL_TOP] + PILE(R, S)[S->pile_n - 1]] = 1.0f;
     for (int c = 0; c < NT; c++) {
         buf[o[EL_HAND] + c] = (float)h[c];
         buf[o[EL_UNSEEN] + c] = (float)u[c];
@@ -4161,7 +4489,7 @@ static void enc_write(const EncObject *E, const NState *S, int seat, const doubl
         float *tb = buf + o[EL_TABLE0] + j * NT;
         float *mb = buf + o[EL_MELDS0] + j * o[EL_SLOTS] * ENC_ROW;
         for (int i = 0; i < S->nmelds[side] && i < o[EL_SLOTS]; i++) {
-            const NMeld *m = &S->melds[side][i];
+            const NMeld *m = &side_melds(R, S, side)[i];
             int p;
             if (cache == NULL)
                 enc_meld_row(R, m, mb + i * ENC_ROW, &p);
@@ -4174,8 +4502,10 @@ static void enc_write(const EncObject *E, const NState *S, int seat, const doubl
                 cache->pts[j][i] = (int16_t)p;
             }
             pts += p;
+            uint8_t cards[MAXMC];
+            meld_cards(m, cards);
             for (int k = 0; k < m->size; k++)
-                tb[m->cards[k]] += 1.0f;
+                tb[cards[k]] += 1.0f;
             bur |= m->burraco != B_NONE;
             clean |= m->burraco == B_CLEAN;
         }
@@ -4272,7 +4602,7 @@ static PyObject *Enc_encode(EncObject *self, PyObject *args) {
     Py_buffer v;
     if (get_buffer(out, &v, 4, self->o[EL_OBS], "Encoding.encode") < 0)
         return NULL;
-    enc_write(self, &hand->s, seat, tp, (float *)v.buf, NULL);
+    enc_write(self, hand->s, seat, tp, (float *)v.buf, NULL);
     PyBuffer_Release(&v);
     Py_RETURN_NONE;
 }
@@ -4287,7 +4617,7 @@ static PyObject *Enc_legal_indices(EncObject *self, PyObject *h) {
     if (codes == NULL)
         return PyErr_NoMemory();
     PyObject *out = NULL;
-    if (enc_indices(self, &hand->s, &hand->legal, codes) == 0 && (out = PyList_New(n)) != NULL)
+    if (enc_indices(self, hand->s, &hand->legal, codes) == 0 && (out = PyList_New(n)) != NULL)
         for (int i = 0; i < n; i++)
             PyList_SET_ITEM(out, i, PyLong_FromLong(codes[i]));
     if (codes != small)
@@ -4308,7 +4638,7 @@ static PyObject *Enc_mask(EncObject *self, PyObject *args) {
         return NULL;
     uint8_t *m = (uint8_t *)v.buf;
     for (int i = 0; i < hand->legal.n; i++) {
-        int x = enc_index(self, &hand->s, &hand->legal.a[i]);
+        int x = enc_index(self, hand->s, &hand->legal.a[i]);
         if (x < 0 || x >= self->num_actions) {
             PyBuffer_Release(&v);
             PyErr_SetString(PyExc_ValueError, "a legal action outside the research environments' action space");
@@ -4350,11 +4680,14 @@ typedef struct {
     int n, seat, win;
     double scale, illegal;
     int8_t opp[MAXP]; /* each opponent seat's player: -1 random, else the heuristic's level (L_EASY ...) */
-    NState *S;
+    uint8_t *S;       /* the n states, stride bytes apart, each with room for every meld */
+    size_t stride;
     VecSlot *t;
     ABuf legal, scratch;
     DBuf sc; /* the heuristic's scores */
 } VecObject;
+
+#define VSTATE(V, i) ((NState *)((V)->S + (size_t)(i) * (V)->stride))
 
 static void Vec_dealloc(VecObject *self) {
     if (self->t != NULL)
@@ -4424,12 +4757,16 @@ static PyObject *Vec_new(PyTypeObject *tp, PyObject *args, PyObject *kw) {
     self->scale = scale;
     self->illegal = illegal;
     memcpy(self->opp, opp, sizeof(opp));
-    self->S = (NState *)calloc((size_t)n, sizeof(NState));
+    const NRules *R = &enc->rules->r;
+    self->stride = (state_size_for(R, R->mcap) + 7) & ~(size_t)7;
+    self->S = (uint8_t *)calloc((size_t)n, self->stride);
     self->t = (VecSlot *)calloc((size_t)n, sizeof(VecSlot));
     if (self->S == NULL || self->t == NULL) {
         Py_DECREF(self);
         return PyErr_NoMemory();
     }
+    for (int i = 0; i < n; i++)
+        VSTATE(self, i)->mcap = (uint8_t)R->mcap;
     return (PyObject *)self;
 }
 
@@ -4475,7 +4812,7 @@ static double vec_reward(const VecObject *V, const NState *S) {
 
 /* the opponents act until the learner is to act or the hand is over; the rewards due to the learner */
 static int vec_others(VecObject *V, int i, double *reward) {
-    NState *S = &V->S[i];
+    NState *S = VSTATE(V, i);
     const NRules *R = &V->enc->rules->r;
     while (S->end == E_NONE && S->turn != V->seat) {
         legal(R, S, &V->legal, &V->scratch);
@@ -4546,7 +4883,7 @@ static void vec_mt_seed(MT *m, uint64_t n) {
  * them) and let the opponents act */
 static int vec_deal(VecObject *V, int i, uint64_t seed) {
     const NRules *R = &V->enc->rules->r;
-    if (deal_state(R, &V->S[i], seed, (R->players - 1 + R->direction + R->players) % R->players) < 0)
+    if (deal_state(R, VSTATE(V, i), seed, (R->players - 1 + R->direction + R->players) % R->players) < 0)
         return -1;
     for (int x = 0; x < R->players; x++)
         if (x != V->seat)
@@ -4558,7 +4895,7 @@ static int vec_deal(VecObject *V, int i, uint64_t seed) {
 /* table i's observation into obs and its mask row (the entries set before cleared, the learner's legal set) */
 static int vec_write(VecObject *V, int i, float *obs, uint8_t *mask) {
     EncObject *E = V->enc;
-    NState *S = &V->S[i];
+    NState *S = VSTATE(V, i);
     VecSlot *t = &V->t[i];
     enc_write(E, S, V->seat, NULL, obs + (size_t)i * (size_t)E->o[EL_OBS], &t->cache);
     uint8_t *row = mask + (size_t)i * (size_t)E->num_actions;
@@ -4653,7 +4990,7 @@ static PyObject *Vec_step(VecObject *self, PyObject *args) {
         uint8_t *masks = (uint8_t *)v[3].buf, *term = (uint8_t *)v[5].buf;
         const NRules *R = &self->enc->rules->r;
         for (int i = 0; i < n && rc == 0; i++) {
-            NState *S = &self->S[i];
+            NState *S = VSTATE(self, i);
             VecSlot *t = &self->t[i];
             double reward = 0;
             int j = -1, over;
@@ -4721,11 +5058,7 @@ static PyObject *Vec_hand(VecObject *self, PyObject *arg) {
         PyErr_SetString(PyExc_IndexError, "VecTables: no such table");
         return NULL;
     }
-    HandObject *h = hand_alloc(self->enc->rules);
-    if (h == NULL)
-        return NULL;
-    memcpy(&h->s, &self->S[i], sizeof(NState));
-    return (PyObject *)h;
+    return (PyObject *)hand_of(self->enc->rules, VSTATE(self, i));
 }
 
 static PyMethodDef Vec_methods[] = {
@@ -4747,7 +5080,9 @@ static PyTypeObject VecType = {
 
 static PyMethodDef module_methods[] = {
     {"configure", configure, METH_VARARGS, "Set the Action type, the verbs and the seat letters."},
-    {"state_size", state_size, METH_VARARGS, "Bytes a clone copies under these native Rules (None: the largest)."},
+    {"state_size", state_size, METH_VARARGS,
+     "state_size(rules=None, melds=0): the bytes of a state of these native Rules holding that many melds, what a "
+     "clone copies (None: the largest rules the core takes; melds=-1: as many as the rules allow)."},
     {"new_hand", new_hand, METH_VARARGS, "The hand Game.new(rules, seed) deals, in native form."},
     {"random_deals", random_deals, METH_VARARGS, "Deal and play one random hand per seed; the decisions played."},
     {"random_hands", random_hands, METH_VARARGS, "Random playouts from copies of a hand; the decisions played."},
