@@ -207,7 +207,7 @@ class Relays:
             r.conn.close_code = 1012
             r.conn.send_close()
         with contextlib.suppress(Exception):
-            await self.pubsub.aclose()  # type: ignore[no-untyped-call]
+            await self.pubsub.aclose()  # type: ignore[no-untyped-call,unused-ignore]  # typed from redis 8
 
     # ----- batches between the processes --------------------------------------------------------------------------
     def _queue(self, node: str, sid: str, text: str) -> None:
