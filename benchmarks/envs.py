@@ -10,6 +10,10 @@ encoding latency, and batch simulation scaling from 1 to 2 worker processes.
           action = None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"])))
           env.step(action)
 
+  The same loop with PettingZoo's own sampling agent, ``env.action_space(agent).sample(obs["action_mask"])``
+  (Gymnasium's ``Discrete.sample`` with an ``int8`` mask, as PettingZoo's documentation writes the loop), on both
+  environments: ``space_loop_steps_per_s`` and ``space_loop_ratio``.
+
   Every ``env.step`` counts as a step (also the ``None`` steps of finished agents). ``loop_steps_per_s`` is
   steps over the loop's wall time (the agent's random choice included); ``env_steps_per_s`` counts only the
   time spent inside ``env.last()`` and ``env.step()`` (the environment's own cost, without the agent).
@@ -79,8 +83,9 @@ LOOP = textwrap.dedent(
 
     clock = time.thread_time if sys.argv[2] == "cpu" else time.perf_counter
 
-    def run(env, seconds, by_indices=False, first_seed=0):
+    def run(env, seconds, agent="mask", first_seed=0):
         rng = np.random.default_rng(first_seed)
+        seeded = set()
         steps = 0
         inside = 0.0
         episodes = 0
@@ -88,14 +93,20 @@ LOOP = textwrap.dedent(
         while clock() - t0 < seconds:
             env.reset(seed=first_seed + episodes)
             episodes += 1
-            for agent in env.agent_iter():
+            for agent_name in env.agent_iter():
                 a0 = clock()
                 obs, reward, term, trunc, info = env.last()
                 inside += clock() - a0
                 if term or trunc:
                     action = None
-                elif by_indices:  # the legal indices straight from the environment, no mask scan
+                elif agent == "indices":  # the legal indices straight from the environment, no mask scan
                     action = int(rng.choice(env.legal_indices()))
+                elif agent == "space":  # PettingZoo's examples: the action space samples from the mask
+                    space = env.action_space(agent_name)
+                    if agent_name not in seeded:
+                        space.seed(first_seed + len(seeded))
+                        seeded.add(agent_name)
+                    action = int(space.sample(obs["action_mask"]))
                 else:
                     action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
                 a0 = clock()
@@ -115,10 +126,10 @@ LOOP = textwrap.dedent(
 BURRACO = LOOP + textwrap.dedent(
     """
     from burraco.envs import pettingzoo_env
-    by_indices = sys.argv[3] == "indices"
+    agent = sys.argv[3]
     env = pettingzoo_env(rules=sys.argv[4] if len(sys.argv) > 4 else "italian")
-    run(env, 3.0, by_indices, WARM_UP_SEED)  # warm the engine's caches (the same warm-up for both environments)
-    print(json.dumps(run(env, float(sys.argv[1]), by_indices)))
+    run(env, 3.0, agent, WARM_UP_SEED)  # warm the engine's caches (the same warm-up for both environments)
+    print(json.dumps(run(env, float(sys.argv[1]), agent)))
     """
 )
 
@@ -128,8 +139,8 @@ GIN = LOOP + textwrap.dedent(
     warnings.filterwarnings("ignore")
     from pettingzoo.classic import gin_rummy_v4
     env = gin_rummy_v4.env()
-    run(env, 3.0, False, WARM_UP_SEED)
-    print(json.dumps(run(env, float(sys.argv[1]))))
+    run(env, 3.0, sys.argv[3], WARM_UP_SEED)
+    print(json.dumps(run(env, float(sys.argv[1]), sys.argv[3])))
     """
 )
 
@@ -394,9 +405,13 @@ def main() -> None:
         idx = loop(sys.executable, BURRACO, args.seconds, cpu, args.clock, "indices")
         b["indices_loop_steps_per_s"] = idx["loop_steps_per_s"]
         b["indices_env_steps_per_s"] = idx["env_steps_per_s"]
+        sp = loop(sys.executable, BURRACO, args.seconds, cpu, args.clock, "space")
+        b["space_loop_steps_per_s"] = sp["loop_steps_per_s"]
         bur.append(b)
         if gin_py:
-            gin.append(loop(gin_py, GIN, args.seconds, cpu, args.clock))
+            g = loop(gin_py, GIN, args.seconds, cpu, args.clock)
+            g["space_loop_steps_per_s"] = loop(gin_py, GIN, args.seconds, cpu, args.clock, "space")["loop_steps_per_s"]
+            gin.append(g)
 
     def med(xs: list[dict[str, float]], k: str) -> float:
         return round(statistics.median(x[k] for x in xs), 1) if xs else 0.0
@@ -422,7 +437,9 @@ def main() -> None:
         "burraco_env_steps_per_s": med(bur, "env_steps_per_s"),
         "burraco_indices_loop_steps_per_s": med(bur, "indices_loop_steps_per_s"),
         "burraco_indices_env_steps_per_s": med(bur, "indices_env_steps_per_s"),
+        "burraco_space_loop_steps_per_s": med(bur, "space_loop_steps_per_s"),
         "gin_loop_steps_per_s": med(gin, "loop_steps_per_s"),
+        "gin_space_loop_steps_per_s": med(gin, "space_loop_steps_per_s"),
         "gin_env_steps_per_s": med(gin, "env_steps_per_s"),
         "burraco_repeats": bur,
         "gin_repeats": gin,
@@ -434,6 +451,7 @@ def main() -> None:
         out["env_ratio"] = round(med(bur, "env_steps_per_s") / g_env, 2)
         out["indices_loop_ratio"] = round(med(bur, "indices_loop_steps_per_s") / g_loop, 2)
         out["indices_env_ratio"] = round(med(bur, "indices_env_steps_per_s") / g_env, 2)
+        out["space_loop_ratio"] = round(med(bur, "space_loop_steps_per_s") / med(gin, "space_loop_steps_per_s"), 2)
     out["encoding"] = encoding_latency(args.encode_hands)
     if args.counts:
         by: dict[str, object] = {}
@@ -468,6 +486,11 @@ def main() -> None:
         f"burraco with an agent taking env.legal_indices(): loop {out['burraco_indices_loop_steps_per_s']} "
         f"(ratio {out.get('indices_loop_ratio')}), inside the env {out['burraco_indices_env_steps_per_s']} "
         f"(ratio {out.get('indices_env_ratio')})"
+    )
+    print(
+        f"both with PettingZoo's agent, env.action_space(agent).sample(mask): burraco "
+        f"{out['burraco_space_loop_steps_per_s']}, gin_rummy_v4 {out['gin_space_loop_steps_per_s']}, ratio "
+        f"{out.get('space_loop_ratio')}"
     )
     print("observation encoding:", out["encoding"])
     print("batch simulation:", out.get("sim"))

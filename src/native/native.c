@@ -1,7 +1,8 @@
 /* burraco._native: one hand of Burraco in compact native form (the engine's inner loop in C).
  *
  * The pure-Python engine (burraco/game.py, melds.py, gen.py) is the reference: this module holds the same state
- * in fixed-size C structs and implements the same legal actions (the same list, in the same order), the same
+ * in a compact C form laid out per rule set (NState, state_layout: a 4-player state is about 700 bytes) and
+ * implements the same legal actions (the same list, in the same order), the same
  * apply, clone and scoring, and a random playout to the end of the hand that releases the GIL. burraco/native.py
  * wraps it (conversion from and to a Game, the rule sets it supports); tests/test_native.py compares both engines
  * on every state of random hands.
