@@ -172,8 +172,11 @@ class ISMCTSPlayer:
     """ISMCTS over determinizations of the seat's view (see the module docstring for the two searches).
 
     ``iterations`` fixes the number of determinizations per decision (deterministic for a given ``seed``); without
-    it the search runs ``time_budget`` seconds per decision (at least one determinization). Decisions with one
-    legal action, or one candidate, cost nothing.
+    it the search runs ``time_budget`` seconds per decision (at least one determinization), counted from the start
+    of :meth:`choose`: a determinization starts only while one more, at the mean time one has taken, fits in the
+    budget, and one still running at the deadline is dropped between two of its rollouts, so a move ends within one
+    rollout (a fraction of a millisecond on the native core) of its budget unless the machine takes the core away.
+    Decisions with one legal action, or one candidate, cost nothing.
     """
 
     needs_state = False
@@ -298,6 +301,9 @@ class ISMCTSPlayer:
         rollouts = 0
         t0 = self._started  # the decision's start (choose, candidate_values)
         loop = time.perf_counter()
+        # with a time budget, a determinization still running at the deadline is dropped between two of its
+        # rollouts (its candidates' values must come from the same cards): the move ends within one rollout of it
+        deadline = math.inf if self.iterations is not None else t0 + self.time_budget
         it = 0
         # on the native core where it takes the rules: the determinizations of the view and the rollouts there, the
         # search's generator copied into the core for the loop and given back after it (the same draws)
@@ -328,7 +334,13 @@ class ISMCTSPlayer:
                 seed = rng.getrandbits(32)
                 fast = native_rollouts and native.available() and native.supported(det.rules) is None
                 base = native.NativeHand.from_game(det) if fast else None
+            late = False
             for j, a in enumerate(cands):
+                if it > 1 and time.perf_counter() > deadline:
+                    late = True
+                    for v in values[:j]:
+                        v.pop()
+                    break
                 if base is not None:
                     # the same rollout on the native core: the same decisions, the same generators afterwards
                     h = base.clone()
@@ -344,6 +356,9 @@ class ISMCTSPlayer:
                 self._rollout(g, players)
                 values[j].append(outcome(g, g.side_of(view.seat)))  # sides may change in a hand (3, 5 players)
                 rollouts += 1
+            if late:
+                it -= 1
+                break
         if tw is not None:
             tw.give_back(rng)
         self.last_iterations = it
@@ -357,16 +372,20 @@ class ISMCTSPlayer:
         rollout seeds are drawn in order here, each one's rollouts (every candidate) run in a worker, and the values
         are taken back in the order drawn, so a fixed number of iterations gives the values of one thread. With a
         time budget a determinization is started only while one more, at the mean time one has taken, still ends
-        within the budget (a ceiling on the move's time: the threads in flight end before it)."""
+        within the budget, and one whose worker finds the deadline passed between two rollouts is dropped (a
+        ceiling on the move's time: the threads in flight end within a rollout of it)."""
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix="ismcts")
         pool = self._pool
         level, depth, seat = self.level, self.rollout_depth, view.seat
+        deadline = math.inf if self.iterations is not None else t0 + self.time_budget
 
-        def work(base: native.NativeHand, seed: int) -> tuple[list[float], float]:
+        def work(base: native.NativeHand, seed: int, first: bool) -> tuple[list[float] | None, float]:
             start = time.perf_counter()
             out = []
             for a in cands:
+                if not first and time.perf_counter() > deadline:
+                    return None, time.perf_counter() - start  # past the budget: this determinization is dropped
                 h = base.clone()
                 h.apply(a)
                 h.seeded_heuristic_playout(level, seed, depth)  # the GIL released
@@ -374,8 +393,8 @@ class ISMCTSPlayer:
             return out, time.perf_counter() - start
 
         values: list[list[float]] = [[] for _ in cands]
-        pending: deque[Future[tuple[list[float], float]]] = deque()
-        it = done = 0
+        pending: deque[Future[tuple[list[float] | None, float]]] = deque()
+        it = done = dropped = 0
         cost = 0.0  # the time the determinizations taken back took, each in its worker
         while True:
             while len(pending) < self.threads:
@@ -387,18 +406,21 @@ class ISMCTSPlayer:
                 ):  # the first determinization always; more only once one has come back and the next one fits
                     break
                 base = dets.sample_from(tw)
-                pending.append(pool.submit(work, base, tw.getrandbits(32)))
+                pending.append(pool.submit(work, base, tw.getrandbits(32), it == 0))
                 it += 1
             if not pending:
                 break
             row, took = pending.popleft().result()
+            if row is None:
+                dropped += 1
+                continue
             for j, v in enumerate(row):
                 values[j].append(v)
             done += 1
             cost += took
         tw.give_back(self.rng)
-        self.last_iterations = it
-        self.last_rollouts = it * len(cands)
+        self.last_iterations = it - dropped
+        self.last_rollouts = (it - dropped) * len(cands)
         return values
 
     def __getstate__(self) -> dict[str, object]:
