@@ -499,6 +499,12 @@ TEMPLATES: dict[str, str] = {
     "coach_add": "{cards} an Meldung {k} anlegen",
     "coach_swap": "{cards} in Meldung {k} tauschen",
     "coach_discard": "{cards} abwerfen",
+    "coach_not_your_seat": "nur wer einen Platz gehalten hat, kann dessen Spiel analysieren lassen: dieser Link hält keinen Platz an diesem Tisch",
+    "coach_send_token": "sende das Token deines Platzes (Authorization: Bearer …): nur wer einen Platz gehalten hat, kann dessen Spiel analysieren lassen",
+    "coach_busy_you": "deine Analyse einer anderen Partie läuft noch: warte, bis sie fertig ist",
+    "coach_busy_address": "die von deiner Adresse angefragten Analysen ({n} auf einmal) laufen: warte, bis eine fertig ist",
+    "coach_busy_server": "der Coach ist mit den Partien anderer Spieler beschäftigt: versuche es in einer Minute wieder",
+    "coach_failed": "die Analyse ist fehlgeschlagen: versuche es später wieder",
     # ----- the moves log (burraco.narrate) ----------------------------------------------------------------------
     "log_draw": "{who} zieht vom Stapel",
     "log_draw_you": "Du ziehst {card} vom Stapel",

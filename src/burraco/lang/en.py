@@ -481,6 +481,12 @@ TEMPLATES: dict[str, str] = {
     "coach_add": "add {cards} to meld {k}",
     "coach_swap": "swap {cards} into meld {k}",
     "coach_discard": "discard {cards}",
+    "coach_not_your_seat": "only the player who held a seat may have its play analysed: this link holds no seat at this table",
+    "coach_send_token": "send your seat's token (Authorization: Bearer …): only the player who held a seat may have its play analysed",
+    "coach_busy_you": "your analysis of another game is still running: wait for it to end",
+    "coach_busy_address": "the analyses asked from your address ({n} at a time) are running: wait for one to end",
+    "coach_busy_server": "the coach is busy with other players' games: try again in a minute",
+    "coach_failed": "the analysis failed: try again later",
     # ----- the moves log (burraco.narrate) ----------------------------------------------------------------------
     "log_draw": "{who} draws from the stock",
     "log_draw_you": "You draw {card} from the stock",

@@ -485,6 +485,12 @@ TEMPLATES: dict[str, str] = {
     "coach_add": "attaccare {cards} alla combinazione {k}",
     "coach_swap": "scambiare {cards} nella combinazione {k}",
     "coach_discard": "scartare {cards}",
+    "coach_not_your_seat": "solo chi ha tenuto un posto può farne analizzare il gioco: questo link non tiene nessun posto a questo tavolo",
+    "coach_send_token": "invia il token del tuo posto (Authorization: Bearer …): solo chi ha tenuto un posto può farne analizzare il gioco",
+    "coach_busy_you": "la tua analisi di un'altra partita è ancora in corso: attendi che finisca",
+    "coach_busy_address": "le analisi chieste dal tuo indirizzo ({n} alla volta) sono in corso: attendi che una finisca",
+    "coach_busy_server": "il coach è occupato con le partite di altri giocatori: riprova tra un minuto",
+    "coach_failed": "l'analisi non è riuscita: riprova più tardi",
     # ----- the moves log (burraco.narrate) ----------------------------------------------------------------------
     "log_draw": "{who} pesca dal tallone",
     "log_draw_you": "Peschi {card} dal tallone",

@@ -494,6 +494,12 @@ TEMPLATES: dict[str, str] = {
     "coach_add": "{cards} aanleggen bij combinatie {k}",
     "coach_swap": "{cards} ruilen in combinatie {k}",
     "coach_discard": "{cards} afleggen",
+    "coach_not_your_seat": "alleen wie een plaats had, kan zijn spel laten analyseren: deze link hoort bij geen plaats aan deze tafel",
+    "coach_send_token": "stuur het token van je plaats mee (Authorization: Bearer …): alleen wie een plaats had, kan zijn spel laten analyseren",
+    "coach_busy_you": "je analyse van een andere partij loopt nog: wacht tot die klaar is",
+    "coach_busy_address": "de analyses die vanaf je adres gevraagd zijn ({n} tegelijk) lopen: wacht tot er een klaar is",
+    "coach_busy_server": "de coach is bezig met de partijen van andere spelers: probeer het over een minuut opnieuw",
+    "coach_failed": "de analyse is mislukt: probeer het later opnieuw",
     # ----- the moves log (burraco.narrate) ----------------------------------------------------------------------
     "log_draw": "{who} trekt van de stapel",
     "log_draw_you": "Je trekt {card} van de stapel",

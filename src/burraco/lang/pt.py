@@ -479,6 +479,12 @@ TEMPLATES: dict[str, str] = {
     "coach_add": "juntar {cards} ao jogo {k}",
     "coach_swap": "trocar {cards} no jogo {k}",
     "coach_discard": "descartar {cards}",
+    "coach_not_your_seat": "só quem ocupou um lugar pode pedir a análise do seu jogo: este link não ocupa nenhum lugar nesta mesa",
+    "coach_send_token": "envie o token do seu lugar (Authorization: Bearer …): só quem ocupou um lugar pode pedir a análise do seu jogo",
+    "coach_busy_you": "a sua análise de outra partida ainda está em curso: espere que termine",
+    "coach_busy_address": "as análises pedidas do seu endereço ({n} de cada vez) estão em curso: espere que uma termine",
+    "coach_busy_server": "o treinador está ocupado com as partidas de outros jogadores: tente de novo daqui a um minuto",
+    "coach_failed": "a análise falhou: tente de novo mais tarde",
     # ----- the moves log (burraco.narrate) ----------------------------------------------------------------------
     "log_draw": "{who} compra do monte",
     "log_draw_you": "Você compra {card} do monte",
