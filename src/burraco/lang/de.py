@@ -537,6 +537,8 @@ TEMPLATES: dict[str, str] = {
     "web_back": "Ich bin zurück",
     "web_chat": "Chat",
     "web_clock": "Sekunden pro Zug (0 = keine Uhr)",
+    "web_coach_ask": "Mein Spiel analysieren",
+    "web_coach_running": "Der Coach prüft deine Entscheidungen: {i} von {n}",
     "web_connected": "verbunden",
     "web_create": "Erstellen und hinsetzen",
     "web_discard": "Abwerfen",

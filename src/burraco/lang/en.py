@@ -519,6 +519,8 @@ TEMPLATES: dict[str, str] = {
     "web_back": "I'm back",
     "web_chat": "Chat",
     "web_clock": "Seconds per move (0 = no clock)",
+    "web_coach_ask": "Analyse my play",
+    "web_coach_running": "The coach looks at your decisions: {i} of {n}",
     "web_connected": "connected",
     "web_create": "Create and sit",
     "web_discard": "Discard",

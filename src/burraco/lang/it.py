@@ -523,6 +523,8 @@ TEMPLATES: dict[str, str] = {
     "web_back": "Sono tornato",
     "web_chat": "Chat",
     "web_clock": "Secondi per mossa (0 = senza orologio)",
+    "web_coach_ask": "Analizza il mio gioco",
+    "web_coach_running": "Il coach esamina le tue decisioni: {i} di {n}",
     "web_connected": "connesso",
     "web_create": "Crea e siediti",
     "web_discard": "Scarta",

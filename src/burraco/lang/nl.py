@@ -532,6 +532,8 @@ TEMPLATES: dict[str, str] = {
     "web_back": "Ik ben terug",
     "web_chat": "Chat",
     "web_clock": "Seconden per zet (0 = geen klok)",
+    "web_coach_ask": "Mijn spel analyseren",
+    "web_coach_running": "De coach bekijkt je beslissingen: {i} van {n}",
     "web_connected": "verbonden",
     "web_create": "Maken en aanschuiven",
     "web_discard": "Afleggen",

@@ -517,6 +517,8 @@ TEMPLATES: dict[str, str] = {
     "web_back": "Voltei",
     "web_chat": "Chat",
     "web_clock": "Segundos por jogada (0 = sem relógio)",
+    "web_coach_ask": "Analisar o meu jogo",
+    "web_coach_running": "O treinador examina as suas decisões: {i} de {n}",
     "web_connected": "conectado",
     "web_create": "Criar e sentar",
     "web_discard": "Descartar",
