@@ -122,6 +122,7 @@ class Job:
     listeners: list[asyncio.Queue[dict[str, Any]]] = field(default_factory=list)
 
     def progress_json(self) -> dict[str, Any]:
+        """Where it stands, as a ``progress`` line (without the request's fields)."""
         return {"type": "progress", "done": self.done, "total": self.total}
 
     def follow(self) -> asyncio.Queue[dict[str, Any]]:
@@ -135,15 +136,18 @@ class Job:
         return q
 
     def unfollow(self, q: asyncio.Queue[dict[str, Any]]) -> None:
+        """Stop telling ``q`` (its request ended, or its client went away)."""
         with contextlib.suppress(ValueError):
             self.listeners.remove(q)
 
     def moved(self, done: int, total: int) -> None:
+        """``done`` decisions of ``total`` judged: tell every follower."""
         self.done, self.total = done, total
         for q in self.listeners:
             q.put_nowait(self.progress_json())
 
     def end(self, result: dict[str, Any] | None, failed: Message | None) -> None:
+        """It ended with ``result`` (the analysis) or ``failed`` (why not): tell every follower."""
         self.result, self.failed = result, failed
         if result is not None and self.total is not None and self.done != self.total:
             self.moved(self.total, self.total)  # every follower sees the bar full before the result

@@ -72,6 +72,7 @@ async function askCoach(quiet) {
     $("rAsk").disabled = false;
     $("rBar").hidden = true;
   }
+  if (coach && coach.lang !== lang) askCoach(true);  // the language changed meanwhile: its words again (at once)
 }
 function onCoach(m) {
   if (m.type === "progress") progress(m.done, m.total);
