@@ -50,7 +50,8 @@ BLUNDER = 200.0
 #: the kinds of decision in a hand's summary
 KINDS = ("pile", "melds", "discards", "closing")
 
-#: called after every decision analysed: (done, total)
+#: called with ``(0, total)`` before the first decision (when there is one), then after every decision analysed:
+#: ``(done, total)``
 Progress = Callable[[int, int], None]
 
 
@@ -248,6 +249,8 @@ def analyse(
                 todo.append((h, i, g.clone(), a))
             g.apply(a)
     total = len(todo)
+    if progress is not None and total:
+        progress(0, total)
     for k, (h, i, g, a) in enumerate(todo):
         player = ISMCTSPlayer(
             seed=(seed * 1_000_003 + h) * 10_007 + i,

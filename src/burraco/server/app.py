@@ -24,8 +24,10 @@ from ..game import Game
 from ..messages import msg, render
 from ..rules import PRESETS, rules_from_json
 from .cluster import MOVED_CODE, Cluster, ClusterError
+from .coach import Coach
+from .coach import routes as coach_routes
 from .config import ServerConfig
-from .director import Directors
+from .director import Directors, request_lang
 from .director import routes as director_routes
 from .events import TableGone, encode
 from .hub import Hub
@@ -157,6 +159,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     hub.cluster = cluster
     relays: Relays | None = None  # their connections relayed to each other (server/relay.py)
     desks = Directors(hub)
+    coach = Coach(cfg, store)  # the analyses of finished games (server/coach.py)
     limits = IpLimits(cfg)
     catalogues: dict[str, bytes] = {}  # language -> its encoded message catalogue
 
@@ -170,6 +173,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         await desks.resume()  # the online tables of events in play are followed from the start
         yield
         await desks.stop()
+        await coach.stop()
         await hub.stop()
 
     def err(code: str, message: str, status: int = 400) -> JSONResponse:
@@ -268,6 +272,10 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             return err(e.code, e.message, 404)
         if (closed := sealed(t)) is not None:
             return closed
+        if request.query_params.get("analysis") != "0":  # (1.5) the coach's analyses kept with the game
+            kept = await coach.annotation(t.id, int(request.path_params["game_no"]), t.seat_names)
+            if kept is not None:
+                rec["analysis"] = kept
         name = f"burraco-{t.id}-game{request.path_params['game_no']}.json"
         return JSONResponse(rec, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
@@ -533,6 +541,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     routes += director_routes(desks, limited, lambda r: _ip(r.client))  # the tournament desk (docs/tournaments.md)
+    routes += coach_routes(coach, hub, limited, lambda r: _ip(r.client), desks.sealed, request_lang)
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
     app.state.hub = hub
     return app

@@ -80,6 +80,14 @@ class ServerConfig:
     #: seconds a table's lease in Redis lasts without renewal (renewed every third of it): a process that died
     #: leaves its tables to the others after this long
     lease_ttl: float = field(default_factory=lambda: _env_float("BURRACO_LEASE_TTL", 5.0))
+    #: the coach (server/coach.py): analyses running at once in this process, each in a worker process of its own
+    #: (``BURRACO_COACH_WORKERS``; default half the CPUs, at least one), so that a few users never take every core
+    coach_workers: int = field(
+        default_factory=lambda: int(_env_float("BURRACO_COACH_WORKERS", max(1, (os.cpu_count() or 2) // 2))))
+    #: analyses asked from one client address (an IPv4 address, an IPv6 /64) running at once
+    coach_per_ip: int = field(default_factory=lambda: int(_env_float("BURRACO_COACH_PER_IP", 2)))
+    #: sampled deals per decision the coach judges (``burraco analyse``'s ``--iterations``)
+    coach_iterations: int = field(default_factory=lambda: int(_env_float("BURRACO_COACH_ITERATIONS", 16)))
 
 
 def cluster_refusal(db_url: str, redis_url: str, workers: int) -> str | None:

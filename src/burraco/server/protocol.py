@@ -5,7 +5,7 @@ from __future__ import annotations
 #: the protocol version; a client says which one it speaks in ``hello`` (``v``)
 PROTOCOL_VERSION = 1
 #: the minor version: additions a version-1 client may ignore (docs/protocol.md "Versions")
-PROTOCOL_MINOR = 4
+PROTOCOL_MINOR = 5
 
 #: message types a client may send
 CLIENT_TYPES = frozenset(

@@ -1,12 +1,18 @@
 // The replay of a finished game: step through it, play it at a chosen speed, jump to a hand; every hand face up
 // (the game is over), the names of the table, and at the end of each hand its score breakdown as on the table.
-import { $, el, t, word, onLang, cardEl, sortCards, seatsOf, startSides } from "./core.js";
+// The moves of the hand in a list; "Analyse my play" asks the coach about the seat this browser held (its token):
+// a progress bar while it runs, then its marks in the list, its word and the better move's cards on a marked move,
+// and each hand's summary (docs/protocol.md "The coach").
+import { $, el, t, word, lang, onLang, cardEl, cardFace, sortCards, seatsOf, startSides } from "./core.js";
 
 let data = null, hand = 0, step = 0, timer = null, names = {}, tableId = "", gameNo = 0;
+let coach = null, marks = {}, asking = false, summaryOpen = false;  // the coach's answer; its decisions by "hand:index"
 
 export async function replayMain(id, g) {
   tableId = id; gameNo = g;
   $("replay").hidden = false;
+  $("rAsk").hidden = !myToken();
+  $("rAsk").onclick = () => askCoach();
   data = await (await fetch(`/api/tables/${id}/games/${g}/replay`)).json();
   names = data.players || {};
   $("rDownload").href = `/api/tables/${id}/games/${g}/record`;
@@ -21,8 +27,88 @@ export async function replayMain(id, g) {
     if (e.target.closest && e.target.closest("input, select")) return;
     if (e.key === "ArrowLeft") { stop(); go(step - 1); } else if (e.key === "ArrowRight") { stop(); go(step + 1); }
   });
-  onLang(show);
+  onLang(() => { if (coach) askCoach(true); show(); });
   show();
+  if (myToken() && new URLSearchParams(location.search).get("coach")) askCoach();
+}
+// the seat token this browser keeps for the table: its seat now, else the last one it left (docs/protocol.md)
+function myToken() {
+  const tok = localStorage.getItem("tok:" + tableId);
+  if (tok) return tok;
+  try { return JSON.parse(localStorage.getItem("held:" + tableId) || "[]").slice(-1)[0] || null; } catch (e) { return null; }
+}
+// ----- the coach: POST …/analysis with the seat's token; the answer is JSON lines (progress, then the analysis) -----
+async function askCoach(quiet) {
+  const tok = myToken();
+  if (!tok || asking) return;
+  asking = true;
+  $("rAsk").disabled = true;
+  if (!quiet) { coachSays(""); progress(0, null); }
+  try {
+    const r = await fetch(`/api/tables/${tableId}/games/${gameNo}/analysis?lang=${lang}`,
+      { method: "POST", headers: { Authorization: "Bearer " + tok } });
+    if (!r.ok) {
+      const e = await r.json().catch(() => ({}));
+      coachSays(e.message || String(r.status));
+      return;
+    }
+    const reader = r.body.getReader(), dec = new TextDecoder();
+    let buf = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buf += dec.decode(value, { stream: true });
+      let k;
+      while ((k = buf.indexOf("\n")) >= 0) {
+        const line = buf.slice(0, k).trim();
+        buf = buf.slice(k + 1);
+        if (line) onCoach(JSON.parse(line));
+      }
+    }
+  } catch (e) {
+    coachSays(t("web_offline"));
+  } finally {
+    asking = false;
+    $("rAsk").disabled = false;
+    $("rBar").hidden = true;
+  }
+  if (coach && coach.lang !== lang) askCoach(true);  // the language changed meanwhile: its words again (at once)
+}
+function onCoach(m) {
+  if (m.type === "progress") progress(m.done, m.total);
+  else if (m.type === "error") coachSays(m.message);
+  else if (m.type === "analysis") {
+    coach = m;
+    marks = {};
+    for (const d of m.analysis.decisions) if (d.mark) marks[`${d.hand}:${d.index}`] = d;
+    for (const n of m.notes) if (marks[`${n.hand}:${n.index}`]) marks[`${n.hand}:${n.index}`].note = n.text;
+    $("rAsk").hidden = true;
+    coachSays("");
+    show();
+  }
+}
+function progress(done, total) {
+  const bar = $("rBar");
+  bar.hidden = false;
+  if (total) { bar.max = total; bar.value = done; } else bar.removeAttribute("value");
+  const text = t("web_coach_running", { i: done, n: total || "…" });
+  bar.setAttribute("aria-label", text);
+  $("rCoachMsg").textContent = text;
+}
+function coachSays(text) { $("rCoachMsg").textContent = text; }
+// an action's cards as a player reads them (K♣, the joker by its name)
+function cardsText(cards) { return cards.map((c) => (c === "JK" ? word("joker", "JK") : cardFace(c))).join(" "); }
+// the cards an action moves: "S add 2 Ac Ad" -> Ac Ad
+function actionCards(action) {
+  const p = action.split(" ");
+  return p.slice(p[1] === "add" || p[1] === "swap" ? 3 : 2);
+}
+// a move in words, as the coach says it ("discard K♣", "add A♣ to meld 2"); the record's notation otherwise
+function moveText(action) {
+  const [seat, verb, ...rest] = action.split(" ");
+  const code = "coach_" + verb;
+  const text = t(code, { cards: cardsText(actionCards(action)), k: rest[0] });
+  return `${seat || "—"}: ${text === code ? action : text}`;
 }
 function steps() { return data.hands[hand].steps; }
 function go(i) {
@@ -55,8 +141,17 @@ function show() {
   $("rSlider").value = step;
   $("rAction").textContent = `${step}/${h.steps.length - 1} ${st.action || ""}`;
   $("rAction").title = t("web_step", { i: step, n: h.steps.length - 1 });
+  // on a move the coach marked: its word, and the better move's cards highlighted where they are on the table
+  const d = step > 0 ? marks[`${hand}:${step - 1}`] : null;
+  const best = d ? d.best.split(" ") : [];
+  const bestLeft = {};
+  if (d) for (const c of actionCards(d.best)) bestLeft[c] = (bestLeft[c] || 0) + 1;
   const seatRows = seatsOf(players).map((seat) => el("div", { class: "seat rseat" + (tb.turn === seat ? " turn" : ""), "data-seat": seat },
-    el("b", { text: nameOf(seat) + " " }), el("span", { class: "rcards" }, ...sortCards(tb.hand_cards[seat] || [], "suit").map((c) => cardEl(c, { class: "mini" })))));
+    el("b", { text: nameOf(seat) + " " }), el("span", { class: "rcards" }, ...sortCards(tb.hand_cards[seat] || [], "suit").map((c) => {
+      const hit = d && seat === d.seat && bestLeft[c] > 0;
+      if (hit) bestLeft[c]--;
+      return cardEl(c, { class: "mini" + (hit ? " coach-best" : "") });
+    }))));
   // the sides as they stand at this step (with 3 and 5 players a pair forms when the first player goes out)
   const sides = tb.sides || startSides(players);
   const sideBoxes = Object.entries(tb.melds).map(([side, ms]) => el("section", { class: "melds rside" },
@@ -64,9 +159,11 @@ function show() {
     el("div", { class: "mlist" }, ...ms.map((m) => el("div", { class: "meld" + (m.burraco ? " burraco " + m.burraco : "") },
       el("span", { class: "mcards" }, ...m.cards.map((c) => cardEl(c))),
       el("span", { class: "mclass", text: m.burraco ? t("web_burraco_mark", { kind: m.burraco }) : t("web_meld_class", { kind: m.wild ? "dirty" : "clean" }) }))))));
+  // a better move's card the move played has just discarded: on the pile now
+  const pileHit = tb.pile.map((c, i) => i === tb.pile.length - 1 && bestLeft[c] > 0);
   const kids = [...seatRows,
-    el("div", { class: "rcenter" }, `${t("web_stock_n", { n: tb.stock })} · ${t("web_pozzetti_n", { n: tb.pozzetti_left })}`),
-    el("div", { class: "pile" }, el("span", { class: "label", text: t("web_pile") }), el("span", { class: "pcards fanned" }, ...tb.pile.map((c) => cardEl(c, { class: "mini" })))),
+    el("div", { class: "rcenter" + (best[1] === "draw" ? " coach-best" : "") }, `${t("web_stock_n", { n: tb.stock })} · ${t("web_pozzetti_n", { n: tb.pozzetti_left })}`),
+    el("div", { class: "pile" + (best[1] === "pick" ? " coach-best" : "") }, el("span", { class: "label", text: t("web_pile") }), el("span", { class: "pcards fanned" }, ...tb.pile.map((c, i) => cardEl(c, { class: "mini" + (pileHit[i] ? " coach-best" : "") })))),
     ...sideBoxes];
   if (step === h.steps.length - 1 && h.scores) {
     const cols = Object.keys(h.scores);
@@ -82,4 +179,32 @@ function show() {
         el("tr", { class: "total" }, el("th", { scope: "row", text: t("web_this_hand") }), ...Object.values(h.points).map((p) => el("td", { text: String(p) })))));
   }
   $("rBoard").replaceChildren(...kids);
+  $("rNote").replaceChildren(...(d ? [el("span", { class: "mark " + d.mark, text: word("coach_mark", d.mark) }), " ",
+    el("span", { "data-testid": "r-note-text", text: d.note || "" }), " ",
+    el("span", { class: "rcards" }, ...actionCards(d.best).map((c) => cardEl(c, { class: "mini coach-best" })))] : []));
+  $("rNote").hidden = !d;
+  // the hand's summary: the coach's title and the points lost by kind; its marked moves (also in the list) folded
+  const summary = coach ? coach.hands.find((x) => x.hand === hand) : null;
+  const lines = summary ? summary.lines : [];
+  const count = {};
+  for (const m of Object.values(marks)) if (m.hand === hand) count[m.mark] = (count[m.mark] || 0) + 1;
+  const middle = lines.slice(1, -1).map((x) => el("p", { text: x }));  // the marked moves, or "well played"
+  const kinds = ["blunder", "mistake", "inaccuracy"].filter((k) => count[k]);
+  $("rSummary").replaceChildren(...(summary ? [el("h2", { text: lines[0] }), el("p", { text: lines[lines.length - 1] }),
+    ...(kinds.length ? [el("details", { open: summaryOpen ? "open" : null, ontoggle: (e) => { summaryOpen = e.target.open; } }, el("summary", { text: kinds.map((k) => `${word("coach_mark", k)}: ${count[k]}`).join(" · ") }), ...middle)] : middle)] : []));
+  drawMoves(h);
+}
+// the moves of the hand; those the coach marked carry their mark; a click goes there
+function drawMoves(h) {
+  const box = $("rMoves");
+  box.replaceChildren(...h.steps.slice(1).map((st, i) => {
+    const m = marks[`${hand}:${i}`];
+    return el("li", {}, el("button", {
+      class: "mv" + (m ? " marked " + m.mark : ""), "data-index": i, "aria-current": i === step - 1 ? "step" : null,
+      onclick: () => { stop(); go(i + 1); },
+    }, `${i + 1}. ${moveText(st.action)}`, m ? el("span", { class: "mark " + m.mark, text: word("coach_mark", m.mark) }) : null));
+  }));
+  const cur = box.querySelector("[aria-current]");  // kept in view inside the list (the page does not move)
+  if (cur && (cur.offsetTop < box.scrollTop || cur.offsetTop + cur.offsetHeight > box.scrollTop + box.clientHeight))
+    box.scrollTop = cur.offsetTop - box.clientHeight / 2;
 }

@@ -577,7 +577,9 @@ function drawHandEnd() {
       : one ? t("web_wins_one", { who: sideLabel(sb.winner, true) }) : t("web_wins", { side: sideLabel(sb.winner) });
     kids.push(el("p", { class: "winner", "data-testid": "winner", text: text +
       (sb.vp ? ` · VP ${scorers(Object.keys(sb.vp)).map((x) => sb.vp[x]).join("–")}` : "") }));
-    kids.push(el("p", {}, el("a", { href: `/t/${tableId}/replay/${s.game_no}`, "data-testid": "replay-link", text: t("web_watch_replay") })));
+    kids.push(el("p", {}, el("a", { href: `/t/${tableId}/replay/${s.game_no}`, "data-testid": "replay-link", text: t("web_watch_replay") }),
+      // the coach on this browser's seat (its token, or the one it left): the replay asks for it at once
+      token || held().length ? el("a", { href: `/t/${tableId}/replay/${s.game_no}?coach=1`, class: "coachlink", "data-testid": "coach-link", text: t("web_coach_ask") }) : null));
     if (s.you) kids.push(el("button", { "data-testid": "rematch", onclick: () => send({ type: "rematch" }), text: t("web_rematch") }));
   } else if (s.table.status === "playing") {
     kids.push(el("p", { class: "next", "data-testid": "next-in", id: "nextIn" }));

@@ -1,0 +1,243 @@
+"""The coach at the browser table (server/coach.py, docs/protocol.md "The coach"): a finished game's analysis for the
+seat a token holds, streamed with its progress, the same as ``burraco analyse`` of the record with the server's
+budget and seed; kept in the store (asked again, or after a restart, it comes at once; the record download carries
+it and still replays); refused for a token that holds no seat, a game not over, and past the limits (one analysis
+at a time per user, per address, on the server), each refusal in the asked language."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from burraco import replay
+from burraco.analysis import analyse
+from burraco.messages import msg, render
+from burraco.server.coach import SEED
+from burraco.tui.coach import coach_lines, mark_line
+from burraco.tui.i18n import Translator
+from server_support import (
+    WAIT,
+    Client,
+    ThreadServer,
+    create,
+    fast_config,
+    http,
+    run,
+    sqlite_url,
+    thread_server,
+)
+
+ITERATIONS = 3
+HUMAN = {"kind": "human", "name": "Ada"}
+EASY = {"kind": "computer", "level": "heuristic:easy"}
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("db") / "coach.sqlite3"
+
+
+@pytest.fixture(scope="module")
+def server(db: Path) -> Iterator[ThreadServer]:
+    with thread_server(fast_config(sqlite_url(db), coach_iterations=ITERATIONS, coach_workers=2)) as s:
+        yield s
+
+
+def finished(server: ThreadServer, humans: int = 1, games: int = 1) -> dict[str, Any]:
+    """An italian-2p table of one-hand games, ``humans`` human seats (N, then S) whose players join and go away at
+    once (grace 0): the take-over computer (random: it blunders) plays them; ``games`` games played out (the
+    first human asks for each rematch)."""
+    seats = [HUMAN, {"kind": "human", "name": "Bea"} if humans == 2 else EASY]
+    t = create(server.url, preset="italian-2p", hands=1, grace=0, takeover="random", seats=seats)
+
+    async def go() -> None:
+        watcher = await Client.open(server.ws_url)
+        await watcher.hello(t["id"])
+        for g in range(games):
+            players = []
+            for seat in list(t["tokens"])[: 1 if g else humans]:
+                c = await Client.open(server.ws_url)
+                await c.hello(t["id"], t["tokens"][seat])
+                players.append(c)
+            if g:
+                await players[0].send({"type": "rematch"})
+                await players[0].until(lambda m: m["type"] == "event" and m["kind"] == "game")
+            for c in players:
+                await c.close()
+            await watcher.until(lambda m: m["type"] == "event" and m["kind"] == "game_end", 120)
+        await watcher.close()
+
+    run(go(), 150)
+    return t
+
+
+def marked_game(server: ThreadServer) -> dict[str, Any]:
+    """A game of :func:`finished` in which the coach marks at least one of N's decisions (checked with
+    ``burraco analyse`` of its record at the server's budget and seed, which gives the server's judgement): a short
+    hand may have none; a few tries at most."""
+    for _ in range(6):
+        t = finished(server)
+        rec = record(server, t["id"], analysis=False)
+        if any(d.mark for d in analyse(rec, ["N"], iterations=ITERATIONS, seed=SEED).decisions):
+            return t
+    raise AssertionError("six games without a marked decision of N")
+
+
+def ask(server: ThreadServer, table: str, game: int, token: str | None, lang: str = "en") -> tuple[int, Any]:
+    """POST the analysis request; the JSON lines of the answer (a list), or the refusal (a dict)."""
+    headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+    req = urllib.request.Request(f"{server.url}/api/tables/{table}/games/{game}/analysis?lang={lang}",
+                                 method="POST", headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=WAIT * 3) as r:
+            assert r.headers["Content-Type"].startswith("application/x-ndjson")
+            return r.status, [json.loads(line) for line in r]
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def record(server: ThreadServer, table: str, game: int = 0, analysis: bool = True) -> dict[str, Any]:
+    status, rec = http("GET", f"{server.url}/api/tables/{table}/games/{game}/record" + ("" if analysis else
+                                                                                         "?analysis=0"))
+    assert status == 200, rec
+    return dict(rec)
+
+
+def test_a_finished_game_is_analysed_for_the_seat_held_with_its_progress_reproducibly(server: ThreadServer) -> None:
+    t = marked_game(server)
+    status, lines = ask(server, t["id"], 0, t["tokens"]["N"], lang="it")
+    assert status == 200
+    *progress, last = lines
+    assert all(m["type"] == "progress" and m["seat"] == "N" and m["game_no"] == 0 for m in progress)
+    # where it stands when asked (not started yet), then 0 of n once the worker knows n, then every decision
+    total = progress[-1]["total"]
+    assert total and [(m["done"], m["total"]) for m in progress] == [(0, None)] + [(i, total) for i in range(total + 1)]
+    assert last["type"] == "analysis" and last["seat"] == "N" and last["lang"] == "it"
+    # the judgement of burraco analyse on the downloaded record, with the server's budget and seed
+    rec = record(server, t["id"], analysis=False)
+    want = analyse(rec, ["N"], iterations=ITERATIONS, seed=SEED)
+    assert last["analysis"] == want.to_json()
+    assert len(want.decisions) == total and all(d.seat == "N" for d in want.decisions)
+    # the texts are the terminal coach's, in the asked language
+    tr = Translator("it")
+    marked = [d for d in want.decisions if d.mark is not None]
+    assert marked
+    assert last["notes"] == [{"hand": d.hand, "index": d.index, "text": mark_line(tr, d, 2)} for d in marked]
+    assert last["hands"] == [{"hand": 0, "lines": coach_lines(tr, want.decisions, 0, 2, ITERATIONS)}]
+    assert last["notes"][0]["text"].startswith("Il coach, ")
+
+
+def test_the_analysis_is_kept_asked_again_after_a_restart_and_in_the_record(server: ThreadServer, db: Path) -> None:
+    t = finished(server, humans=2)
+    status, first = ask(server, t["id"], 0, t["tokens"]["N"])
+    assert status == 200 and first[-1]["type"] == "analysis"
+    t0 = time.monotonic()
+    status, again = ask(server, t["id"], 0, t["tokens"]["N"], lang="de")
+    assert status == 200 and len(again) == 1 and time.monotonic() - t0 < 5  # no progress: at once
+    assert again[0]["analysis"] == first[-1]["analysis"] and again[0]["lang"] == "de"
+    assert again[0]["hands"][0]["lines"][0].startswith("Der Coach · Spiel 1 · ")
+    # the record download carries it, and every seat analysed, as one analysis; it still replays
+    status, other = ask(server, t["id"], 0, t["tokens"]["S"])
+    assert status == 200 and other[-1]["seat"] == "S"
+    rec = record(server, t["id"])
+    bare = record(server, t["id"], analysis=False)
+    assert "analysis" not in bare and {k: v for k, v in rec.items() if k != "analysis"} == bare
+    assert rec["analysis"] == analyse(bare, ["N", "S"], iterations=ITERATIONS, seed=SEED).to_json()
+    assert replay(rec)["ok"]
+    # another server on the same store (a restart) answers from the store
+    with thread_server(fast_config(sqlite_url(db), coach_iterations=ITERATIONS)) as s2:
+        status, stored = ask(s2, t["id"], 0, t["tokens"]["S"])
+        assert status == 200 and len(stored) == 1 and stored[0]["analysis"] == other[-1]["analysis"]
+        assert record(s2, t["id"])["analysis"] == rec["analysis"]
+
+
+def test_only_the_seat_a_token_holds_and_only_a_finished_game(server: ThreadServer) -> None:
+    t = finished(server)
+    # a spectator (no token), a token of no seat here, the token of another table's seat: refused, in the
+    # asked language, with the message code for other clients
+    status, err = ask(server, t["id"], 0, None, lang="pt")
+    assert status == 401 and err["error"] == "not_seated" and err["msg"]["code"] == "coach_send_token"
+    assert err["message"] == render(msg("coach_send_token"), "pt", player=True)
+    status, err = ask(server, t["id"], 0, "not-a-token", lang="nl")
+    assert status == 403 and err["error"] == "bad_token"
+    assert err["message"] == render(msg("coach_not_your_seat"), "nl", player=True)
+    other = create(server.url, preset="italian-2p", hands=1, seats=[HUMAN, EASY])
+    status, err = ask(server, t["id"], 0, other["tokens"]["N"])
+    assert status == 403 and err["error"] == "bad_token"
+    # the other table's game is in play (its human never came): nothing to analyse, no hidden card told
+    status, err = ask(server, other["id"], 0, other["tokens"]["N"])
+    assert status == 404 and err["error"] == "not_found"
+    status, err = ask(server, t["id"], 1, t["tokens"]["N"])  # no game 1 here
+    assert status == 404 and err["error"] == "not_found"
+    status, err = ask(server, "nosuchtable", 0, t["tokens"]["N"])
+    assert status == 404
+
+
+@pytest.fixture(scope="module")
+def slow(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    """One worker, two analyses per address, and a budget that makes an analysis last long enough (a second or
+    more) to be asked something else meanwhile."""
+    db = tmp_path_factory.mktemp("db") / "slow.sqlite3"
+    with thread_server(fast_config(sqlite_url(db), coach_iterations=60, coach_workers=1, coach_per_ip=2)) as s:
+        yield s
+
+
+class Stream:
+    """An analysis request whose answer is read line by line (the first line comes at once)."""
+
+    def __init__(self, server: ThreadServer, table: str, game: int, token: str) -> None:
+        req = urllib.request.Request(f"{server.url}/api/tables/{table}/games/{game}/analysis", method="POST",
+                                     headers={"Authorization": f"Bearer {token}"})
+        self.r = urllib.request.urlopen(req, timeout=WAIT * 6)
+        self.first = json.loads(self.r.readline())
+
+    def rest(self) -> list[dict[str, Any]]:
+        out = [json.loads(line) for line in self.r]
+        self.r.close()
+        return out
+
+
+def test_one_analysis_at_a_time_per_user_and_on_the_server(slow: ThreadServer) -> None:
+    two = finished(slow, games=2)  # N's two games
+    pair = finished(slow, humans=2)
+    running = Stream(slow, two["id"], 0, two["tokens"]["N"])
+    assert running.first["type"] == "progress"
+    # the same user (his seat's token) asks for his other game: after this one
+    status, err = ask(slow, two["id"], 1, two["tokens"]["N"], lang="it")
+    assert status == 429 and err["error"] == "busy" and err["msg"]["code"] == "coach_busy_you"
+    assert err["message"] == render(msg("coach_busy_you"), "it", player=True)
+    # another user from the same address may (two at once per address), but the server's one worker is busy
+    status, err = ask(slow, pair["id"], 0, pair["tokens"]["S"])
+    assert status == 503 and err["msg"]["code"] == "coach_busy_server"
+    # the same analysis asked again is followed, not refused
+    follower = Stream(slow, two["id"], 0, two["tokens"]["N"])
+    assert follower.first["type"] == "progress"
+    # the server answers meanwhile: the analysis runs in a worker process, off the event loop
+    t0 = time.monotonic()
+    assert http("GET", slow.url + "/api/health")[0] == 200 and time.monotonic() - t0 < 2
+    a, b = running.rest(), follower.rest()
+    assert a[-1]["type"] == b[-1]["type"] == "analysis" and a[-1]["analysis"] == b[-1]["analysis"]
+    # done: the next one starts
+    status, lines = ask(slow, two["id"], 1, two["tokens"]["N"])
+    assert status == 200 and lines[-1]["type"] == "analysis" and lines[-1]["game_no"] == 1
+
+
+def test_analyses_per_address(tmp_path: Path) -> None:
+    with thread_server(fast_config(sqlite_url(tmp_path / "addr.sqlite3"), coach_iterations=40, coach_workers=2,
+                                   coach_per_ip=1)) as s:
+        pair = finished(s, humans=2)
+        running = Stream(s, pair["id"], 0, pair["tokens"]["N"])
+        status, err = ask(s, pair["id"], 0, pair["tokens"]["S"], lang="de")
+        assert status == 429 and err["msg"] == {"code": "coach_busy_address", "params": {"n": 1}}
+        assert err["message"] == render(msg("coach_busy_address", n=1), "de", player=True)
+        assert running.rest()[-1]["type"] == "analysis"
+        status, lines = ask(s, pair["id"], 0, pair["tokens"]["S"])
+        assert status == 200 and lines[-1]["seat"] == "S"
+
