@@ -106,7 +106,7 @@ def test_the_replay_table_shows_the_coachs_marks() -> None:
     once it is played (the passed pile: better take the pile)."""
     import asyncio
 
-    from burraco.tui.i18n import Translator
+    from burraco.i18n import Translator
     from burraco.tui.watch import WatchApp, watch_positions
     from burraco.tui.widgets import Line
 

@@ -63,7 +63,7 @@ def test_every_code_the_engine_uses_is_in_the_catalogue_and_none_is_dead() -> No
     for path in SRC.rglob("*.py"):
         if "lang" in path.parts:
             continue
-        # msg("code", …) everywhere; tr("code", …) in the terminal table (burraco.tui.i18n.Translator)
+        # msg("code", …) everywhere; tr("code", …) in the terminal table (burraco.i18n.Translator)
         used |= set(re.findall(r'\b(?:msg|tr)\(\s*"(\w+)"', path.read_text(encoding="utf-8")))
     # the browser's own texts ("web_…" codes) in its modules and page (static/*.js, index.html)
     for path in [*(SRC / "server" / "static").glob("*.js"), SRC / "server" / "static" / "index.html"]:

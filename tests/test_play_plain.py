@@ -15,8 +15,8 @@ from burraco import PRESETS, Match, preset, replay
 from burraco.actions import Action
 from burraco.cards import CARD_STR, parse_card, parse_cards
 from burraco.cli import app
+from burraco.i18n import LANGS, Translator, default_lang
 from burraco.tui import storage
-from burraco.tui.i18n import LANGS, Translator, default_lang
 from burraco.tui.plain import PlainUI
 from burraco.tui.render import card_face
 from burraco.tui.session import Session, SessionError, derive_seed

@@ -18,9 +18,9 @@ from textual.widgets import Button
 from burraco import preset
 from burraco.actions import ADD, DISCARD, DRAW, MELD, PICK, Action
 from burraco.cards import CARD_STR, JOKER, is_wild_card, parse_card
+from burraco.i18n import Translator
 from burraco.messages import render
 from burraco.tui.app import BUTTONS, PlayApp
-from burraco.tui.i18n import Translator
 from burraco.tui.render import Names, card_face, log_lines
 from burraco.tui.screens import CoachScreen, TextScreen
 from burraco.tui.session import Session

@@ -18,10 +18,10 @@ import pytest
 
 from burraco import replay
 from burraco.analysis import analyse
+from burraco.coach import coach_lines, mark_line
+from burraco.i18n import Translator
 from burraco.messages import msg, render
 from burraco.server.coach import SEED
-from burraco.tui.coach import coach_lines, mark_line
-from burraco.tui.i18n import Translator
 from server_support import (
     WAIT,
     Client,

@@ -15,8 +15,8 @@ from pathlib import Path
 
 async def _shoot(out: Path, lang: str, size: tuple[int, int]) -> None:
     from burraco import preset
+    from burraco.i18n import Translator
     from burraco.tui.app import PlayApp
-    from burraco.tui.i18n import Translator
     from burraco.tui.session import Session
 
     s = Session.new(

@@ -18,7 +18,7 @@ per address and on the server; its progress streams to the page; the result is k
   once, and the record download carries every analysis of the game under ``"analysis"``.
 
 The answer is a stream of JSON lines (``application/x-ndjson``): ``progress`` lines, then one ``analysis`` line
-(or ``error``), whose texts are the terminal coach's (:mod:`burraco.tui.coach`) in the asked language.
+(or ``error``), whose texts are the terminal coach's (:mod:`burraco.coach`) in the asked language.
 """
 
 from __future__ import annotations
@@ -40,10 +40,10 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from ..analysis import Analysis, analyse
+from ..coach import coach_lines, mark_line
+from ..i18n import Translator
 from ..messages import Message, message_to_json, msg, render
 from ..parallel import mp_context
-from ..tui.coach import coach_lines, mark_line
-from ..tui.i18n import Translator
 from .coach_store import AnalysisStore
 from .config import ServerConfig
 from .protocol import ClientError

@@ -26,8 +26,8 @@ from textual.widgets import Button, Input
 
 from ..actions import ADD, DISCARD, MELD, SWAP, Action, ActionError
 from ..cards import cards_str
+from ..i18n import Translator
 from .commands import CommandError, command_text, parse_command
-from .i18n import Translator
 from .render import Names, hint_keys, pace_short, pace_text, rules_lines
 from .screens import CoachScreen, PageScreen, ScoreScreen, TextScreen, score_page
 from .session import Session, next_speed

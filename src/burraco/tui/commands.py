@@ -5,7 +5,7 @@ cards. Cards may be written in the notation (``7h``, ``Td``, ``10d``, ``JK``) or
 ``10♦``, the joker by its word in the player's language). ``1 2s`` adds 2♠ to meld 1, like ``a 1 2s``; cards alone
 (``7h 8h 9h``) are a choice of cards (the full-screen table selects them).
 
->>> from burraco.tui.i18n import Translator
+>>> from burraco.i18n import Translator
 >>> tr = Translator("it")
 >>> parse_command("m 5h 3♥ 4h", "S", tr)
 Command(kind='action', action=Action(seat='S', verb='meld', cards=(2, 3, 4), meld=0), cards=(), arg='')
@@ -27,8 +27,8 @@ from dataclasses import dataclass
 
 from ..actions import Action
 from ..cards import JOKER, CardError, parse_card
+from ..i18n import Translator
 from ..messages import catalogue
-from .i18n import Translator
 
 __all__ = ["WORDS", "Command", "CommandError", "command_text", "parse_command", "typed_card"]
 

@@ -22,10 +22,10 @@ from dataclasses import dataclass
 
 from ..actions import DISCARD, Action
 from ..game import Game, seat_names
+from ..i18n import Translator
 from ..messages import Message
 from ..narrate import narrate
 from ..view import View
-from .i18n import Translator
 
 __all__ = ["Event", "HandLog", "event_text", "turn_text"]
 

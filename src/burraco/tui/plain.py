@@ -12,8 +12,8 @@ from typing import TextIO
 
 from ..actions import ActionError
 from ..cards import cards_str
+from ..i18n import Translator
 from .commands import CommandError, command_text, parse_command
-from .i18n import Translator
 from .movelog import event_text
 from .render import (
     Names,

@@ -24,12 +24,12 @@ from rich.text import Text
 
 from ..cards import CARD_STR, JOKER, cards_str, is_wild_card
 from ..game import initial_sides, side_name
+from ..i18n import Translator
 from ..match import scorer_names
 from ..melds import Meld, burraco_bonus, meld_points
 from ..messages import card_symbol
 from ..rules import BurracoNeeded, PickupRule, Rules
 from ..view import View
-from .i18n import Translator
 from .movelog import HandLog, event_text, turn_text
 from .session import speed_name
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from ..analysis import Analysis, Decision
 from ..bots.players import canonical_player
+from ..i18n import Translator
 from ..record import RecordError, load_record
 from ..rules import Rules
-from .i18n import Translator
 from .session import Session, SessionError, engine_message, parse_speed
 
 

@@ -13,8 +13,8 @@ from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widgets import Button, ProgressBar, Static
 
-from .coach import coach_lines
-from .i18n import Translator
+from ..coach import coach_lines
+from ..i18n import Translator
 from .render import Names, score_lines, status_text, totals_text
 from .session import Session
 

@@ -34,13 +34,13 @@ from ..analysis import Analysis, Decision, Progress, analyse
 from ..arena import parse_player
 from ..bots.hint import Hint, hint
 from ..game import Game
+from ..i18n import Translator
 from ..match import Match, seat_names
 from ..messages import Message, MessageError, msg
 from ..messages import text as text_message
 from ..rules import Rules, rules_from_json
 from ..view import View
 from . import storage
-from .i18n import Translator
 from .movelog import HandLog
 
 #: pace of the computer players' moves: seconds between two moves

@@ -24,9 +24,9 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Input
 
 from ..cards import cards_str
+from ..i18n import Translator
 from ..rules import Rules
 from ..view import View
-from .i18n import Translator
 from .movelog import HandLog
 from .render import (
     Names,

@@ -17,9 +17,9 @@ from textual.binding import Binding, BindingType
 
 from ..actions import ActionError
 from ..analysis import Decision
+from ..coach import mark_line
 from ..game import Game
-from .coach import mark_line
-from .i18n import Translator
+from ..i18n import Translator
 from .movelog import HandLog
 from .render import Names
 from .table import TABLE_CSS, TALL, TableState, TableView

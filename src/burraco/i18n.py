@@ -1,4 +1,5 @@
-"""The language of ``burraco play``: a thin :class:`Translator` over the project's one message system.
+"""A player's language: a thin :class:`Translator` over the project's one message system, for the terminal table
+(``burraco play``) and the coach's words in the browser (:mod:`burraco.coach`).
 
 Every text of the terminal table is a code of the catalogues (:mod:`burraco.lang`, the section "the terminal table"
 of each language), rendered by :func:`burraco.messages.render` in the player's form: cards given in the notation
@@ -24,8 +25,8 @@ import locale
 import os
 from collections.abc import Iterable
 
-from ..cards import CARD_STR
-from ..messages import LANGS, Message, Param, card_symbol, catalogue, msg, render
+from .cards import CARD_STR
+from .messages import LANGS, Message, Param, card_symbol, catalogue, msg, render
 
 __all__ = ["LANGS", "Translator", "check_lang", "default_lang"]
 

@@ -1,5 +1,5 @@
-"""The coach at the terminal table (docs/analysis.md): the analysis of the human's decisions in a hand just ended,
-in the player's words, and the marks a replay shows on the moves they judge.
+"""The coach's words (docs/analysis.md), at the terminal table and in the browser: the analysis of a player's
+decisions in a hand, in the player's words, and the marks a replay shows on the moves they judge.
 
 The judging is :func:`burraco.analysis.analyse`'s, from the seat's view at each decision (never the hidden cards);
 this module only says it: ``Move 12, mistake: you chose to discard 7♥; better: discard K♣ (95 points)``.
@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..actions import ADD, DISCARD, DRAW, MELD, PICK, REDRAW, SWAP, parse_action
-from ..analysis import INACCURACY, KINDS, Decision
-from ..cards import cards_str
-from ..match import seat_names
-from ..messages import Message, msg
+from .actions import ADD, DISCARD, DRAW, MELD, PICK, REDRAW, SWAP, parse_action
+from .analysis import INACCURACY, KINDS, Decision
+from .cards import cards_str
 from .i18n import Translator
+from .match import seat_names
+from .messages import Message, msg
 
 __all__ = ["coach_lines", "mark_line", "move_message"]
 
