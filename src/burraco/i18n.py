@@ -1,7 +1,7 @@
 """A player's language: a thin :class:`Translator` over the project's one message system, for the terminal table
 (``burraco play``) and the coach's words in the browser (:mod:`burraco.coach`).
 
-Every text of the terminal table is a code of the catalogues (:mod:`burraco.lang`, the section "the terminal table"
+Every text of the terminal table is a code of the catalogues (``burraco.lang``, the section "the terminal table"
 of each language), rendered by :func:`burraco.messages.render` in the player's form: cards given in the notation
 (``7h 8h``) show as symbols (``7♥ 8♥``, the joker as the language's word), and an engine refusal shows as its
 reason only. The language defaults to the system locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``) and falls back to
