@@ -490,6 +490,34 @@ def test_the_search_on_threads_decides_as_on_one() -> None:
     assert checked >= 6
 
 
+def test_the_racing_search_on_threads_keeps_one_threads_values() -> None:
+    """Racing at the root (``race``): a candidate out of the race stops being played at a checkpoint; on threads, a
+    determinization in flight when it dropped out adds nothing to it, so the values (and the choice) are one
+    thread's, and the race plays fewer rollouts than the same wide search without it."""
+    from burraco.bots.ismcts import ISMCTSPlayer
+
+    g = Game.new(preset("italian"), seed=6)
+    rng = random.Random(6)
+    checked = raced = 0
+    while g.end is None and checked < 4:
+        legal = g.legal_actions()
+        if len(legal) > 6:
+            view = g.view(g.turn)
+            kw = {"iterations": 40, "top_k": 6, "discards_k": 5, "race": 1.0}
+            one, three = ISMCTSPlayer(seed=checked, **kw), ISMCTSPlayer(seed=checked, threads=3, **kw)
+            cands = one.root_candidates(view, legal)
+            v1, v3 = one.candidate_values(view, cands), three.candidate_values(view, cands)
+            assert v1 == v3 and len(v1[0]) == 40
+            raced += sum(len(v) < 40 for v in v1[1:])  # candidates the race dropped
+            wide = ISMCTSPlayer(seed=checked, iterations=40, top_k=6, discards_k=5)
+            wide.candidate_values(view, cands)
+            assert one.last_rollouts <= wide.last_rollouts == 40 * len(cands)
+            three.close()
+            checked += 1
+        g.apply(legal[rng.randrange(len(legal))])
+    assert checked == 4 and raced > 0
+
+
 def test_the_search_on_threads_runs_in_a_time_budget() -> None:
     """With a time budget the threaded search starts a determinization only while it still fits: at least one is
     run, and the count is what the budget allowed (no timing is asserted: speed lives in benchmarks)."""

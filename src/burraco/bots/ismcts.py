@@ -153,6 +153,25 @@ def paired(values: list[list[float]], j: int) -> tuple[float, float, int]:
     return m, math.sqrt(var / n), n
 
 
+def still_racing(values: list[list[float]], active: list[int], n: int, z: float) -> list[int]:
+    """The candidates of ``active`` (all with at least ``n`` values) still in the race after ``n`` determinizations:
+    the leader (the best mean over the first ``n``), candidate 0 (the heuristic's choice) and every one whose paired
+    deficit to the leader is within ``z`` standard errors."""
+    means = {j: sum(values[j][:n]) / n for j in active}
+    lead = max(active, key=lambda j: (means[j], -j))
+    keep = []
+    for j in active:
+        if j in (0, lead):
+            keep.append(j)
+            continue
+        diffs = [values[lead][t] - values[j][t] for t in range(n)]
+        m = sum(diffs) / n
+        var = sum((x - m) ** 2 for x in diffs) / (n - 1)
+        if m <= z * math.sqrt(var / n):
+            keep.append(j)
+    return keep
+
+
 def pick_best(values: list[list[float]], z: float) -> int:
     """The candidate to play from per-determinization values (row ``j``: candidate ``j``, paired by column).
 
@@ -199,6 +218,7 @@ class ISMCTSPlayer:
         bias: float = 0.3,
         infer: bool = True,
         threads: int = 1,
+        race: float = 0.0,
     ) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (levels are {', '.join(LEVELS)})")
@@ -222,6 +242,10 @@ class ISMCTSPlayer:
         self.inner_k = inner_k
         self.c = c
         self.bias = bias
+        #: racing at the root (0: off): at 16, 32, 64 … determinizations a candidate whose paired deficit to the
+        #: leader exceeds ``race`` standard errors stops being played, so the budget goes to those still in the race
+        #: (the heuristic's choice always stays)
+        self.race = race
         #: sample the other hands with :func:`~burraco.bots.infer.seat_weights` (else uniformly)
         self.infer = infer
         #: threads that play the flat search's rollouts on the native core at once (they release the GIL); the
@@ -305,6 +329,8 @@ class ISMCTSPlayer:
         # rollouts (its candidates' values must come from the same cards): the move ends within one rollout of it
         deadline = math.inf if self.iterations is not None else t0 + self.time_budget
         it = 0
+        active = list(range(len(cands)))
+        checkpoint = 16
         # on the native core where it takes the rules: the determinizations of the view and the rollouts there, the
         # search's generator copied into the core for the loop and given back after it (the same draws)
         dets: native.Determinizer | None = None
@@ -335,11 +361,14 @@ class ISMCTSPlayer:
                 fast = native_rollouts and native.available() and native.supported(det.rules) is None
                 base = native.NativeHand.from_game(det) if fast else None
             late = False
-            for j, a in enumerate(cands):
+            for j in active:
+                a = cands[j]
                 if it > 1 and time.perf_counter() > deadline:
                     late = True
-                    for v in values[:j]:
-                        v.pop()
+                    for k in active:
+                        if k == j:
+                            break
+                        values[k].pop()
                     break
                 if base is not None:
                     # the same rollout on the native core: the same decisions, the same generators afterwards
@@ -359,6 +388,9 @@ class ISMCTSPlayer:
             if late:
                 it -= 1
                 break
+            if self.race and it == checkpoint and len(active) > 2:
+                active = still_racing(values, active, it, self.race)
+                checkpoint *= 2
         if tw is not None:
             tw.give_back(rng)
         self.last_iterations = it
@@ -380,10 +412,11 @@ class ISMCTSPlayer:
         level, depth, seat = self.level, self.rollout_depth, view.seat
         deadline = math.inf if self.iterations is not None else t0 + self.time_budget
 
-        def work(base: native.NativeHand, seed: int, first: bool) -> tuple[list[float] | None, float]:
+        def work(base: native.NativeHand, seed: int, first: bool, which: list[int]) -> tuple[list[float] | None, float]:
             start = time.perf_counter()
             out = []
-            for a in cands:
+            for j in which:
+                a = cands[j]
                 if not first and time.perf_counter() > deadline:
                     return None, time.perf_counter() - start  # past the budget: this determinization is dropped
                 h = base.clone()
@@ -393,8 +426,10 @@ class ISMCTSPlayer:
             return out, time.perf_counter() - start
 
         values: list[list[float]] = [[] for _ in cands]
-        pending: deque[Future[tuple[list[float] | None, float]]] = deque()
-        it = done = dropped = 0
+        pending: deque[tuple[list[int], Future[tuple[list[float] | None, float]]]] = deque()
+        it = done = dropped = rollouts = 0
+        active = list(range(len(cands)))  # racing (self.race) drops candidates from what later workers play
+        checkpoint = 16
         cost = 0.0  # the time the determinizations taken back took, each in its worker
         while True:
             while len(pending) < self.threads:
@@ -406,21 +441,28 @@ class ISMCTSPlayer:
                 ):  # the first determinization always; more only once one has come back and the next one fits
                     break
                 base = dets.sample_from(tw)
-                pending.append(pool.submit(work, base, tw.getrandbits(32), it == 0))
+                which = list(active)
+                pending.append((which, pool.submit(work, base, tw.getrandbits(32), it == 0, which)))
                 it += 1
             if not pending:
                 break
-            row, took = pending.popleft().result()
+            which, job = pending.popleft()
+            row, took = job.result()
             if row is None:
                 dropped += 1
                 continue
-            for j, v in enumerate(row):
-                values[j].append(v)
+            for j, v in zip(which, row, strict=True):  # in the order drawn: every candidate's values stay paired by column
+                if j in active:  # one dropped by the race while this was in flight keeps what one thread gives it
+                    values[j].append(v)
             done += 1
+            rollouts += len(row)
             cost += took
+            if self.race and done == checkpoint and len(active) > 2:
+                active = still_racing(values, active, done, self.race)
+                checkpoint *= 2
         tw.give_back(self.rng)
         self.last_iterations = it - dropped
-        self.last_rollouts = (it - dropped) * len(cands)
+        self.last_rollouts = rollouts
         return values
 
     def __getstate__(self) -> dict[str, object]:

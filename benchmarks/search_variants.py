@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Two configurations of the search player against each other on duplicate deals (issue 22, item 2: every change
+to the search is measured in the arena before it stays).
+
+Each side is an :class:`~burraco.bots.ismcts.ISMCTSPlayer` with the keyword arguments given as JSON (the same
+budget for both unless said), played through :func:`burraco.arena.play_duplicate` (every deal twice, sides swapped;
+with ``--workers`` the deals are spread over processes). The figures are the arena's (mean difference per deal with
+its 95 % interval, deal win rate)::
+
+    python benchmarks/search_variants.py --a '{"top_k": 5, "discards_k": 4}' --b '{}' --budget 0.1 --deals 100 \\
+        --workers 2 --json docs/strength/variants/wide-root.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from concurrent.futures import ProcessPoolExecutor
+from functools import partial
+from typing import Any
+
+from burraco import preset
+from burraco.arena import play_deal, summarize
+from burraco.bots.ismcts import ISMCTSPlayer
+
+
+def _factory(kwargs: dict[str, Any], budget: float | None, iterations: int | None) -> Any:
+    def make(seed: int) -> ISMCTSPlayer:
+        kw = dict(kwargs)
+        if iterations is not None:
+            kw.setdefault("iterations", iterations)
+        elif budget is not None:
+            kw.setdefault("time_budget", budget)
+        return ISMCTSPlayer(seed=seed, **kw)
+
+    return make
+
+
+def _deal(rules_name: str, a: dict[str, Any], b: dict[str, Any], budget: float | None, iterations: int | None,
+          seed: int, deal: int) -> dict[str, Any]:
+    rules = preset(rules_name)
+    return play_deal(rules, _factory(a, budget, iterations), _factory(b, budget, iterations), seed, deal)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--a", default="{}", help="player A's ISMCTSPlayer keyword arguments, as JSON")
+    ap.add_argument("--b", default="{}", help="player B's, as JSON")
+    ap.add_argument("--budget", type=float, default=0.1, help="seconds per move (unless --iterations)")
+    ap.add_argument("--iterations", type=int, default=None, help="determinizations per move instead of a budget")
+    ap.add_argument("--rules", default="italian")
+    ap.add_argument("--deals", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--json", default=None, help="write the arena's figures and the deals here")
+    args = ap.parse_args()
+    a, b = json.loads(args.a), json.loads(args.b)
+    t0 = time.perf_counter()
+    work = partial(_deal, args.rules, a, b, None if args.iterations else args.budget, args.iterations, args.seed)
+    if args.workers > 1:
+        with ProcessPoolExecutor(args.workers) as pool:
+            records = list(pool.map(work, range(args.deals)))
+    else:
+        records = [work(i) for i in range(args.deals)]
+    out = summarize(preset(args.rules), args.seed, records, time.perf_counter() - t0)
+    out["a"], out["b"] = a, b
+    out["budget_s"], out["iterations"] = (None if args.iterations else args.budget), args.iterations
+    out["command"] = "python benchmarks/search_variants.py " + " ".join(
+        f"--{k} '{json.dumps(v)}'" if k in ("a", "b") else f"--{k} {v}" for k, v in vars(args).items() if v is not None
+    )
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(out, f, indent=1)
+    keys = ("deals", "mean_diff", "ci95", "a_win_rate", "a_win_rate_ci95", "a_ms_per_move", "b_ms_per_move")
+    print(json.dumps({k: out.get(k) for k in keys}))
+
+
+if __name__ == "__main__":
+    main()
