@@ -509,6 +509,50 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
+def native_call_samples(
+    rules: Any, seeds: Sequence[int], det_seed: int = 1, det_every: int = 5, max_decisions: int = 10_000
+) -> Samples:
+    """Per call from Python, over every state of a uniform random hand per seed on a :class:`NativeHand`:
+    ``step`` (``legal_actions()`` + ``apply()``), ``native_clone`` (``clone()``) and, every ``det_every``-th
+    state, ``native_determinizer_setup`` (converting the view of the seat in turn) and ``native_determinize``
+    (one ``Determinizer.sample_from``, the generator in the core)."""
+    from burraco import native
+
+    samples = Samples()
+    twister = native.Twister(random.Random(det_seed))
+    state_index = 0
+    for s in seeds:
+        rng = random.Random(s)
+        h = native.NativeHand.from_game(Game.new(rules, seed=s))
+        n = 0
+        while not h.is_over:
+            if state_index % det_every == 0:
+                view = h.to_game().view(h.turn)
+                t0 = ns()
+                dets = native.Determinizer(view)
+                t1 = ns()
+                dets.sample_from(twister)
+                t2 = ns()
+                samples.add("native_determinizer_setup", t1 - t0)
+                samples.add("native_determinize", t2 - t1)
+            state_index += 1
+            t0 = ns()
+            acts = h.legal_actions()
+            t1 = ns()
+            action = rng.choice(acts)
+            t2 = ns()
+            h.apply(action)
+            t3 = ns()
+            h.clone()
+            t4 = ns()
+            samples.add("step", t1 - t0 + t3 - t2)
+            samples.add("native_clone", t4 - t3)
+            n += 1
+            if n > max_decisions:
+                raise RunawayGame(f"native hand with seed {s} exceeded {max_decisions} decisions")
+    return samples
+
+
 def native_figures(
     rules: Any, blocks: Sequence[Sequence[int]], timing: Sequence[int], gin_games_per_s: float | None,
     max_decisions: int, det_seed: int = 1, det_every: int = 5,
@@ -586,38 +630,7 @@ def native_figures(
     if gin_games_per_s:
         out["native_ratio"] = round(out["native_hands_per_s"] / gin_games_per_s, 2)
     note("native core: per-call timing pass")
-    samples = Samples()
-    twister = native.Twister(random.Random(det_seed))
-    state_index = 0
-    for s in timing:
-        rng = random.Random(s)
-        h = native.NativeHand.from_game(Game.new(rules, seed=s))
-        n = 0
-        while not h.is_over:
-            if state_index % det_every == 0:
-                view = h.to_game().view(h.turn)
-                t0 = ns()
-                dets = native.Determinizer(view)
-                t1 = ns()
-                dets.sample_from(twister)
-                t2 = ns()
-                samples.add("native_determinizer_setup", t1 - t0)
-                samples.add("native_determinize", t2 - t1)
-            state_index += 1
-            t0 = ns()
-            acts = h.legal_actions()
-            t1 = ns()
-            action = rng.choice(acts)
-            t2 = ns()
-            h.apply(action)
-            t3 = ns()
-            h.clone()
-            t4 = ns()
-            samples.add("step", t1 - t0 + t3 - t2)
-            samples.add("native_clone", t4 - t3)
-            n += 1
-            if n > max_decisions:
-                raise RunawayGame(f"native hand with seed {s} exceeded {max_decisions} decisions")
+    samples = native_call_samples(rules, timing, det_seed, det_every, max_decisions)
     summary = samples.summary()
     out["step_us_p50"] = summary["step_us_p50"]
     out["step_us_p99"] = summary["step_us_p99"]

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
-import statistics
 import time
+
+from engine import native_call_samples  # benchmarks/engine.py: the same per-call loop
 
 from burraco import native, preset
 
@@ -34,36 +34,10 @@ def figures(seeds: int, playouts: int, hands: int) -> dict[str, float]:
     for s in range(playouts):
         native.NativeHand.new(rules, s).seeded_heuristic_playout("hard", s)
     out["hard_playout_ms"] = round(1e3 * (time.perf_counter() - t0) / playouts, 3)
-    ns = time.perf_counter_ns
-    steps: list[int] = []
-    clones: list[int] = []
-    dets: list[int] = []
-    twister = native.Twister(random.Random(1))
-    k = 0
-    for s in range(hands):
-        rng = random.Random(s)
-        h = native.NativeHand.new(rules, s)
-        while not h.is_over:
-            if k % 5 == 0:
-                d = native.Determinizer(h.to_game().view(h.turn))
-                t0n = ns()
-                d.sample_from(twister)
-                dets.append(ns() - t0n)
-            k += 1
-            t0n = ns()
-            acts = h.legal_actions()
-            t1 = ns()
-            a = rng.choice(acts)
-            t2 = ns()
-            h.apply(a)
-            t3 = ns()
-            h.clone()
-            t4 = ns()
-            steps.append(t1 - t0n + t3 - t2)
-            clones.append(t4 - t3)
-    out["step_us_p50"] = round(statistics.median(steps) / 1e3, 3)
-    out["clone_us_p50"] = round(statistics.median(clones) / 1e3, 3)
-    out["determinize_us_p50"] = round(statistics.median(dets) / 1e3, 3)
+    summary = native_call_samples(rules, list(range(hands))).summary()
+    out["step_us_p50"] = summary["step_us_p50"]
+    out["clone_us_p50"] = summary["native_clone_us_p50"]
+    out["determinize_us_p50"] = summary["native_determinize_us_p50"]
     return out
 
 
