@@ -13,6 +13,14 @@ arena's summary per run, the per-deal differences included)::
         --seed 7 --json docs/strength/levels-margin-sweep.json
 
 A margin of 0 is ``medium`` as before (ties only, ``heuristic.TIE``).
+
+``--safety HANDS`` counts instead, over HANDS hands of ``italian`` with the same player at every seat (``hard``,
+``easy``, and ``medium`` at each margin), what the partner's safety is there to prevent: discards that feed the next
+opponent's melds (``_Ctx.feeds`` > 0) while the hand held a card that feeds nothing -- and of those, the ones worth
+60 or more (a card that brings a meld within one of a burraco or completes one) -- and wilds attached to a clean
+meld of the side that pay ``_Ctx.dirty_cost``::
+
+    python benchmarks/levels.py --safety 300 --margins 0 12 --json docs/strength/levels-safety.json
 """
 
 from __future__ import annotations
@@ -45,6 +53,38 @@ def run(a: str, b: str, margin: float, name: str, deals: int, seed: int) -> dict
     return r
 
 
+def safety(level: str, margin: float, hands: int, name: str = "italian") -> dict[str, Any]:
+    """What the partner's safety prevents, counted over ``hands`` hands played by ``level`` at every seat."""
+    from burraco import Game
+    from burraco.melds import meld_rules
+
+    m = max(margin, heuristic.TIE) if level == "medium" else heuristic.TIE
+    n = {"decisions": 0, "discards": 0, "feeding": 0, "feeding_60": 0, "adds": 0, "dirtying": 0}
+    for seed in range(hands):
+        g = Game.new(preset(name), seed=10_000 + seed)
+        players = [HeuristicPlayer(level, seed * 10 + k, margin=m) for k in range(g.n)]
+        mr = meld_rules(g.rules)
+        while g.end is None:
+            legal = g.legal_actions()
+            view = g.view(g.turn)
+            a = players[g.turn].choose(view, legal)
+            if len(legal) > 1:
+                n["decisions"] += 1
+                ctx = heuristic._Ctx(view, "medium")  # the danger as medium and hard price it
+                if a.verb == "discard":
+                    n["discards"] += 1
+                    f = ctx.feeds(a.cards[0])
+                    if f > 0 and any(ctx.feeds(c) == 0 for c in view.hand):
+                        n["feeding"] += 1
+                        n["feeding_60"] += f >= 60
+                elif a.verb == "add":
+                    before = ctx.own[a.meld - 1]
+                    n["adds"] += 1
+                    n["dirtying"] += ctx.dirty_cost(before, mr.attach(before, a.cards), ctx.n_hand - len(a.cards)) > 0
+            g.apply(a)
+    return {"level": level, "margin": margin if level == "medium" else 0.0, "hands": hands, "preset": name, **n}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--margins", nargs="+", type=float, default=[0.0, heuristic.CLUB_MARGIN])
@@ -52,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deals", type=int, default=200)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--json", metavar="PATH", help="write the figures there")
+    ap.add_argument("--safety", type=int, metavar="HANDS", help="count feeding discards and dirtying wilds instead")
     args = ap.parse_args(argv)
     out: dict[str, Any] = {
         "benchmark": "levels",
@@ -59,6 +100,18 @@ def main(argv: list[str] | None = None) -> int:
         "club_margin": heuristic.CLUB_MARGIN,
         "runs": [],
     }
+    if args.safety:
+        todo = [("hard", 0.0), ("easy", 0.0)] + [("medium", m) for m in args.margins]
+        for level, margin in todo:
+            r = safety(level, margin, args.safety)
+            out["runs"].append(r)
+            print(
+                f"{level:6} margin {r['margin']:4g}: feeding discards {r['feeding']}/{r['discards']} "
+                f"({100 * r['feeding'] / max(1, r['discards']):.2f} %), {r['feeding_60']} of them worth ≥ 60; "
+                f"dirtying wilds {r['dirtying']}/{r['adds']} attachments",
+                flush=True,
+            )
+        args.presets = []
     for name in args.presets:
         for margin in args.margins:
             for a, b in (("hard", "medium"), ("medium", "easy")):

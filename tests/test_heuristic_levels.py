@@ -6,6 +6,7 @@ dirtying a clean run are kept (tests/test_heuristic_partner.py)."""
 
 from __future__ import annotations
 
+import hashlib
 import random
 
 import pytest
@@ -83,6 +84,20 @@ def test_issue22_hard_and_easy_play_the_same_games_as_before() -> None:
     d = play_duplicate(preset("italian-2p"), hard, easy, 12, seed=2022)
     assert d["diffs"] == [1220, 550, 1355, 1780, 585, 265, 660, 1245, 940, 410, -205, 150]
     assert (d["a_moves"], d["b_moves"]) == (1725, 1514)
+
+
+@pytest.mark.skipif(not native.available(), reason="burraco._native not built or BURRACO_PURE")
+def test_issue22_the_native_hard_and_easy_play_the_same_hands_as_before() -> None:
+    """The core's hard and easy playouts (the search's rollouts) end every hand as before medium's margin: a digest
+    of their end states recorded on the commit before it."""
+    h = hashlib.sha256()
+    for name in ("italian", "italian-2p", "brazilian"):
+        for seed in range(20):
+            for level in ("easy", "hard"):
+                x = native.NativeHand.from_game(Game.new(preset(name), seed=seed))
+                x.seeded_heuristic_playout(level, seed * 7 + 1)
+                h.update(repr(x.fields()).encode())
+    assert h.hexdigest()[:32] == "0ff15fe596567a37539f4c8d75c32753"
 
 
 @pytest.mark.skipif(not native.available(), reason="burraco._native not built or BURRACO_PURE")
