@@ -184,7 +184,7 @@ def canonical_player(text: str) -> str:
 
 
 def level_word(text: str) -> str:
-    """The key of the catalogues' ``level`` table (burraco/lang/*.py) that names a player spec to people:
+    """The key of the catalogues' ``level`` table (``burraco/lang/*.py``) that names a player spec to people:
     ``random``, ``easy``, ``medium``, ``hard``, ``expert`` (the search at :data:`EXPERT_SECONDS`), ``ismcts`` (the
     search at another budget) or the spec's kind (``cheat``, ``policy`` …, which have no word);
     :class:`PlayerSpecError` for a spec that names no player."""
