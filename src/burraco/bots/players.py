@@ -46,8 +46,8 @@ EXPERT_SECONDS = 0.5
 SPELLINGS: tuple[tuple[str, str], ...] = (
     ("random", "a uniform choice among the legal actions"),
     ("easy, medium, hard", "the rule-based player at that level, from its view only"),
-    ("expert", f"the level above hard: the search at {EXPERT_SECONDS:g} s per move (ismcts:{EXPERT_SECONDS:g}s)"),
     ("heuristic:LEVEL", "the same written in full (heuristic:hard; heuristic alone is hard)"),
+    ("expert", f"the level above hard: the search at {EXPERT_SECONDS:g} s per move (ismcts:{EXPERT_SECONDS:g}s)"),
     ("ismcts", f"information-set Monte Carlo search, {DEFAULT_SECONDS:g} s per move"),
     ("ismcts:N", "the same search with N iterations per move (ismcts:200)"),
     ("ismcts:Ts", "the same search with T seconds per move (ismcts:0.5s)"),
