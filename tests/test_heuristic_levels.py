@@ -31,7 +31,7 @@ def _states(name: str, seeds: range) -> list[Game]:
 
 
 def test_the_levels_margins() -> None:
-    assert HeuristicPlayer("medium").margin == CLUB_MARGIN == 12.0
+    assert HeuristicPlayer("medium").margin == CLUB_MARGIN == 14.0
     assert HeuristicPlayer("hard").margin == HeuristicPlayer("easy").margin == TIE == 1e-9
     assert HeuristicPlayer("medium", safety=False).margin == TIE  # the play before the partner's safety
     assert HeuristicPlayer("medium", margin=5).name == "heuristic:medium:margin=5"

@@ -2408,7 +2408,7 @@ static int act_cmp(const NAct *a, const NAct *b) {
 /* heuristic.TIE and heuristic.CLUB_MARGIN: the moves within the level's margin of the best score are drawn from
  * (ties for easy and hard; medium errs like a club player, issue 22) */
 #define H_TIE 1e-9
-#define H_CLUB_MARGIN 12.0
+#define H_CLUB_MARGIN 14.0
 
 /* HeuristicPlayer.choose: the index of the chosen action among b's (b->n >= 2), with the player's generator */
 static int h_choose(const NRules *R, const NState *S, int level, const ABuf *b, MT *m, double *scores) {

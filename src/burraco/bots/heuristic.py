@@ -46,11 +46,11 @@ LEVELS = ("easy", "medium", "hard")
 TIE = 1e-9
 #: ``medium`` errs like a club player (issue 22, levels for people): it does not tell apart the moves whose score is
 #: within this many points of the best and plays one of them at random, from its own generator (tuned in duplicate
-#: play: ``hard`` about 120 points a deal above it, ``easy`` about 200 below; docs/strength.md). What the partner's
+#: play: ``hard`` about 170 points a deal above it, ``easy`` about as far below; docs/strength.md). What the partner's
 #: safety prices dearly lies beyond it: a discard that brings the next opponent's meld within a card of a burraco
 #: or completes one (60 and more, ``_Ctx.feeds``), a wild that dirties a clean run of the side (20 and more,
 #: ``_Ctx.dirty_cost``).
-CLUB_MARGIN = 12.0
+CLUB_MARGIN = 14.0
 #: what a stock card is worth on average, in the units of the pile rating (tuned in duplicate play)
 PICK_BASE = 30.0
 
