@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The partner's safety (issue 22, item 3) measured in the duplicate arena: each heuristic level with it against
 the same level without it (``HeuristicPlayer(level, safety=False)``, the play before the change, kept reachable for
-this benchmark only; the native core plays the default).
+this benchmark only; the native core plays the default). Both play the best move by their scores: ``medium``'s
+club margin (``heuristic.CLUB_MARGIN``, benchmarks/levels.py) is off here, so the safety alone is measured.
 
 With it, from ``medium`` up, a discard pays ``_Ctx.feeds`` (what it hands the next
 opponent's melds: most when it completes a burraco, more on a big pile, less when that opponent was seen to discard
@@ -65,7 +66,8 @@ class _Ablated(HeuristicPlayer):
 
 def run(level: str, name: str, deals: int, seed: int, part: str | None = None) -> dict[str, Any]:
     def new(s: int) -> HeuristicPlayer:
-        return HeuristicPlayer(level, s) if part is None else _Ablated(level, s, part)
+        # medium's club margin off (heuristic.TIE, as the control): the safety alone is measured
+        return HeuristicPlayer(level, s, margin=heuristic.TIE) if part is None else _Ablated(level, s, part)
 
     def control(s: int) -> HeuristicPlayer:
         return HeuristicPlayer(level, s, safety=False)

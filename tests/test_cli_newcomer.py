@@ -92,6 +92,8 @@ def test_presets_rows_say_the_parameters() -> None:
         ("ISMCTS:300:Threads=4", "ismcts:300:threads=4"),
         ("ismcts:threads=2", "ismcts:threads=2"),
         ("ismcts:0.5s:threads=1", "ismcts:0.5s"),
+        ("expert", "ismcts:0.5s"),
+        (" Expert ", "ismcts:0.5s"),
     ],
 )
 def test_every_spelling_has_one_canonical_form(text: str, canonical: str) -> None:
@@ -113,6 +115,28 @@ def test_a_bad_spelling_is_refused_naming_the_accepted_ones(text: str) -> None:
         or ("random, easy" in msg)
         or ("threads=N" in msg)
     )
+
+
+def test_issue22_expert_is_the_search_at_half_a_second_and_has_its_word_in_every_language() -> None:
+    """The levels for people: easy, medium, hard and expert (the search at 0.5 s a move, still written
+    ismcts:0.5s in records and in the server's protocol); each has its word in the five catalogues, as has every
+    level a table may seat."""
+    from importlib import import_module
+
+    from burraco.bots.players import EXPERT_SECONDS, level_word
+    from burraco.messages import LANGS, catalogue
+    from burraco.server.protocol import LEVELS
+
+    assert parse_spec("expert") == parse_spec("ismcts:0.5s") and EXPERT_SECONDS == 0.5
+    assert [level_word(x) for x in ("easy", "medium", "hard", "expert")] == ["easy", "medium", "hard", "expert"]
+    assert level_word("ismcts:0.5s") == "expert" and level_word("ismcts:1s") == level_word("ismcts:100") == "ismcts"
+    assert "ismcts:0.5s" in LEVELS  # the spelling the browser offers stays valid
+    for lang in LANGS:
+        words = catalogue(lang)["words"]["level"]
+        for level in (*LEVELS, "expert"):
+            assert words[level_word(level)], (lang, level)
+        own = import_module(f"burraco.lang.{lang}").WORDS["level"]  # the language's own words, not English's
+        assert len({own[k] for k in ("easy", "medium", "hard", "expert")}) == 4
 
 
 def test_parse_player_makes_the_named_player() -> None:

@@ -2405,10 +2405,16 @@ static int act_cmp(const NAct *a, const NAct *b) {
     return a->meld < b->meld ? -1 : (a->meld > b->meld);
 }
 
+/* heuristic.TIE and heuristic.CLUB_MARGIN: the moves within the level's margin of the best score are drawn from
+ * (ties for easy and hard; medium errs like a club player, issue 22) */
+#define H_TIE 1e-9
+#define H_CLUB_MARGIN 14.0
+
 /* HeuristicPlayer.choose: the index of the chosen action among b's (b->n >= 2), with the player's generator */
 static int h_choose(const NRules *R, const NState *S, int level, const ABuf *b, MT *m, double *scores) {
     HCtx x;
     hctx_init(&x, R, S, level);
+    const double margin = level == L_MEDIUM ? H_CLUB_MARGIN : H_TIE;
     double best = -1e300;
     for (int i = 0; i < b->n; i++) {
         scores[i] = h_evaluate(&x, &b->a[i]);
@@ -2420,7 +2426,7 @@ static int h_choose(const NRules *R, const NState *S, int level, const ABuf *b, 
     static __thread int *big = NULL;
     static __thread int bigcap = 0;
     for (int i = 0; i < b->n; i++)
-        if (scores[i] >= best - 1e-9) {
+        if (scores[i] >= best - margin) {
             if (nt == 64 && !over) {
                 if (bigcap < b->n) {
                     free(big);

@@ -23,7 +23,9 @@ played (ties broken by the player's own seeded random source, over the actions i
 Levels make human mistakes on purpose: ``easy`` melds greedily (wilds included), takes the pile whenever its top
 card fits and never thinks about what it feeds the opponents or what a wild does to a clean run; ``medium`` keeps
 wilds back a little, watches the cards the next opponent picked up and what its discards feed his melds, keeps the
-side's clean runs clean, and values the pile by its cards' uses alone; ``hard`` does everything above.
+side's clean runs clean, and values the pile by its cards' uses alone; and it errs like a club player: it does not
+tell apart the moves within :data:`CLUB_MARGIN` points of the best and plays one of them at random (issue 22,
+levels for people); ``hard`` does everything above and plays the best move (ties drawn at random).
 ``HeuristicPlayer(level, safety=False)`` plays as before the partner's safety (issue 22: no ``_Ctx.feeds``, no
 ``_Ctx.dirty_cost``, ``medium`` blind to the opponents' melds), for benchmarks/partner_safety.py only; the
 native core (src/native/native.c) plays the default, identically.
@@ -40,6 +42,15 @@ from ..rules import BurracoNeeded
 from ..view import View
 
 LEVELS = ("easy", "medium", "hard")
+#: how close to the best score two moves must be for the player to count them as ties (float noise only)
+TIE = 1e-9
+#: ``medium`` errs like a club player (issue 22, levels for people): it does not tell apart the moves whose score is
+#: within this many points of the best and plays one of them at random, from its own generator (tuned in duplicate
+#: play: ``hard`` about 170 points a deal above it, ``easy`` about as far below; docs/strength.md). What the partner's
+#: safety prices dearly lies beyond it: a discard that brings the next opponent's meld within a card of a burraco
+#: or completes one (60 and more, ``_Ctx.feeds``), a wild that dirties a clean run of the side (20 and more,
+#: ``_Ctx.dirty_cost``).
+CLUB_MARGIN = 14.0
 #: what a stock card is worth on average, in the units of the pile rating (tuned in duplicate play)
 PICK_BASE = 30.0
 
@@ -243,14 +254,22 @@ class _Ctx:
 class HeuristicPlayer:
     """Rule-based player; ``level`` is ``easy``, ``medium`` or ``hard``."""
 
-    def __init__(self, level: str = "hard", seed: int | None = None, *, safety: bool = True) -> None:
+    def __init__(
+        self, level: str = "hard", seed: int | None = None, *, safety: bool = True, margin: float | None = None
+    ) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (levels are {', '.join(LEVELS)})")
         self.level = level
         #: False: the play before the partner's safety (issue 22), kept for benchmarks/partner_safety.py only (the
         #: native core plays the default)
         self.safety = safety
+        #: the moves within this many points of the best score are played at random (the level's own:
+        #: :data:`CLUB_MARGIN` for ``medium``, :data:`TIE` for the others and for the play before the partner's
+        #: safety); another value is for benchmarks/levels.py only (the native core plays the level's own)
+        self.margin = (CLUB_MARGIN if level == "medium" and safety else TIE) if margin is None else float(margin)
         self.name = f"heuristic:{level}" + ("" if safety else ":control")
+        if margin is not None:
+            self.name += f":margin={self.margin:g}"
         self.rng = random.Random(seed)
 
     # ------------------------------------------------------------------------------------------------------------
@@ -260,14 +279,23 @@ class HeuristicPlayer:
     def choose_scored(self, view: View, legal: list[Action]) -> tuple[Action, list[float]]:
         """The action :meth:`choose` plays (the same choice, the same draws of the player's random source) and
         the score of every legal action, in the order of ``legal`` (a single legal action: its score is 0; for
-        learners that imitate the heuristic's preferences, ``examples/train_bc.py``)."""
+        learners that imitate the heuristic's preferences, ``examples/train_bc.py``).
+
+        The choice: the actions scored within :attr:`margin` of the best (:meth:`near_best`), one drawn at random
+        when there are several -- ties for ``easy`` and ``hard``, every move within :data:`CLUB_MARGIN` points for
+        ``medium``."""
         if len(legal) == 1:
             return legal[0], [0.0]
         ctx = _Ctx(view, self.level, self.safety)
         values = [self.evaluate(ctx, a) for a in legal]
+        near = self.near_best(values, legal)
+        return (near[0] if len(near) == 1 else near[self.rng.randrange(len(near))]), values
+
+    def near_best(self, values: list[float], legal: list[Action]) -> list[Action]:
+        """The actions of ``legal`` (scored ``values``) that the player may play: those within :attr:`margin` of
+        the best score, in the canonical order of actions (the draw picks an index into this list)."""
         best = max(values)
-        ties = sorted(a for s, a in zip(values, legal, strict=True) if s >= best - 1e-9)
-        return (ties[0] if len(ties) == 1 else ties[self.rng.randrange(len(ties))]), values
+        return sorted(a for s, a in zip(values, legal, strict=True) if s >= best - self.margin)
 
     def scores(self, view: View, legal: list[Action]) -> list[tuple[float, Action]]:
         """Every legal action with its score, best first (for hints and debugging)."""
@@ -388,4 +416,4 @@ class HeuristicPlayer:
         return -keep
 
 
-__all__ = ["HeuristicPlayer", "LEVELS"]
+__all__ = ["CLUB_MARGIN", "HeuristicPlayer", "LEVELS", "TIE"]

@@ -6,12 +6,19 @@ the server's tables all name their players with a *player spec* read by :func:`p
 
 >>> str(parse_spec("hard")), str(parse_spec("Heuristic:Easy")), str(parse_spec("ismcts:0.50s"))
 ('heuristic:hard', 'heuristic:easy', 'ismcts:0.5s')
+>>> str(parse_spec("expert")), level_word("ismcts:0.5s"), level_word("heuristic:medium")
+('ismcts:0.5s', 'expert', 'medium')
 >>> parse_player("random")(7).name
 'random'
 >>> parse_spec("hardest")
 Traceback (most recent call last):
 ...
-burraco.bots.players.PlayerSpecError: unknown player 'hardest': write random, easy, medium, hard, heuristic:LEVEL, ismcts, ismcts:N, ismcts:Ts, ismcts-uniform[:N|:Ts], cheat[:N|:Ts], policy:PATH (`burraco players`)
+burraco.bots.players.PlayerSpecError: unknown player 'hardest': write random, easy, medium, hard, expert, heuristic:LEVEL, ismcts[:N|:Ts], ismcts-uniform[:N|:Ts], cheat[:N|:Ts], policy:PATH (`burraco players`)
+
+The levels for people (issue 22; docs/strength.md, "Levels for people") are ``easy``, ``medium``, ``hard`` and
+``expert``: ``expert`` is the search at :data:`EXPERT_SECONDS` a move, whose canonical spelling (in records and in
+the server's protocol) stays ``ismcts:0.5s``; :func:`level_word` names the word of the catalogues' ``level`` table
+that shows a player to people.
 """
 
 from __future__ import annotations
@@ -32,11 +39,15 @@ SEARCH_KINDS = ("ismcts", "ismcts-uniform", "cheat")
 #: the search's time per move when a spec names no budget
 DEFAULT_SECONDS = 1.0
 
+#: ``expert``, the level for people above ``hard``: the search at this many seconds a move (``ismcts:0.5s``)
+EXPERT_SECONDS = 0.5
+
 #: every accepted spelling, with what it seats (``burraco players`` prints this table)
 SPELLINGS: tuple[tuple[str, str], ...] = (
     ("random", "a uniform choice among the legal actions"),
     ("easy, medium, hard", "the rule-based player at that level, from its view only"),
     ("heuristic:LEVEL", "the same written in full (heuristic:hard; heuristic alone is hard)"),
+    ("expert", f"the level above hard: the search at {EXPERT_SECONDS:g} s per move (ismcts:{EXPERT_SECONDS:g}s)"),
     ("ismcts", f"information-set Monte Carlo search, {DEFAULT_SECONDS:g} s per move"),
     ("ismcts:N", "the same search with N iterations per move (ismcts:200)"),
     ("ismcts:Ts", "the same search with T seconds per move (ismcts:0.5s)"),
@@ -48,8 +59,8 @@ SPELLINGS: tuple[tuple[str, str], ...] = (
 
 #: the accepted spellings in one line, for error messages
 ACCEPTED = (
-    "random, easy, medium, hard, heuristic:LEVEL, ismcts, ismcts:N, ismcts:Ts, ismcts-uniform[:N|:Ts], "
-    "cheat[:N|:Ts], policy:PATH (`burraco players`)"
+    "random, easy, medium, hard, expert, heuristic:LEVEL, ismcts[:N|:Ts], ismcts-uniform[:N|:Ts], cheat[:N|:Ts], "
+    "policy:PATH (`burraco players`)"
 )
 
 
@@ -121,6 +132,8 @@ def parse_spec(text: str) -> PlayerSpec:
         return PlayerSpec("random")
     if name in LEVELS and not colon:
         return PlayerSpec("heuristic", level=name)
+    if name == "expert" and not colon:
+        return PlayerSpec("ismcts", seconds=EXPERT_SECONDS)
     if name == "heuristic":
         level = arg or "hard"
         if level not in LEVELS:
@@ -170,6 +183,19 @@ def canonical_player(text: str) -> str:
     return str(parse_spec(text))
 
 
+def level_word(text: str) -> str:
+    """The key of the catalogues' ``level`` table (``burraco/lang/*.py``) that names a player spec to people:
+    ``random``, ``easy``, ``medium``, ``hard``, ``expert`` (the search at :data:`EXPERT_SECONDS`), ``ismcts`` (the
+    search at another budget) or the spec's kind (``cheat``, ``policy`` …, which have no word);
+    :class:`PlayerSpecError` for a spec that names no player."""
+    spec = parse_spec(text)
+    if spec.kind == "heuristic":
+        return spec.level or "hard"
+    if spec == PlayerSpec("ismcts", seconds=EXPERT_SECONDS):
+        return "expert"
+    return spec.kind
+
+
 def parse_player(text: str) -> PlayerFactory:
     """A player factory (seed → fresh player) from a player spec in any spelling of :data:`SPELLINGS`;
     :class:`PlayerSpecError` (a :class:`ValueError`) naming the accepted spellings otherwise."""
@@ -179,12 +205,14 @@ def parse_player(text: str) -> PlayerFactory:
 __all__ = [
     "ACCEPTED",
     "DEFAULT_SECONDS",
+    "EXPERT_SECONDS",
     "PlayerFactory",
     "PlayerSpec",
     "PlayerSpecError",
     "SEARCH_KINDS",
     "SPELLINGS",
     "canonical_player",
+    "level_word",
     "parse_player",
     "parse_spec",
 ]

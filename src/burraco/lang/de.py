@@ -431,8 +431,8 @@ TEMPLATES: dict[str, str] = {
     "tui_saved_at": "Partie gespeichert in {path}: weiter mit burraco play --resume",
     "tui_resumed": "Partie aus {path} fortgesetzt",
     "tui_cheat_player": "Der schummelnde Spieler sieht verdeckte Karten: ein Messwerkzeug, kein Gegner",
-    "tui_bad_player": "Unbekannter Computerspieler '{spec}': schreibe easy, medium, hard, heuristic:STUFE, "
-    "ismcts, ismcts:N, ismcts:SEKUNDENs oder random",
+    "tui_bad_player": "Unbekannter Computerspieler '{spec}': schreibe easy, medium, hard, expert, "
+    "heuristic:STUFE, ismcts, ismcts:N, ismcts:SEKUNDENs oder random",
     "tui_not_play_record": "Diese Aufzeichnung wurde nicht von burraco play gespeichert (ihr fehlt der Kopf "
     "'play')",
     "tui_cannot_continue": "Diese Partie kann nicht fortgesetzt werden: {why}",
@@ -736,6 +736,7 @@ WORDS: dict[str, dict[str, str]] = {
         "easy": "Computer (leicht)",
         "medium": "Computer (mittel)",
         "hard": "Computer (schwer)",
+        "expert": "Computer (Experte)",
         "ismcts": "Computer (Suche, am stärksten)",
     },
     "join": {"and": " und "},

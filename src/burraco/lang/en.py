@@ -418,8 +418,8 @@ TEMPLATES: dict[str, str] = {
     "tui_saved_at": "Game saved in {path}: continue it with burraco play --resume",
     "tui_resumed": "Resumed the game saved in {path}",
     "tui_cheat_player": "The cheating player sees hidden cards: it is a measurement tool, not an opponent",
-    "tui_bad_player": "Unknown computer player '{spec}': write easy, medium, hard, heuristic:LEVEL, ismcts, "
-    "ismcts:N, ismcts:SECONDSs or random",
+    "tui_bad_player": "Unknown computer player '{spec}': write easy, medium, hard, expert, heuristic:LEVEL, "
+    "ismcts, ismcts:N, ismcts:SECONDSs or random",
     "tui_not_play_record": "This record was not saved by burraco play (it has no 'play' header)",
     "tui_cannot_continue": "Cannot continue this game: {why}",
     "tui_no_unfinished": "No unfinished game in {path}",
@@ -718,6 +718,7 @@ WORDS: dict[str, dict[str, str]] = {
         "easy": "Computer (easy)",
         "medium": "Computer (medium)",
         "hard": "Computer (hard)",
+        "expert": "Computer (expert)",
         "ismcts": "Computer (search, strongest)",
     },
     "join": {"and": " and "},

@@ -419,7 +419,7 @@ TEMPLATES: dict[str, str] = {
     "tui_resumed": "Ripresa la partita salvata in {path}",
     "tui_cheat_player": "Il giocatore che bara vede le carte coperte: è uno strumento di misura, non un "
     "avversario",
-    "tui_bad_player": "Giocatore del computer sconosciuto '{spec}': scrivi easy, medium, hard, "
+    "tui_bad_player": "Giocatore del computer sconosciuto '{spec}': scrivi easy, medium, hard, expert, "
     "heuristic:LIVELLO, ismcts, ismcts:N, ismcts:SECONDIs o random",
     "tui_not_play_record": "Questa registrazione non è stata salvata da burraco play (non ha l'intestazione "
     "'play')",
@@ -722,6 +722,7 @@ WORDS: dict[str, dict[str, str]] = {
         "easy": "Computer (facile)",
         "medium": "Computer (medio)",
         "hard": "Computer (difficile)",
+        "expert": "Computer (esperto)",
         "ismcts": "Computer (ricerca, il più forte)",
     },
     "join": {"and": " e "},

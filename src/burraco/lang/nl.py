@@ -429,8 +429,8 @@ TEMPLATES: dict[str, str] = {
     "tui_saved_at": "Partij bewaard in {path}: ga verder met burraco play --resume",
     "tui_resumed": "Partij hervat uit {path}",
     "tui_cheat_player": "De valsspeler ziet verborgen kaarten: een meetinstrument, geen tegenstander",
-    "tui_bad_player": "Onbekende computerspeler '{spec}': schrijf easy, medium, hard, heuristic:NIVEAU, "
-    "ismcts, ismcts:N, ismcts:SECONDENs of random",
+    "tui_bad_player": "Onbekende computerspeler '{spec}': schrijf easy, medium, hard, expert, "
+    "heuristic:NIVEAU, ismcts, ismcts:N, ismcts:SECONDENs of random",
     "tui_not_play_record": "Dit verslag is niet door burraco play bewaard (het heeft geen 'play'-kop)",
     "tui_cannot_continue": "Deze partij kan niet verder: {why}",
     "tui_no_unfinished": "Geen onafgemaakte partij in {path}",
@@ -731,6 +731,7 @@ WORDS: dict[str, dict[str, str]] = {
         "easy": "Computer (makkelijk)",
         "medium": "Computer (gemiddeld)",
         "hard": "Computer (moeilijk)",
+        "expert": "Computer (expert)",
         "ismcts": "Computer (zoeken, de sterkste)",
     },
     "join": {"and": " en "},

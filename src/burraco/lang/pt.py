@@ -414,7 +414,7 @@ TEMPLATES: dict[str, str] = {
     "tui_resumed": "Partida retomada de {path}",
     "tui_cheat_player": "O jogador trapaceiro vê as cartas escondidas: é uma ferramenta de medida, não um "
     "adversário",
-    "tui_bad_player": "Jogador do computador desconhecido '{spec}': escreva easy, medium, hard, "
+    "tui_bad_player": "Jogador do computador desconhecido '{spec}': escreva easy, medium, hard, expert, "
     "heuristic:NÍVEL, ismcts, ismcts:N, ismcts:SEGUNDOSs ou random",
     "tui_not_play_record": "Este registro não foi salvo pelo burraco play (não tem o cabeçalho 'play')",
     "tui_cannot_continue": "Não é possível continuar esta partida: {why}",
@@ -716,6 +716,7 @@ WORDS: dict[str, dict[str, str]] = {
         "easy": "Computador (fácil)",
         "medium": "Computador (médio)",
         "hard": "Computador (difícil)",
+        "expert": "Computador (especialista)",
         "ismcts": "Computador (busca, o mais forte)",
     },
     "join": {"and": " e "},

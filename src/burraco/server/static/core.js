@@ -65,7 +65,12 @@ export function word(table, key) {
   const en = catalogues.en;
   return en && en.words[table] && en.words[table][key] !== undefined ? en.words[table][key] : key;
 }
-export function levelName(level) { return word("level", level.replace("heuristic:", "").replace(/:.*$/, "")); }
+// a computer level's word: heuristic:medium -> "medium"; the search at 0.5 s a move is the level "expert"
+// (burraco.bots.players.level_word)
+export function levelName(level) {
+  if (level === "ismcts:0.5s" || level === "expert") return word("level", "expert");
+  return word("level", level.replace("heuristic:", "").replace(/:.*$/, ""));
+}
 
 const langListeners = [];
 export function onLang(f) { langListeners.push(f); }
