@@ -464,8 +464,10 @@ def test_benchmark_warns_on_a_shared_core_or_a_high_load() -> None:
 def test_readme_states_the_load_of_its_speed_figures() -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     speed = text[text.index("## Speed") : text.index("**Native core.**")]
-    assert "load average" in speed and "430 random hands per second" in speed
-    for f in re.findall(r"\]\((docs/bench/[^)]+\.json)\)", speed):
+    assert "load average" in speed and "random hands per second" in speed
+    linked = re.findall(r"\]\((docs/bench/[^)]+\.json)\)", speed)
+    assert linked  # the figures name the runs they come from
+    for f in linked:
         assert (ROOT / f).exists()
 
 
