@@ -35,7 +35,7 @@ def free_port() -> int:
 def fast_config(db_url: str, **kw: Any) -> ServerConfig:
     """Instant computer players, no pause between hands, generous rate limits unless a test sets its own."""
     base: dict[str, Any] = dict(
-        db_url=db_url, bot_delay=0.0, between_hands=0.0, grace=30.0,
+        db_url=db_url, bot_delay=0.0, between_hands=0.0, grace=120.0,  # a page stalled on a loaded machine is not taken over mid-test
         conn_rate=1000.0, conn_burst=1000.0, ip_rate=10000.0, ip_burst=10000.0, ip_connections=500,
         ip_tables_per_minute=10000.0, http_rate=10000.0, http_burst=10000.0, computer_tables_per_ip=10000,
         computer_tables=10000, computer_table_delay=0.0,
