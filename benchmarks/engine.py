@@ -840,7 +840,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     # which engine ran: "native" (the native core built: it serves the Game's legal actions and the native
     # figures) or "pure" (the Python engine alone: no C compiler, or BURRACO_PURE=1)
     result["build"] = "native" if burraco._accel.core is not None else "pure"
-    result["speedups"] = burraco._accel.fast is not None
     result["warnings"] = trust_warnings(result)
     if args.json:
         for w in result["warnings"]:

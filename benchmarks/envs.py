@@ -34,15 +34,13 @@ encoding latency, and batch simulation scaling from 1 to 2 worker processes.
   wall time, the CPU time of each run with its workers, and the speed-up (the machine's 1-minute load average is recorded beside it: the project's VM has
   2 shared vCPUs).
 
-The ``build`` field says which package ran: the pure-Python one, or the compiled one (setup.py) when it comes
-first on the path, e.g. ``PYTHONPATH=build/compiled python benchmarks/envs.py`` after
-``BURRACO_COMPILE=1 pip install --no-build-isolation --no-deps --target build/compiled .``; ``speedups`` whether
-the C speed-ups (``burraco._speedups``, built by any install where a C compiler is present) ran: run with
-``BURRACO_PURE=1`` for the pure-Python code alone.
+The ``build`` field says which engine ran: ``native`` (the native core built: it serves the environments'
+observations, indices and masks where it plays the rules) or ``pure`` (``BURRACO_PURE=1``, or no C compiler: the
+pure-Python code alone).
 
 * **player counts** (``--counts``) -- the AEC loops (one repeat) and the encoding latency of ``italian-3p``, ``-5p``
-  and ``-6p`` beside ``italian``'s: their layouts have a C encoder of their own (``encode_layout``, the layout's
-  offsets with every call), and three packs (5, 6 players) their own action space.
+  and ``-6p`` beside ``italian``'s: their layouts (and with three packs, 5 and 6 players, their action spaces) are
+  the core's too (``burraco._native.Encoding`` takes the layout's offsets).
 
 * **vector environment** (``--vec``, or ``--vec-only`` for this part alone) -- ``BurracoVecEnv(N,
   rules="italian", opponents="random")`` for N = 1, 16 and 64 tables: learner steps per second of ``venv.step``
@@ -421,10 +419,8 @@ def main() -> None:
 
     out: dict[str, object] = {
         "date": time.strftime("%Y-%m-%d"),
-        # the pure-Python package, or the mypyc build of setup.py (BURRACO_COMPILE=1) found first on the path
-        "build": "compiled" if burraco.game.__file__.endswith((".so", ".pyd")) else "pure",
-        # whether the C speed-ups (burraco._speedups) ran: built where a C compiler is, off with BURRACO_PURE=1
-        "speedups": burraco._accel.fast is not None,
+        # the native core built (it serves the Game and the environments), or the pure-Python engine alone
+        "build": "native" if burraco._accel.core is not None else "pure",
         # whether the environments' tables encode on the native core (burraco._native.Encoding)
         "envs_native": _envs_native(),
         "python": platform.python_version(),
@@ -473,7 +469,7 @@ def main() -> None:
     if args.json:
         print(json.dumps(out, indent=1))
         return
-    print(f"build: {out['build']}, C speed-ups: {out['speedups']}")
+    print(f"build: {out['build']}")
     print(
         f"AEC steps/s (loop, agent included): burraco {out['burraco_loop_steps_per_s']}, "
         f"gin_rummy_v4 {out['gin_loop_steps_per_s']}, ratio {out.get('loop_ratio')}"

@@ -497,26 +497,3 @@ def test_counter_clockwise_five_players_encode_alike() -> None:
             paired = paired or g.solo >= 0
             g.apply(_meldy(g.legal_actions(), rng))
         assert paired
-
-
-def test_a_c_module_built_before_the_new_layouts_falls_back_to_python(monkeypatch: pytest.MonkeyPatch) -> None:
-    """An editable install whose C module predates ``encode_layout`` (not rebuilt since) runs the 3, 5 and 6-player
-    layouts in pure Python, with the same vectors and indices."""
-    r = preset("italian-5p")
-    lay = enc.layout_for(r)
-    g = Game.new(r, seed=4)
-    rng = random.Random(4)
-    states = []
-    while g.end is None and len(states) < 120:
-        states.append(g.clone())
-        g.apply(_meldy(g.legal_actions(), rng))
-
-    def side(x: Game) -> list:  # type: ignore[type-arg]
-        return x.melds[x.side_of(x.current_seat)]
-
-    fast = [(enc.Encoder(r).encode(x, x.current_seat), enc.legal_indices(x.legal_actions(), side(x), lay)) for x in states]
-    monkeypatch.setattr(enc, "_fast_n", None)
-    e = enc.Encoder(r)
-    for x, (o, codes) in zip(states, fast, strict=True):
-        assert np.array_equal(e.encode(x, x.current_seat), o)
-        assert enc.legal_indices(x.legal_actions(), side(x), lay) == codes

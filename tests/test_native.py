@@ -24,7 +24,7 @@ from burraco.actions import Action, ActionError
 
 ROOT = Path(__file__).resolve().parents[1]
 
-if os.environ.get("BURRACO_REQUIRE_SPEEDUPS") == "1":  # .ci/run: a C compiler is there, the core must be built
+if os.environ.get("BURRACO_REQUIRE_NATIVE") == "1":  # .ci/run: a C compiler is there, the core must be built
 
     def test_the_native_core_was_built() -> None:
         assert native.available(), "burraco._native was not built (setup.py) or BURRACO_PURE is set"

@@ -1,13 +1,10 @@
-"""The engine's optional C extensions, built by setup.py where a C compiler and the Python headers are present, or
-None where they were not built or ``BURRACO_PURE=1`` asks for the pure-Python code (the reference: the tests
-compare both):
-
-* :data:`core` -- the native core (``burraco._native``, src/native/native.c): a whole hand in C. It serves
-  :meth:`burraco.game.Game.legal_actions` and ``apply`` for every rule set :func:`supported` accepts (every preset),
-  and :mod:`burraco.native` wraps it for the search player, simulations and the research environments;
-* :data:`fast` -- the research environments' observation encoder (``burraco._speedups``).
-
-The rules' parameters reach the core through :func:`native_rules`."""
+"""The engine's optional C extension, built by setup.py where a C compiler and the Python headers are present, or
+None where it was not built or ``BURRACO_PURE=1`` asks for the pure-Python code (the reference: the tests compare
+both): :data:`core`, the native core (``burraco._native``, src/native/native.c), a whole hand in C. It serves
+:meth:`burraco.game.Game.legal_actions` and ``apply`` for every rule set :func:`supported` accepts (every preset),
+and :mod:`burraco.native` wraps it for the search player, simulations and the research environments (their
+observations, action indices and masks included). The rules' parameters reach the core through
+:func:`native_rules`."""
 
 from __future__ import annotations
 
@@ -19,21 +16,9 @@ from .rules import BurracoNeeded, PickupRule, Rules, StockEnd
 
 
 def pure() -> bool:
-    """Whether ``BURRACO_PURE`` asks for the pure-Python engine (no C speed-ups, no native core)."""
+    """Whether ``BURRACO_PURE`` asks for the pure-Python engine (no native core)."""
     return os.environ.get("BURRACO_PURE", "") not in ("", "0")
 
-
-def _load() -> ModuleType | None:
-    if pure():
-        return None
-    try:
-        from . import _speedups
-    except ImportError:
-        return None
-    return _speedups
-
-
-fast: ModuleType | None = _load()
 
 #: ``BURRACO_CHECK_NATIVE=1`` (set by the test suite): every legal-action list the native core serves to a
 #: :class:`~burraco.game.Game` is compared with the Python engine's, and the whole state with it

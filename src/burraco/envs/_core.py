@@ -9,7 +9,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .._accel import fast as _fast  # the C mask where burraco._speedups was built
 from ..actions import Action
 from ..cards import cards_str
 from ..game import Game
@@ -159,8 +158,6 @@ class Table:
 
     def _new_mask(self, size: int) -> npt.NDArray[np.int8]:
         self.legal()
-        if _fast is not None:
-            return np.frombuffer(_fast.mask(self._codes, size), dtype=np.int8)
         ba = bytearray(size)
         for c in self._codes:
             ba[c] = 1

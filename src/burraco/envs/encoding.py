@@ -51,7 +51,6 @@ from typing import TYPE_CHECKING, Any, SupportsIndex
 import numpy as np
 import numpy.typing as npt
 
-from .._accel import fast as _fast  # the C legal_indices and Encoder.encode, or None (pure Python)
 from ..actions import ADD, DISCARD, DRAW, MELD, PICK, REDRAW, SWAP, Action
 from ..cards import JOKER, NUM_TYPES
 from ..melds import CLEAN, SEMICLEAN, SEQUENCE, Meld
@@ -60,11 +59,6 @@ from ..rules import BurracoNeeded, PickupRule, Rules
 if TYPE_CHECKING:
     from ..game import Game
     from ..view import View
-
-
-# the C code for the layouts of their own (encode_layout, indices with a space): None where the built module is
-# older than them (an editable install not rebuilt since): those layouts then run in pure Python
-_fast_n = _fast if _fast is not None and hasattr(_fast, "encode_layout") else None
 
 
 class EncodingError(ValueError):
@@ -451,20 +445,9 @@ def _index_slow(a: Action, melds: Sequence[Meld], layout: Layout | None = None) 
 
 def legal_indices(legal: Sequence[Action], melds: Sequence[Meld], layout: Layout | None = None) -> list[int]:
     """The indices of ``legal`` (in the same order): :func:`encode_action` of each, with the common verbs inline
-    and attachments cached by the meld's unique id (in C where ``burraco._speedups`` was built)."""
+    and attachments cached by the meld's unique id (the native core writes the same indices from its own state:
+    ``burraco._native.Encoding``)."""
     L = _DEFAULT if layout is None else layout
-    if type(legal) is list and type(melds) is list:
-        if L.default_actions and _fast is not None:
-            codes: list[int] = _fast.indices(legal, melds, _MELD_CACHE, _ADD_BY_UID, _index_slow)
-            return codes
-        if not L.default_actions and _fast_n is not None:  # a space of its own (three packs): its caches and
-            # offsets, and the slow path bound to it
-
-            def slow(a: Action, ms: Sequence[Meld]) -> int:
-                return _index_slow(a, ms, L)
-
-            codes = _fast_n.indices(legal, melds, L.meld_cache, L.add_by_uid, slow, L.c_actions)
-            return codes
     out: list[int] = []
     append = out.append
     mc = L.meld_cache
@@ -745,9 +728,9 @@ class Layout:
         #: the number of players and of packs this layout is for
         self.players = players
         self.decks = copies
-        #: True for the 2- and 4-player layout of two packs (the module's constants; the C encoder's)
+        #: True for the 2- and 4-player layout of two packs (the module's constants)
         self.default = players in (2, 4) and copies == 2
-        #: True when the action space is the two-pack one (the C code's ``legal_indices``)
+        #: True when the action space is the two-pack one
         self.default_actions = copies == 2
         self.tp = _TP2 if copies == 2 else _Templates(copies)
         #: meld slots per side: one side can hold at most a third of the deck's cards as melds
@@ -773,8 +756,6 @@ class Layout:
             self.add_by_uid: dict[tuple[int, tuple[int, ...]], int] = _ADD_BY_UID
         else:
             self.meld_cache, self.add_cache, self.add_by_uid = {}, {}, {}
-        #: the action space the C ``legal_indices`` takes for a layout of its own (add offset, add block, slots)
-        self.c_actions = (self.add_offset, self.add_block, self.max_slots)
         if self.default:
             #: relative seat places, side slots, pozzetto flags, match totals
             self.seats, self.side_slots, self.pozzetti, self.scorers = 4, 2, 3, 2
@@ -818,8 +799,8 @@ class Layout:
                 }
             )
         self._at = at
-        #: the offsets the C encoder takes with every call for the layouts other than the 2/4-player one
-        #: (``burraco._speedups.encode_layout``; -1 for a block the layout does not have)
+        #: the offsets the native core's encoder takes (``burraco._native.Encoding``; -1 for a block the layout
+        #: does not have)
         self.c_offsets: tuple[int, ...] = (
             *(at.get(k, -1) for k in _C_BLOCKS),
             self.seats,
@@ -836,7 +817,7 @@ class Layout:
         )
 
 
-#: the blocks of :attr:`Layout.c_offsets`, in the order burraco/_speedups.c reads them (then the relative places, the
+#: the blocks of :attr:`Layout.c_offsets`, in the order src/native/native.c reads them (then the relative places, the
 #: side slots, the pozzetto flags, the meld slots and the bytes of a meld row)
 _C_BLOCKS = (
     "OBS",
@@ -1214,13 +1195,12 @@ class Encoder:
     melds are summarised once per change, for all seats (compared with the side's last melds: melds are immutable
     values, an attachment replaces one), and a seat's buffer rewrites only the slots whose meld changed. The
     result is a new array equal to ``encode_game(game, seat, match_totals)`` (the tests check it on every state of
-    random matches). With 3, 5 and 6 players (and three packs) the C encoder takes the layout's offsets with every
-    call (``encode_layout``) and rewrites the whole vector but the rules block, from the side summaries kept here;
-    without the C code every observation is :func:`encode_game`'s."""
+    random matches). With 3, 5 and 6 players (and three packs) every observation is :func:`encode_game`'s. Where the
+    native core plays the rules the environments take the core's observation instead (``burraco._native.Encoding``,
+    the same vector: tests/test_native_envs.py), so this is the reference they fall back to."""
 
     __slots__ = (
-        "rules", "layout", "_rel", "_side", "_others", "_values", "_deck", "_sides", "_state", "_fast", "_deck_b",
-        "_pile_open",
+        "rules", "layout", "_rel", "_side", "_others", "_values", "_deck", "_sides", "_state",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -1245,10 +1225,6 @@ class Encoder:
         self._deck = _deck_lanes(rules)
         self._sides: list[_Side] = [_NO_SIDE] * max(2, self.layout.side_slots)
         self._state: list[list[Any] | None] = [None] * n
-        # the C encoder (burraco._speedups) where it was built; None: the Python code below (the reference)
-        self._fast = _fast
-        self._deck_b = bytes(rules.deck_counts())
-        self._pile_open = rules.discard_pile_open
 
     def _new_state(self) -> list[Any]:
         raw = bytearray(OBS_SIZE * 4)
@@ -1257,75 +1233,6 @@ class Encoder:
         # buffer, its bytes, the side summaries written in the own and the other meld block, the index of the
         # one-hot lone and top-to-use entries (-1: none)
         return [buf, raw, _NO_SIDE, _NO_SIDE, -1, -1]
-
-    def _encode_layout(
-        self, g: Game, seat: int, match_totals: Sequence[int] | None
-    ) -> npt.NDArray[np.float32]:
-        """:meth:`encode` for the layouts other than the 2/4-player one: the side slots, the side summaries and the
-        match totals in the layout's order here, everything else in C (``encode_layout``)."""
-        fast = _fast_n if self._fast is not None else None
-        if fast is None:
-            return encode_game(g, seat, match_totals)
-        lay = self.layout
-        st = self._state[seat]
-        if st is None:
-            raw = bytearray(lay.obs_size * 4)
-            st = self._state[seat] = [np.frombuffer(raw, dtype=np.float32), raw, None]
-        r = g.rules
-        if st[2] is not r:  # the rules block: a match's hands after 1000 are played individually (§14.3)
-            f = lay.offsets["rules"]
-            st[0][f : f + 10] = _rules_row(r)
-            st[0][f + 10] = r.solo_pair
-            st[2] = r
-        rel = self._rel[seat]
-        key = (g.side_seats, seat, r.direction)  # the sides are an immutable value, replaced when pairs form
-        got = _SLOTS.get(key)
-        if got is None:
-            order = _side_order(g.side_seats, g.side_of_seat, rel, seat)
-            slot_of = [0] * len(order)
-            for j, k in enumerate(order):
-                slot_of[k] = j
-            got = _SLOTS[key] = (tuple(order), tuple(slot_of[g.side_of_seat[x]] for x in range(g.n)))
-        order_t, seat_slot = got
-        melds = g.melds
-        sides = self._sides
-        cap = lay.max_slots
-        sums: list[_Side] = []
-        for k in order_t:
-            ms = melds[k]
-            if len(ms) > cap:
-                ms = ms[:cap]
-            sd = sides[k]
-            if sd[0] != ms:
-                sd = self._side_summary(k, ms)
-            sums.append(sd)
-        mt: tuple[int, ...] | None = None
-        if match_totals:
-            v = [0] * lay.scorers
-            if lay.scorers_are_seats:
-                for x in range(g.n):
-                    v[rel[x]] = match_totals[x]
-            else:
-                for j, k in enumerate(order_t):
-                    v[j] = match_totals[k]
-            mt = tuple(v)
-        solo = g.solo
-        fast.encode_layout(
-            st[1],
-            g,
-            seat,
-            rel,
-            seat_slot,
-            order_t,
-            tuple(sums),
-            lay.c_offsets,
-            self._deck_b,
-            self._pile_open,
-            mt,
-            rel[solo] if solo >= 0 else -1,
-        )
-        obs: npt.NDArray[np.float32] = st[0].copy()
-        return obs
 
     def _side_summary(self, side: int, ms: list[Meld]) -> _Side:
         """The summary of a side's melds (``ms``, at most :data:`MAX_SLOTS`), updated when they changed."""
@@ -1338,32 +1245,11 @@ class Encoder:
         self, g: Game, seat: int, match_totals: Sequence[int] | None = None
     ) -> npt.NDArray[np.float32]:
         """The observation of ``seat`` in ``g`` (a new array)."""
-        if not self.layout.default:
-            return self._encode_layout(g, seat, match_totals)
+        if not self.layout.default:  # 3, 5 and 6 players, three packs: the reference, whole
+            return encode_game(g, seat, match_totals)
         st = self._state[seat]
         if st is None:
             st = self._state[seat] = self._new_state()
-        fast = self._fast
-        if fast is not None:  # the side summaries here, everything else in C (it rewrites all meld rows)
-            my_side = self._side[seat]
-            melds = g.melds
-            ms = melds[my_side]
-            if len(ms) > MAX_SLOTS:
-                ms = ms[:MAX_SLOTS]
-            own = self._sides[my_side]
-            if own[0] != ms:
-                own = self._side_summary(my_side, ms)
-            ms = melds[1 - my_side]
-            if len(ms) > MAX_SLOTS:
-                ms = ms[:MAX_SLOTS]
-            other = self._sides[1 - my_side]
-            if other[0] != ms:
-                other = self._side_summary(1 - my_side, ms)
-            fast.encode(
-                st[1], g, seat, self._rel[seat], my_side, self._deck_b, self._pile_open, own, other, match_totals
-            )
-            obs: npt.NDArray[np.float32] = st[0].copy()
-            return obs
         buf = st[0]
         r = self.rules
         rel = self._rel[seat]
@@ -1551,24 +1437,3 @@ __all__ = [
     "encode_view",
     "legal_indices",
 ]
-
-
-if _fast is not None:
-    _fast.configure(
-        {
-            **_O,
-            "OBS_SIZE": OBS_SIZE,
-            "MAX_SLOTS": MAX_SLOTS,
-            "ROW_BYTES": _ROW_BYTES,
-            "DRAW_INDEX": DRAW_INDEX,
-            "PICK_INDEX": PICK_INDEX,
-            "DISCARD_OFFSET": DISCARD_OFFSET,
-            "ADD_OFFSET": ADD_OFFSET,
-            "ADD_BLOCK": ADD_BLOCK,
-            "DRAW": DRAW,
-            "PICK": PICK,
-            "MELD": MELD,
-            "ADD": ADD,
-            "DISCARD": DISCARD,
-        }
-    )
