@@ -2,9 +2,14 @@
 """How well do determinizations guess the other hands? Uniform sampling against :mod:`burraco.bots.infer`.
 
 Plays hands of heuristic players (every seat ``--level``), and at every ``--every``-th decision of a seat takes its
-view and samples ``--samples`` determinizations with and without the inferred weights. For each other seat it
-counts the cards of the sampled hand (beyond the cards known to be held) that the seat really holds, and reports
-the share of hidden cards guessed right, with a 95 % interval over states (the paired difference too).
+view and samples ``--samples`` determinizations three ways: uniformly, with the search's model
+(:class:`~burraco.bots.infer.Inference`: the weights of :func:`~burraco.bots.infer.seat_weights`), and with the
+calibrated model (``Inference.calibrated()``: weights for the naturals that fit the opponents' melds too, and the
+melds a seat is taken not to hold, :func:`~burraco.bots.infer.seat_avoid`). For each other seat it counts the cards of the sampled hand (beyond the
+cards known to be held) that the seat really holds, and reports the share of hidden cards guessed right, with a
+95 % interval over states (the paired differences too), and how often the hands of seats that ended a turn hold a
+natural run or set of three, and how many hidden naturals that fit only the opponents' melds they hold: really, and
+in each way's samples.
 
     python benchmarks/inference.py --hands 60
 """
@@ -20,18 +25,35 @@ import sys
 
 from burraco import Game, preset
 from burraco.bots import HeuristicPlayer
-from burraco.bots.infer import seat_weights
-from burraco.view import determinize
+from burraco.bots.infer import Inference, seat_avoid
+from burraco.cards import JOKER
+from burraco.melds import meld_rules
+from burraco.view import determinize, holds_natural_meld
 
 
 def _overlap(a: bytes | bytearray | list[int], b: bytes | bytearray | list[int]) -> int:
     return sum(min(x, y) for x, y in zip(a, b, strict=True))
 
 
+def _only_theirs(fits: list[int], side: int) -> list[int]:
+    """The naturals that fit another side's melds and none of ``side``'s."""
+    theirs = 0
+    for k, f in enumerate(fits):
+        if k != side:
+            theirs |= f
+    theirs &= ~fits[side]
+    return [c for c in range(JOKER) if theirs >> c & 1 and c % 13 != 1]
+
+
 def measure(rules_name: str, hands: int, level: str, every: int, samples: int, seed: int) -> dict[str, object]:
     rules = preset(rules_name)
-    uni: list[float] = []
-    inf: list[float] = []
+    shares: list[list[float]] = [[], [], []]
+    # hands of seats that ended a turn (seat_avoid) holding a natural run or set: really, and as sampled each way
+    melds_held = [0, 0, 0, 0]
+    melds_hands = 0
+    # the same hands' hidden naturals that fit only the opponents' melds (FITS_OPPONENT_MELD): really, and sampled
+    opp_held = [0, 0, 0, 0]
+    ctx = meld_rules(rules)
     for h in range(hands):
         g = Game.new(rules, seed=seed * 100_003 + h)
         players = [HeuristicPlayer(level, seed=h * 10 + s) for s in range(rules.players)]
@@ -41,12 +63,17 @@ def measure(rules_name: str, hands: int, level: str, every: int, samples: int, s
             s = g.current_seat
             view = g.view(s)
             if step % every == 0 and g.turn >= 0:
-                w = seat_weights(view)
+                models = ((None, None), Inference().sample_args(view), Inference.calibrated().sample_args(view))
+                av = seat_avoid(view)
+                fits = [0] * len(view.melds)
+                for side, melds in enumerate(view.melds):
+                    for m in melds:
+                        fits[side] |= ctx.singles(m)
                 hidden_total = 0
-                got = [0, 0]
+                got = [0, 0, 0]
                 for k in range(samples):
-                    for j, weights in enumerate((None, w)):
-                        d = determinize(view, random.Random(rng.getrandbits(32)), weights)
+                    for j, (weights, avoid) in enumerate(models):
+                        d = determinize(view, random.Random(rng.getrandbits(32)), weights, avoid)
                         for o in range(rules.players):
                             if o == s:
                                 continue
@@ -56,9 +83,17 @@ def measure(rules_name: str, hands: int, level: str, every: int, samples: int, s
                             got[j] += _overlap(true, sampled)
                             if j == 0 and k == 0:
                                 hidden_total += sum(true)
+                            if av[o]:
+                                melds_held[j + 1] += holds_natural_meld(d.hands[o], [], av[o])
+                                theirs = _only_theirs(fits, view.side_of(o))
+                                opp_held[j + 1] += sum(sampled[c] for c in theirs)
+                                if j == 0:
+                                    melds_hands += 1
+                                    melds_held[0] += holds_natural_meld(g.hands[o], [], av[o])
+                                    opp_held[0] += sum(true[c] for c in theirs)
                 if hidden_total:
-                    uni.append(got[0] / (samples * hidden_total))
-                    inf.append(got[1] / (samples * hidden_total))
+                    for j in range(3):
+                        shares[j].append(got[j] / (samples * hidden_total))
             legal = g.legal_actions()
             g.apply(legal[0] if len(legal) == 1 else players[s].choose(view, legal))
             step += 1
@@ -68,14 +103,27 @@ def measure(rules_name: str, hands: int, level: str, every: int, samples: int, s
         half = 1.96 * statistics.stdev(x) / math.sqrt(len(x)) if len(x) > 1 else float("nan")
         return round(m, 4), round(m - half, 4), round(m + half, 4)
 
-    diff = [b - a for a, b in zip(uni, inf, strict=True)]
+    uni, inf, cal = shares
     return {
         "rules": rules_name,
         "hands": hands,
         "states": len(uni),
         "uniform": ci(uni),
         "inferred": ci(inf),
-        "difference": ci(diff),
+        "difference": ci([b - a for a, b in zip(uni, inf, strict=True)]),
+        "calibrated": ci(cal),
+        "calibrated_minus_inferred": ci([b - a for a, b in zip(inf, cal, strict=True)]),
+        "natural_melds_held": {
+            "hands": melds_hands,
+            **{
+                k: round(x / max(1, melds_hands), 4)
+                for k, x in zip(("true", "uniform", "inferred", "calibrated"), melds_held, strict=True)
+            },
+        },
+        "opponent_fits_per_hand": {
+            k: round(x / max(1, melds_hands), 3)
+            for k, x in zip(("true", "uniform", "inferred", "calibrated"), opp_held, strict=True)
+        },
     }
 
 

@@ -9,30 +9,67 @@ its 95 % interval, deal win rate)::
 
     python benchmarks/search_variants.py --a '{"top_k": 5, "discards_k": 4}' --b '{}' --budget 0.1 --deals 100 \\
         --workers 2 --json docs/strength/variants/wide-root.json
+
+``"knows_hands": true`` in a side's arguments makes it a measuring stick between the honest search and ``cheat``:
+it sees the other players' hands (as if every card in them had been seen picked up) but not the order of the stock
+or the pozzetti, which it samples. ``cheat`` minus it is what knowing the stock is worth, it minus the honest
+search what knowing the hands is worth: how much of the gap to ``cheat`` inference could close at best.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from typing import Any
 
-from burraco import preset
+from burraco import Game, preset
+from burraco.actions import Action
 from burraco.arena import play_deal, summarize
 from burraco.bots.ismcts import ISMCTSPlayer
+from burraco.view import determinize
+
+
+class KnowsHandsPlayer(ISMCTSPlayer):
+    """The search seeing the other hands but not the stock: every determinization keeps the true hands and deals
+    the cards it cannot locate (stock, pozzetti, a closed pile) at random. Measurement only."""
+
+    needs_state = True
+
+    def choose_with_state(self, game: Game, legal: list[Action]) -> Action:
+        self._started = time.perf_counter()
+        if len(legal) == 1:
+            return legal[0]
+        seat = game.current_seat
+        view = game.view(seat)
+        known = [view.known[o] if o == seat else bytes(game.hands[o]) for o in range(game.n)]
+        unseen = bytearray(view.unseen)
+        for o in range(game.n):
+            for c in range(53):
+                unseen[c] -= known[o][c] - view.known[o][c]
+        seen = dataclasses.replace(view, known=tuple(known), unseen=bytes(unseen))
+
+        def sample(rng: random.Random) -> Game:
+            g = determinize(seen, rng)
+            g.known = [bytearray(k) for k in view.known]  # what the players saw picked up, as in the real game
+            return g
+
+        return self._search(view, legal, sample)
 
 
 def _factory(kwargs: dict[str, Any], budget: float | None, iterations: int | None) -> Any:
     def make(seed: int) -> ISMCTSPlayer:
         kw = dict(kwargs)
+        cls = KnowsHandsPlayer if kw.pop("knows_hands", False) else ISMCTSPlayer
         if iterations is not None:
             kw.setdefault("iterations", iterations)
         elif budget is not None:
             kw.setdefault("time_budget", budget)
-        return ISMCTSPlayer(seed=seed, **kw)
+        return cls(seed=seed, **kw)
 
     return make
 

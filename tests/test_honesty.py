@@ -16,7 +16,7 @@ import pytest
 
 from burraco import PRESETS, Game, determinize, preset
 from burraco.bots import CheatingISMCTSPlayer, HeuristicPlayer, ISMCTSPlayer
-from burraco.bots.infer import seat_weights
+from burraco.bots.infer import seat_avoid, seat_weights
 from burraco.cards import NUM_TYPES
 
 
@@ -61,13 +61,15 @@ def _hidden_cards(g: Game, seat: int) -> Counter[int]:
 @pytest.mark.parametrize("name", sorted(PRESETS))
 @pytest.mark.parametrize("weighted", [False, True], ids=["uniform", "inferred"])
 def test_determinizations_keep_what_the_seat_knows(name: str, weighted: bool) -> None:
-    """Uniform sampling and sampling weighted by burraco.bots.infer alike."""
+    """Uniform sampling and sampling weighted by burraco.bots.infer alike (its weights and the natural melds it
+    takes a seat not to hold)."""
     rng = random.Random(name)
     checked = 0
     for g in _states(name, seed=len(name)):
         for seat in range(g.n):
             v = g.view(seat)
-            d = determinize(v, random.Random(rng.randrange(10**9)), seat_weights(v) if weighted else None)
+            inferred = (seat_weights(v), seat_avoid(v)) if weighted else (None, None)
+            d = determinize(v, random.Random(rng.randrange(10**9)), *inferred)
             assert d.view(seat) == v
             # the seat's own hand (but a pozzetto it may not look at yet), the table and the visible pile are
             # where it saw them

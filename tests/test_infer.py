@@ -10,10 +10,12 @@ import random
 from collections import Counter
 
 from burraco import Game, determinize, preset
-from burraco.bots import HeuristicPlayer
-from burraco.bots.infer import FITS_OWN_MELD, seat_weights
+from burraco.bots import HeuristicPlayer, RandomPlayer
+from burraco.bots.infer import FITS_OPPONENT_MELD, FITS_OWN_MELD, Inference, seat_avoid, seat_weights
 from burraco.cards import JOKER, parse_card
 from burraco.melds import meld_rules
+from burraco.rules import ALL_SET_RANKS
+from burraco.view import AVOID_TRIES, holds_natural_meld
 
 
 def _state_with_melds() -> Game:
@@ -28,21 +30,52 @@ def _state_with_melds() -> Game:
     raise AssertionError("no state with melds on both sides")
 
 
-def test_weights_mark_the_naturals_that_fit_the_seats_own_side() -> None:
+def test_weights_mark_the_naturals_that_fit_the_seats_own_side_and_the_opponents() -> None:
+    """Naturals that fit the seat's side melds are rare in his hand (he attaches them); with the calibrated weight,
+    those that fit only the opponents' stay there (he does not feed the opponents); wilds and the rest weigh 1."""
     g = _state_with_melds()
     v = g.view(0)
-    w = seat_weights(v)
-    assert w[0] is None  # never about the seat itself
-    ctx = meld_rules(v.rules)
-    for s in (1, 2, 3):
-        ws = w[s]
-        assert ws is not None
-        fits = 0
-        for m in v.melds[v.side_of(s)]:
-            fits |= ctx.singles(m)
-        for c in range(53):
-            natural_fit = fits >> c & 1 and c != JOKER and c % 13 != 1
-            assert ws[c] == (FITS_OWN_MELD if natural_fit else 1.0), (s, c)
+    for fits_opponent in (1.0, FITS_OPPONENT_MELD):
+        w = seat_weights(v, fits_opponent=fits_opponent)
+        if fits_opponent == 1.0:
+            assert w == seat_weights(v)  # the default: the model of 2026-11-30
+        assert w[0] is None  # never about the seat itself
+        ctx = meld_rules(v.rules)
+        marked = {FITS_OWN_MELD: 0, fits_opponent: 0}
+        for s in (1, 2, 3):
+            ws = w[s]
+            assert ws is not None
+            own = theirs = 0
+            for side, melds in enumerate(v.melds):
+                for m in melds:
+                    if side == v.side_of(s):
+                        own |= ctx.singles(m)
+                    else:
+                        theirs |= ctx.singles(m)
+            for c in range(53):
+                natural = c != JOKER and c % 13 != 1
+                expected = 1.0
+                if natural and own >> c & 1:
+                    expected = FITS_OWN_MELD
+                elif natural and theirs >> c & 1:
+                    expected = fits_opponent
+                assert ws[c] == expected, (s, c)
+                marked[expected] = marked.get(expected, 0) + 1
+        assert marked[FITS_OWN_MELD] and marked[fits_opponent]
+
+
+def test_the_default_model_is_that_of_2026_11_30_and_the_calibrated_one_an_option() -> None:
+    g = _state_with_melds()
+    v = g.view(0)
+    weights, avoid = Inference().sample_args(v)
+    assert avoid is None and weights == seat_weights(v)
+    assert all(w is None or set(w) <= {1.0, FITS_OWN_MELD} for w in weights)
+    weights, avoid = Inference.calibrated().sample_args(v)
+    assert avoid == seat_avoid(v) and any(a for a in avoid)
+    assert any(w is not None and FITS_OPPONENT_MELD in w for w in weights)
+    assert Inference.of(False) is None and Inference.of(True) == Inference()
+    assert Inference.of({"calibrated": True}) == Inference.calibrated()
+    assert Inference.of({"avoid_melds": True}) == Inference(avoid_melds=True)
 
 
 def test_no_melds_no_weights() -> None:
@@ -87,3 +120,88 @@ def test_weighted_sampling_without_replacement_is_exact() -> None:
                 total.update(m.cards)
         assert sum(total.values()) == 108
         assert total[parse_card("JK")] == 4
+
+
+# ----- natural melds a seat is taken not to hold (seat_avoid) ------------------------------------------------------
+
+
+def _hand(text: str) -> list[int]:
+    h = [0] * 53
+    for t in text.split():
+        h[parse_card(t)] += 1
+    return h
+
+
+def test_holds_natural_meld_finds_runs_and_sets_of_three_naturals() -> None:
+    """§4.3, §4.4: a run is three naturals of one suit in a row (the Ace above the King too); a set three of a rank
+    the rules allow. A 2 is left out (in a hand it is as often a wild), and so is the joker."""
+    runs = 1
+    every_set = sum(1 << r for r in ALL_SET_RANKS)  # every rank but the 2 (§4.3)
+    assert holds_natural_meld(_hand("5h 6h 7h Kc"), [], runs)
+    assert holds_natural_meld(_hand("Qs Ks As"), [], runs)
+    assert not holds_natural_meld(_hand("Ks As 2s"), [], runs)  # no run around the corner
+    assert not holds_natural_meld(_hand("Ah 2h 3h"), [], runs)  # the 2 may be a wild: not counted
+    assert not holds_natural_meld(_hand("5h 6d 7h"), [], runs)
+    assert not holds_natural_meld(_hand("5h 6h JK"), [], runs)
+    assert holds_natural_meld(_hand("5h 6h"), [parse_card("7h")], runs)  # the extra cards count
+    assert holds_natural_meld(_hand("9h 9d 9s"), [], every_set)
+    assert not holds_natural_meld(_hand("9h 9d 9s"), [], runs)  # sets only where asked
+    assert not holds_natural_meld(_hand("9h 9d 9s"), [], 1 << 3)  # a set of 3s only
+    assert holds_natural_meld(_hand("3h 3h 3s"), [], 1 << 3)
+    assert not holds_natural_meld(_hand("2h 2d 2s"), [], every_set)  # no sets of 2s
+
+
+def _seat_has_played(g: Game, seat: int) -> bool:
+    return ((seat - g.first) * g.rules.direction) % g.n < g.turns
+
+
+def test_seat_avoid_is_about_seats_that_ended_a_turn() -> None:
+    """Only a seat that has ended a turn of this hand (so had the chance to lay its melds down), is not the one
+    playing and holds no pozzetto it has not looked at is sampled without natural melds; with the rules' set
+    ranks (italian: every rank but the 2; brazilian: runs only)."""
+    for name, mask in (("italian", 1 | sum(1 << r for r in (1, *range(3, 14)))), ("brazilian", 1)):
+        g = Game.new(preset(name), seed=3)
+        players = [HeuristicPlayer("hard", seed=s) for s in range(g.n)]
+        seen = set()
+        while g.end is None:
+            v = g.view(g.current_seat)
+            avoid = seat_avoid(v)
+            for s in range(g.n):
+                expected = s != v.seat and s != v.turn and not v.hidden_seats[s] and _seat_has_played(g, s)
+                assert avoid[s] == (mask if expected else 0), (name, s, g.turns)
+                seen.add(avoid[s])
+            g.apply(players[g.current_seat].choose(v, g.legal_actions()))
+        assert seen == {0, mask}
+    assert seat_avoid(Game.new(preset("italian"), seed=1).view(0)) == [0, 0, 0, 0]
+
+
+def test_seat_avoid_waits_for_a_first_meld_minimum() -> None:
+    """§14.7: where a first meld needs a minimum, three naturals may be too few points to lay down, so a seat whose
+    side has not opened keeps them."""
+    g = Game.new(preset("italian", min_first_meld=90), seed=3)
+    players = [RandomPlayer(seed=s) for s in range(g.n)]
+    for _ in range(12):
+        g.apply(players[g.current_seat].choose(g.view(g.current_seat), g.legal_actions()))
+    v = g.view(g.current_seat)
+    assert g.turns >= 2
+    for s in range(g.n):
+        assert seat_avoid(v)[s] == 0 or v.melds[v.side_of(s)]
+
+
+def test_determinize_avoids_natural_melds_in_those_hands() -> None:
+    """Sampled hands of seats that ended a turn hold a natural run or set far less often than uniform ones, and
+    still exactly the cards the view allows (a draw is taken again at most AVOID_TRIES times, then kept)."""
+    g = _state_with_melds()
+    v = g.view(g.current_seat)
+    avoid = seat_avoid(v)
+    seats = [s for s in range(g.n) if avoid[s]]
+    assert seats
+    rng = random.Random(4)
+    held = {None: 0, "avoid": 0}
+    for _ in range(200):
+        for key, av in ((None, None), ("avoid", avoid)):
+            d = determinize(v, random.Random(rng.getrandbits(32)), None, av)
+            assert d.view(v.seat) == v
+            held[key] += sum(holds_natural_meld(d.hands[s], [], avoid[s]) for s in seats)
+    assert held["avoid"] * 5 < held[None], held
+    assert AVOID_TRIES >= 2

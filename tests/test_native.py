@@ -363,11 +363,12 @@ def test_the_core_deals_what_game_new_deals() -> None:
 
 @pytest.mark.parametrize("rules", diff.rule_sets()[::5], ids=lambda r: f"{r.name}-{r.players}p")  # type: ignore[attr-defined]
 def test_determinizations_are_those_of_the_python_engine(rules) -> None:  # type: ignore[no-untyped-def]
-    """Determinizer(view, weights).sample(rng) is determinize(view, rng, weights): the same state, the same draws,
-    uniform and weighted (burraco.bots.infer.seat_weights), from every seat's view of random hands; a Twister held
-    in the core draws what the random.Random draws."""
+    """Determinizer(view, weights, avoid).sample(rng) is determinize(view, rng, weights, avoid): the same state, the
+    same draws, uniform, weighted (burraco.bots.infer.seat_weights), avoiding natural melds (seat_avoid, and every
+    seat's runs and sets where random players leave many in their hands) and both, from every seat's view of random
+    hands; a Twister held in the core draws what the random.Random draws."""
     from burraco import determinize
-    from burraco.bots.infer import seat_weights
+    from burraco.bots.infer import seat_avoid, seat_weights
 
     checked = 0
     g = Game.new(rules, seed=7)
@@ -377,13 +378,14 @@ def test_determinizations_are_those_of_the_python_engine(rules) -> None:  # type
         if step % 4 == 0:
             for seat in range(rules.players):
                 view = g.view(seat)
-                for w in (None, seat_weights(view)):
+                every = [0x3FFF] * rules.players
+                for w, av in ((None, None), (seat_weights(view), None), (None, every), (seat_weights(view), seat_avoid(view))):
                     r1, r2 = random.Random(step + seat), random.Random(step + seat)
-                    d = native.Determinizer(view, w)
-                    assert d.sample(r2).fields() == native.fields_of(determinize(view, r1, w))
+                    d = native.Determinizer(view, w, av)
+                    assert d.sample(r2).fields() == native.fields_of(determinize(view, r1, w, av))
                     assert r1.getstate() == r2.getstate()
                     tw = native.Twister(r2)
-                    assert d.sample_from(tw).fields() == native.fields_of(determinize(view, r1, w))
+                    assert d.sample_from(tw).fields() == native.fields_of(determinize(view, r1, w, av))
                     assert tw.getrandbits(32) == r1.getrandbits(32)
                     tw.give_back(r2)
                     assert r1.getstate() == r2.getstate()

@@ -351,12 +351,17 @@ def random_hands(g: Game, count: int, seed: int) -> int:
 
 class Determinizer:
     """The determinizations of one :class:`~burraco.view.View` on the native core: :meth:`sample` is
-    :func:`burraco.view.determinize` (``weights`` as there), drawing the same numbers from ``rng``, so that it gives
+    :func:`burraco.view.determinize` (``weights`` and ``avoid`` as there), drawing the same numbers from ``rng``, so that it gives
     the same state; the view's fixed part is converted once, a sample costs a few microseconds."""
 
     __slots__ = ("rules", "_d")
 
-    def __init__(self, view: View, weights: Sequence[Sequence[float] | None] | None = None) -> None:
+    def __init__(
+        self,
+        view: View,
+        weights: Sequence[Sequence[float] | None] | None = None,
+        avoid: Sequence[int] | None = None,
+    ) -> None:
         r = view.rules
         why = supported(r)
         if _mod is None or why is not None:
@@ -410,10 +415,11 @@ class Determinizer:
             native_rules(r), base, pool, seat, need, ws, view.hidden_pozzetto,
             [int(x) for x in view.hidden_seats], view.pile_size, view.stock_size,
             [int(p) for p in view.pozzetti], list(r.pozzetto_sizes), fix_drawn,
+            [0 if avoid is None or s == seat else int(avoid[s]) for s in range(n)],
         )  # fmt: skip
 
     def sample(self, rng: random.Random) -> NativeHand:
-        """One determinization, as ``determinize(view, rng, weights)`` makes it (``rng`` advanced the same way)."""
+        """One determinization, as ``determinize(view, rng, weights, avoid)`` makes it (``rng`` advanced the same way)."""
         h, state = self._d.sample(rng.getstate())
         rng.setstate(state)
         return NativeHand(self.rules, None, h)

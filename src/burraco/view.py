@@ -331,6 +331,9 @@ _TURN_FIELDS = (
 )
 
 
+_ONES = (1.0,) * NUM_TYPES
+
+
 def _weighted_sample(pool: list[int], w: Sequence[float], k: int, rng: random.Random) -> list[int]:
     """``k`` cards drawn from ``pool`` without replacement, each draw proportional to ``w[card]`` (Efraimidis and
     Spirakis: the ``k`` largest keys ``u ** (1 / w)``); the drawn cards are removed from ``pool``."""
@@ -344,8 +347,40 @@ def _weighted_sample(pool: list[int], w: Sequence[float], k: int, rng: random.Ra
     return out
 
 
+#: how many times a seat's sampled hand is drawn again while it holds a meld the seat is taken not to hold
+#: (``determinize``'s ``avoid``); the last draw stays, so every world the view allows keeps some probability
+AVOID_TRIES = 8
+
+#: ranks of a run of naturals in one suit, in order: 3 … King, then the Ace above the King (a 2 is left out: in a
+#: hand it is a wild as often as a natural)
+_RUN_RANKS = (*range(2, 13), 0)
+
+
+def holds_natural_meld(counts: Sequence[int], extra: Sequence[int], avoid: int) -> bool:
+    """Whether the cards ``counts`` (53 counts) plus the cards ``extra`` (a list of card types) hold three naturals
+    that make a meld of the kinds in ``avoid``: bit 0 a run of three in one suit (ranks 3 … K and Q K A), bit ``r``
+    (1 = Ace … 13 = King) a set of three of rank ``r``."""
+    h = list(counts)
+    for c in extra:
+        h[c] += 1
+    if avoid & 1:
+        for base in (0, 13, 26, 39):
+            run = 0
+            for r in _RUN_RANKS:
+                run = run + 1 if h[base + r] else 0
+                if run == 3:
+                    return True
+    for r in range(13):
+        if avoid >> (r + 1) & 1 and h[r] + h[13 + r] + h[26 + r] + h[39 + r] >= 3:
+            return True
+    return False
+
+
 def determinize(
-    view: View, rng: random.Random, weights: Sequence[Sequence[float] | None] | None = None
+    view: View,
+    rng: random.Random,
+    weights: Sequence[Sequence[float] | None] | None = None,
+    avoid: Sequence[int] | None = None,
 ) -> Game:
     """A full :class:`Game` consistent with ``view``: every card the seat knows stays where it is (its hand, the
     table, the visible pile, the cards others were seen to pick up); the rest is dealt uniformly at random to the
@@ -354,6 +389,10 @@ def determinize(
     ``weights`` (optional, per seat a weight per card type, or None): the unknown cards of those seats' hands are
     drawn first, by weighted sampling without replacement (a card of weight 0.5 is half as likely as one of weight
     1 at each draw); the rest is dealt uniformly as above (:mod:`burraco.bots.infer` makes such weights).
+
+    ``avoid`` (optional, per seat a mask of :func:`holds_natural_meld`, 0 for none): those seats' unknown cards are
+    drawn the same way (weight 1 where ``weights`` gives none) and drawn again, up to :data:`AVOID_TRIES` times in
+    all, while the seat's hand (its known cards and the drawn ones) holds such a meld of naturals.
 
     The result has no deal or action history (it cannot be written as a record); everything else is playable.
     """
@@ -366,13 +405,23 @@ def determinize(
         if k:
             pool.extend([c] * k)
     drawn: list[list[int] | None] = [None] * n
-    if weights is not None:
-        for s, w in enumerate(weights):
-            if w is None or s == view.seat:
+    if weights is not None or avoid is not None:
+        for s in range(n):
+            w = weights[s] if weights is not None else None
+            a = avoid[s] if avoid is not None else 0
+            if (w is None and not a) or s == view.seat:
                 continue
             k = view.hand_sizes[s] - sum(view.known[s])
-            if k > 0:
-                drawn[s] = _weighted_sample(pool, w, k, rng)
+            if k <= 0:
+                continue
+            ws = _ONES if w is None else w
+            for tries in range(1, AVOID_TRIES + 1):
+                saved = pool[:] if a else pool
+                cards = _weighted_sample(pool, ws, k, rng)
+                if not a or tries == AVOID_TRIES or not holds_natural_meld(view.known[s], cards, a):
+                    break
+                pool[:] = saved
+            drawn[s] = cards
     _shuffle(pool, rng)
     pos = 0
 
@@ -468,4 +517,4 @@ def sides_json(
 #: the keys of :func:`sides_json` (in :meth:`View.to_json` and the server's payloads)
 SIDES_KEYS = ("sides", "seat_side", "solo")
 
-__all__ = ["JOKER", "SIDES_KEYS", "View", "determinize", "make_view", "sides_json"]
+__all__ = ["AVOID_TRIES", "JOKER", "SIDES_KEYS", "View", "determinize", "holds_natural_meld", "make_view", "sides_json"]

@@ -3597,21 +3597,42 @@ typedef struct {
     NState *base; /* room for every meld */
     uint8_t pool[MAXCARDS];
     int npool, seat, hidden_poz, pile_size, stock_size, fix_drawn;
-    int need[MAXP], hidden_seat[MAXP], has_w[MAXP];
+    int need[MAXP], hidden_seat[MAXP], has_w[MAXP], avoid[MAXP];
     int poz_present[MAXPOZ], poz_size[MAXPOZ], npoz;
     double w[MAXP][NT];
 } DetObject;
 
 static PyTypeObject DetType;
 
+/* view.holds_natural_meld: the hand h (53 counts) holds three naturals making a meld of the kinds in avoid (bit 0 a
+ * run of three in a suit over 3 ... K, Q K A; bit r a set of three of rank r) */
+static int holds_natural_meld(const uint8_t *h, int avoid) {
+    if (avoid & 1)
+        for (int base = 0; base < 52; base += 13) {
+            int run = 0;
+            for (int i = 0; i < 12; i++) {
+                int r = i < 11 ? i + 2 : 0;
+                run = h[base + r] ? run + 1 : 0;
+                if (run == 3)
+                    return 1;
+            }
+        }
+    for (int r = 0; r < 13; r++)
+        if ((avoid >> (r + 1) & 1) && h[r] + h[13 + r] + h[26 + r] + h[39 + r] >= 3)
+            return 1;
+    return 0;
+}
+
+#define AVOID_TRIES 8 /* view.AVOID_TRIES */
+
 /* Determinizer(rules, base, pool, seat, need, weights, hidden_poz, hidden_seats, pile_size, stock_size, pozzetti,
- * sizes, fix_drawn): burraco.native.Determinizer builds the arguments from a view */
+ * sizes, fix_drawn, avoid): burraco.native.Determinizer builds the arguments from a view */
 static PyObject *Det_new(PyTypeObject *tp, PyObject *args, PyObject *kw) {
     RulesObject *rules;
-    PyObject *base, *pool, *need, *weights, *hseats, *pozz, *sizes;
+    PyObject *base, *pool, *need, *weights, *hseats, *pozz, *sizes, *avoid;
     int seat, hidden_poz, pile_size, stock_size, fix_drawn;
-    if (!PyArg_ParseTuple(args, "O!OOiOOiOiiOOp", &RulesType, &rules, &base, &pool, &seat, &need, &weights,
-                          &hidden_poz, &hseats, &pile_size, &stock_size, &pozz, &sizes, &fix_drawn))
+    if (!PyArg_ParseTuple(args, "O!OOiOOiOiiOOpO", &RulesType, &rules, &base, &pool, &seat, &need, &weights,
+                          &hidden_poz, &hseats, &pile_size, &stock_size, &pozz, &sizes, &fix_drawn, &avoid))
         return NULL;
     DetObject *d = (DetObject *)tp->tp_alloc(tp, 0);
     if (d == NULL)
@@ -3658,6 +3679,19 @@ static PyObject *Det_new(PyTypeObject *tp, PyObject *args, PyObject *kw) {
         PyErr_SetString(PyExc_ValueError, "one weight list (or None) per seat");
         goto fail;
     }
+    if (!PySequence_Check(avoid) || PySequence_Size(avoid) != R->players) {
+        PyErr_SetString(PyExc_ValueError, "one avoid mask per seat");
+        goto fail;
+    }
+    for (int s = 0; s < R->players; s++) {
+        PyObject *a = PySequence_GetItem(avoid, s);
+        if (a == NULL)
+            goto fail;
+        d->avoid[s] = (int)PyLong_AsLong(a);
+        Py_DECREF(a);
+        if (d->avoid[s] == -1 && PyErr_Occurred())
+            goto fail;
+    }
     for (int s = 0; s < R->players; s++) {
         PyObject *ws = PySequence_GetItem(weights, s);
         if (ws == NULL)
@@ -3700,12 +3734,34 @@ static void det_sample(const DetObject *d, NState *S, MT *m) {
     memcpy(pool, d->pool, (size_t)n);
     int drawn[MAXP] = {0};
     uint8_t got[MAXCARDS];
+    double ones[NT];
+    for (int c = 0; c < NT; c++)
+        ones[c] = 1.0;
     for (int s = 0; s < R->players; s++) {
-        if (!d->has_w[s] || s == d->seat)
+        int a = d->avoid[s];
+        if ((!d->has_w[s] && !a) || s == d->seat)
             continue;
         int k = d->need[s];
         if (k > 0) {
-            det_weighted(pool, &n, d->w[s], k, m, got);
+            const double *w = d->has_w[s] ? d->w[s] : ones;
+            uint8_t saved[MAXCARDS];
+            int nsaved = n;
+            if (a)
+                memcpy(saved, pool, (size_t)n);
+            /* HAND(S, s) holds the seat's known cards here (the base's hand row) */
+            for (int tries = 1;; tries++) {
+                det_weighted(pool, &n, w, k, m, got);
+                if (!a || tries == AVOID_TRIES)
+                    break;
+                uint8_t h[NT];
+                memcpy(h, HAND(S, s), NT);
+                for (int j = 0; j < k; j++)
+                    h[got[j]]++;
+                if (!holds_natural_meld(h, a))
+                    break;
+                memcpy(pool, saved, (size_t)nsaved);
+                n = nsaved;
+            }
             for (int j = 0; j < k; j++)
                 HAND(S, s)[got[j]]++;
             drawn[s] = 1;

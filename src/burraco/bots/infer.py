@@ -1,23 +1,47 @@
 """Inference about hidden hands from public play: how likely each unseen card is in each other seat's hand.
 
 A uniform determinization (:func:`burraco.view.determinize`) deals the unseen cards at random. Players do not hold
-cards at random, though: a player who could attach a natural card to his side's melds almost always does (it scores
-on the table, it cannot be caught in his hand when the hand ends, and it brings him nearer the pozzetto). So the
-natural cards that fit a seat's side melds are rare in that seat's hand.
+cards at random, though, and three things they do show in their hands:
 
-:func:`seat_weights` turns this into relative weights per card type for every other seat, which
-:func:`burraco.view.determinize` uses to sample their hands (weighted sampling without replacement). Everything
-comes from the seat's view only: the melds on the table and the counts it may know.
+* a player who could attach a natural card to his side's melds almost always does (it scores on the table, it
+  cannot be caught in his hand when the hand ends, and it brings him nearer the pozzetto): such cards are rare in
+  his hand (weight :data:`FITS_OWN_MELD`);
+* a natural that fits only the opponents' melds is one he keeps rather than discard (the next opponent would
+  attach it, or take the pile with it): such cards stay in hands (weight :data:`FITS_OPPONENT_MELD`);
+* a player who ends his turn holding three naturals that make a meld has, nearly always, laid them down: the hand
+  of a seat that has ended a turn holds no natural run or set of three (:func:`seat_avoid`).
 
-Measured with ``benchmarks/inference.py`` (heuristic:hard at every seat, 40 hands, every 5th decision, 6 samples
-per state and method): the share of another seat's hidden cards that a sampled hand guesses right goes from
-15.0 % (uniform) to 17.3 % in ``italian`` (+2.3 points, 95 % CI +1.9 … +2.7) and from 16.0 % to 19.9 % in
-``brazilian`` (+3.9, CI +3.4 … +4.4). Also tried and dropped: lowering the weight of the twins and same-suit
-neighbours of a seat's latest discards (no measurable gain), and weighting wild cards the same way (better in
-``brazilian``, worse in ``italian``, where wilds are often kept back).
+:func:`seat_weights` and :func:`seat_avoid` turn these into relative weights per card type and meld masks for every
+other seat, which :func:`burraco.view.determinize` uses to sample their hands (weighted sampling without
+replacement, a hand drawn again while it holds such a meld); :class:`Inference` holds the model's parameters.
+Everything comes from the seat's view only: the melds on the table, the counts it may know and whose turns have
+been played.
+
+Measured with ``benchmarks/inference.py --hands 40 --samples 6 --seed 1 [--rules brazilian]`` (heuristic:hard at
+every seat, every 5th decision; 2026-12-05), uniform samples / the default model / ``Inference.calibrated()``
+against the real hands:
+
+* the share of another seat's hidden cards a sampled hand places right: ``italian`` 14.7 % / 17.4 % / 18.1 %,
+  ``brazilian`` 16.4 % / 20.6 % / 21.5 %;
+* the hands of seats that ended a turn holding a natural run or set of three: ``italian`` 11.7 % / 12.8 % / 0.3 %
+  against 0.7 % really, ``brazilian`` 6.6 % / 7.3 % / 0.3 % against 0.9 %;
+* the hidden naturals that fit only the opponents' melds, per such hand: ``italian`` 0.68 / 0.92 / 1.17 against
+  1.12 really, ``brazilian`` 0.80 / 1.06 / 1.33 against 1.50.
+
+At the table the calibrated model did not play better (the search at 100 determinizations a decision, 200 duplicate
+deals: meld avoidance alone +7, CI −67 … +82; both signals −34, CI −108 … +41): the default stays the model of
+2026-11-30, which had won +100 (CI +18 … +182) over uniform sampling.
+
+Also tried and dropped: lowering the weight of the twins and same-suit neighbours of a seat's latest discards (no
+measurable gain), weighting wild cards the same way (better in ``brazilian``, worse in ``italian``, where wilds
+are often kept back), and the top card a seat passed on (the hand that drew from the stock instead holds two
+naturals making a meld with it in 4.1 % of cases, samples in 6.3 %: too little to model).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
 
 from ..cards import JOKER, NUM_TYPES
 from ..melds import meld_rules
@@ -26,27 +50,111 @@ from ..view import View
 #: weight of a natural card that fits one of the seat's side melds (he would have attached it); not 0, so that
 #: every world consistent with the view keeps some probability (a human may hold a card back)
 FITS_OWN_MELD = 0.05
+#: weight of a natural card that fits an opponent's meld (and none of his side's): he keeps it rather than feed the
+#: opponents, so such cards stay in hands
+FITS_OPPONENT_MELD = 1.6
 
 
-def seat_weights(view: View) -> list[list[float] | None]:
-    """Per seat, a weight per card type for the cards of its hand this seat cannot see (None: uniform)."""
+@dataclass(frozen=True)
+class Inference:
+    """How the search samples the other hands: the weights of :func:`seat_weights` and the melds of
+    :func:`seat_avoid`.
+
+    The default is the model of 2026-11-30 (weight :data:`FITS_OWN_MELD` alone), the one measured best at the table.
+    ``Inference.calibrated()`` adds the two signals of 2026-12-05 (:data:`FITS_OPPONENT_MELD`, meld avoidance): its
+    samples look more like the real hands, but the search did not play better with them (docs/strength.md, "What
+    the hidden cards are worth"), so it is an option for the next try, off by default."""
+
+    fits_own: float = FITS_OWN_MELD
+    fits_opponent: float = 1.0
+    avoid_melds: bool = False
+
+    @classmethod
+    def calibrated(cls) -> Inference:
+        """The model whose samples hold as many opponent-fitting naturals and natural melds as real hands do."""
+        return cls(fits_opponent=FITS_OPPONENT_MELD, avoid_melds=True)
+
+    def sample_args(self, view: View) -> tuple[list[list[float] | None], list[int] | None]:
+        """``weights`` and ``avoid`` for :func:`burraco.view.determinize` of ``view``."""
+        return seat_weights(view, self.fits_own, self.fits_opponent), seat_avoid(view) if self.avoid_melds else None
+
+    @classmethod
+    def of(cls, spec: Inference | bool | dict[str, Any]) -> Inference | None:
+        """An :class:`Inference` from ``True`` (the default model), ``False`` (None: uniform sampling), a mapping of
+        its fields (as the benchmarks write it in JSON; ``{"calibrated": true}`` for :meth:`calibrated`) or
+        itself."""
+        if spec is True:
+            return cls()
+        if spec is False:
+            return None
+        if isinstance(spec, dict):
+            if spec.get("calibrated"):
+                return cls.calibrated()
+            return cls(**spec)
+        return spec
+
+
+def seat_avoid(view: View) -> list[int]:
+    """Per seat, the natural melds its hand is taken not to hold (a mask for :func:`burraco.view.determinize`'s
+    ``avoid``; 0: none).
+
+    A player who ends his turn holding three naturals that make a meld has, nearly always, laid them down: measured
+    over heuristic:hard hands (``benchmarks/inference.py``), 0.7 % of the hands of seats that have played a turn
+    hold a natural run or set of three in ``italian`` where a uniform sample holds one in 12 %. So a seat that has
+    ended a turn in this hand, holds no pozzetto it has not looked at yet and is not playing now, is sampled
+    without them: runs always, sets of the ranks the rules allow. Not where a first meld needs a minimum his side
+    has not laid yet (three cards may be too few points).
+    """
+    n = view.players
+    r = view.rules
+    mask = 1
+    for rank in r.allowed_set_ranks:
+        mask |= 1 << rank
+    out = [0] * n
+    for s in range(n):
+        if s == view.seat or s == view.turn or view.hidden_seats[s]:
+            continue
+        if ((s - view.first) * r.direction) % n >= view.turns:
+            continue  # he has not played a turn yet: his hand is as dealt
+        if r.min_first_meld > 0 and not view.melds[view.side_of(s)]:
+            continue
+        out[s] = mask
+    return out
+
+
+def seat_weights(
+    view: View, fits_own: float = FITS_OWN_MELD, fits_opponent: float = 1.0
+) -> list[list[float] | None]:
+    """Per seat, a weight per card type for the cards of its hand this seat cannot see (None: uniform):
+    ``fits_own`` for a natural that fits one of his side's melds, ``fits_opponent`` for one that fits only the
+    opponents', 1 for the rest."""
     n = view.players
     ctx = meld_rules(view.rules)
     fits = [0] * len(view.melds)
     for side, melds in enumerate(view.melds):
         for m in melds:
             fits[side] |= ctx.singles(m)
+    naturals = sum(1 << c for c in range(JOKER) if c % 13 != 1)
     out: list[list[float] | None] = [None] * n
     for s in range(n):
-        mask = fits[view.side_of(s)]
-        if s == view.seat or not mask or view.hand_sizes[s] - sum(view.known[s]) <= 0:
+        side = view.side_of(s)
+        own = fits[side] & naturals
+        theirs = 0
+        if fits_opponent != 1.0:
+            for k, f in enumerate(fits):
+                if k != side:
+                    theirs |= f
+            theirs &= naturals & ~own
+        if s == view.seat or not (own | theirs) or view.hand_sizes[s] - sum(view.known[s]) <= 0:
             continue
         w = [1.0] * NUM_TYPES
         for c in range(NUM_TYPES):
-            if mask >> c & 1 and c != JOKER and c % 13 != 1:
-                w[c] = FITS_OWN_MELD
+            if own >> c & 1:
+                w[c] = fits_own
+            elif theirs >> c & 1:
+                w[c] = fits_opponent
         out[s] = w
     return out
 
 
-__all__ = ["FITS_OWN_MELD", "seat_weights"]
+__all__ = ["FITS_OPPONENT_MELD", "FITS_OWN_MELD", "Inference", "seat_avoid", "seat_weights"]

@@ -40,6 +40,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
 
 from .. import native
 from ..actions import DISCARD, Action
@@ -47,7 +48,7 @@ from ..game import Game
 from ..melds import CLEAN, SET, Meld
 from ..view import View, determinize
 from .heuristic import LEVELS, HeuristicPlayer
-from .infer import seat_weights
+from .infer import Inference
 
 #: score difference (points) mapped to a reward of 1
 REWARD_SCALE = 500.0
@@ -109,16 +110,18 @@ def outcome(g: Game, side: int) -> float:
 
 
 class _Sampler:
-    """``determinize(view, rng, weights)`` as a callable, which the flat search can also run on the native core."""
+    """``determinize(view, rng, weights, avoid)`` as a callable, which the flat search can also run on the native
+    core."""
 
-    __slots__ = ("view", "weights")
+    __slots__ = ("view", "weights", "avoid")
 
-    def __init__(self, view: View, weights: list[list[float] | None] | None) -> None:
+    def __init__(self, view: View, weights: list[list[float] | None] | None, avoid: list[int] | None) -> None:
         self.view = view
         self.weights = weights
+        self.avoid = avoid
 
     def __call__(self, rng: random.Random) -> Game:
-        return determinize(self.view, rng, self.weights)
+        return determinize(self.view, rng, self.weights, self.avoid)
 
     def native_ok(self) -> bool:
         """Whether the native core determinizes this view (built, and rules it takes)."""
@@ -216,7 +219,7 @@ class ISMCTSPlayer:
         inner_k: int = 4,
         c: float = 0.7,
         bias: float = 0.3,
-        infer: bool = True,
+        infer: Inference | bool | dict[str, Any] = True,
         threads: int = 1,
         race: float = 0.0,
     ) -> None:
@@ -246,8 +249,8 @@ class ISMCTSPlayer:
         #: leader exceeds ``race`` standard errors stops being played, so the budget goes to those still in the race
         #: (the heuristic's choice always stays)
         self.race = race
-        #: sample the other hands with :func:`~burraco.bots.infer.seat_weights` (else uniformly)
-        self.infer = infer
+        #: how the other hands are sampled (:class:`~burraco.bots.infer.Inference`; None: uniformly)
+        self.infer = Inference.of(infer)
         #: threads that play the flat search's rollouts on the native core at once (they release the GIL); the
         #: same determinizations and values as one thread at a fixed number of iterations, more of them in a budget
         self.threads = threads
@@ -264,8 +267,7 @@ class ISMCTSPlayer:
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
-        weights = seat_weights(view) if self.infer else None
-        return self._search(view, legal, _Sampler(view, weights))
+        return self._search(view, legal, self._sampler(view))
 
     def _search(self, view: View, legal: list[Action], sample: Callable[[random.Random], Game]) -> Action:
         if self.search == "flat":
@@ -312,8 +314,13 @@ class ISMCTSPlayer:
         determinization of the view, every candidate on the same hidden cards and the same later luck — the flat
         search's evaluation, for analysing a decision (:mod:`burraco.analysis`)."""
         self._started = time.perf_counter()
-        weights = seat_weights(view) if self.infer else None
-        return self.flat_values(view, candidates, _Sampler(view, weights))
+        return self.flat_values(view, candidates, self._sampler(view))
+
+    def _sampler(self, view: View) -> _Sampler:
+        """The determinizations of ``view`` as this player samples them (:attr:`infer`)."""
+        if self.infer is None:
+            return _Sampler(view, None, None)
+        return _Sampler(view, *self.infer.sample_args(view))
 
     def flat_values(
         self, view: View, cands: list[Action], sample: Callable[[random.Random], Game]
@@ -336,7 +343,7 @@ class ISMCTSPlayer:
         dets: native.Determinizer | None = None
         tw: native.Twister | None = None
         if native_rollouts and isinstance(sample, _Sampler) and sample.native_ok():
-            dets = native.Determinizer(view, sample.weights)
+            dets = native.Determinizer(view, sample.weights, sample.avoid)
             tw = native.Twister(rng)
             if self.threads > 1:
                 return self._flat_values_threads(view, cands, dets, tw, t0)
