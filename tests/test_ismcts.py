@@ -135,3 +135,39 @@ def test_flat_search_plays_every_candidate_on_every_determinization() -> None:
     assert bot.choose(view, legal) in legal
     assert bot.last_iterations == 5
     assert bot.last_rollouts == 5 * len(bot.root_candidates(view, legal)) > 5
+
+
+@pytest.mark.parametrize("name", ["italian-3p", "italian-5p", "italian"])
+def test_per_player_outcome_is_the_match_totals_and_the_same_on_both_engines(name: str) -> None:
+    """RULES.md §14.3: with 3 and 5 players every player keeps his own total (the solo his side's whole score, each
+    of a pair half of it), so a finished rollout is judged by what it adds to the seat's total against the mean of
+    the others'; the native core's result is the Python engine's, and with 4 players (sides) nothing changes."""
+    from burraco import native
+    from burraco.bots.ismcts import REWARD_SCALE, _native_outcome, _outcome_for, outcome
+
+    if not native.available():
+        pytest.skip("the native core is not built")
+    rules = preset(name)
+    checked = 0
+    for seed in range(4):
+        g = Game.new(rules, seed=seed)
+        players = [HeuristicPlayer("hard", seed=s) for s in range(g.n)]
+        while g.end is None:
+            s = g.current_seat
+            g.apply(players[s].choose(g.view(s), g.legal_actions()))
+        h = native.NativeHand.from_game(g)
+        pts = g.player_points()
+        for seat in range(g.n):
+            per_player = g.n in (3, 5)
+            got = _outcome_for(g, seat, per_player)
+            assert _native_outcome(h, seat, per_player) == pytest.approx(got)
+            if per_player:
+                others = [p for o, p in enumerate(pts) if o != seat]
+                assert got == pytest.approx((pts[seat] - sum(others) / len(others)) / REWARD_SCALE)
+            else:
+                assert got == outcome(g, g.side_of(seat))
+            checked += 1
+    assert checked
+    view = Game.new(rules, seed=0).view(0)
+    assert ISMCTSPlayer()._per_player(view) == (rules.players in (3, 5))  # by default where totals are per player
+    assert not ISMCTSPlayer(per_player=False)._per_player(view)

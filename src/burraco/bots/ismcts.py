@@ -44,7 +44,7 @@ from typing import Any
 
 from .. import native
 from ..actions import DISCARD, Action
-from ..game import Game
+from ..game import Game, split_share
 from ..melds import CLEAN, SET, Meld
 from ..view import View, determinize
 from .heuristic import LEVELS, HeuristicPlayer
@@ -109,6 +109,23 @@ def outcome(g: Game, side: int) -> float:
     return (g.side_score(side)["total"] - best) / REWARD_SCALE
 
 
+def player_outcome(points: list[int], seat: int) -> float:
+    """With 3 and 5 players, where every player keeps his own total (RULES.md §14.3): what the finished hand adds
+    to ``seat``'s total (:meth:`~burraco.game.Game.player_points`: the solo's whole score, half a pair's) against
+    the mean of what it adds to the others', in units of :data:`REWARD_SCALE`. (A side's total against the best
+    other side's would count a pair's whole score against the solo, though each of the pair keeps half of it.)"""
+    others = [p for s, p in enumerate(points) if s != seat]
+    return (points[seat] - sum(others) / len(others)) / REWARD_SCALE
+
+
+def _outcome_for(g: Game, seat: int, per_player: bool) -> float:
+    """The rollout's result for ``seat``: :func:`player_outcome` where ``per_player`` and the hand has ended, else
+    :func:`outcome` of the seat's side (sides may change in a hand with 3 and 5 players)."""
+    if per_player and g.end is not None:
+        return player_outcome(g.player_points(), seat)
+    return outcome(g, g.side_of(seat))
+
+
 class _Sampler:
     """``determinize(view, rng, weights, avoid)`` as a callable, which the flat search can also run on the native
     core."""
@@ -128,11 +145,17 @@ class _Sampler:
         return native.available() and native.supported(self.view.rules) is None
 
 
-def _native_outcome(h: native.NativeHand, side: int) -> float:
-    """:func:`outcome` of a native hand for ``side`` (the seat's side at the end of the rollout)."""
+def _native_outcome(h: native.NativeHand, seat: int, per_player: bool) -> float:
+    """:func:`_outcome_for` of a native hand."""
     totals = h.totals()
     if totals is None:
-        return outcome(h.to_game(), side)
+        return _outcome_for(h.to_game(), seat, per_player)
+    if per_player:
+        rounding = h.rules.pair_split_rounding
+        sides = [h.side_of(s) for s in range(h.rules.players)]
+        size = [sides.count(k) for k in range(len(totals))]
+        return player_outcome([split_share(totals[k], size[k], rounding) for k in sides], seat)
+    side = h.side_of(seat)
     best = max(t for k, t in enumerate(totals) if k != side)
     return (totals[side] - best) / REWARD_SCALE
 
@@ -222,6 +245,7 @@ class ISMCTSPlayer:
         infer: Inference | bool | dict[str, Any] = True,
         threads: int = 1,
         race: float = 0.0,
+        per_player: bool | None = None,
     ) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (levels are {', '.join(LEVELS)})")
@@ -251,6 +275,10 @@ class ISMCTSPlayer:
         self.race = race
         #: how the other hands are sampled (:class:`~burraco.bots.infer.Inference`; None: uniformly)
         self.infer = Inference.of(infer)
+        #: judge a finished rollout by the seat's own points against the other players' (:func:`player_outcome`)
+        #: rather than by its side's total against the best other side's; None (the default): where the rules keep
+        #: a total per player, 3 and 5 players (in italian-3p +364 a deal over the side objective: docs/strength.md)
+        self.per_player = per_player
         #: threads that play the flat search's rollouts on the native core at once (they release the GIL); the
         #: same determinizations and values as one thread at a fixed number of iterations, more of them in a budget
         self.threads = threads
@@ -316,6 +344,10 @@ class ISMCTSPlayer:
         self._started = time.perf_counter()
         return self.flat_values(view, candidates, self._sampler(view))
 
+    def _per_player(self, view: View) -> bool:
+        """Whether rollouts are judged per player (:attr:`per_player`)."""
+        return view.rules.players in (3, 5) if self.per_player is None else self.per_player
+
     def _sampler(self, view: View) -> _Sampler:
         """The determinizations of ``view`` as this player samples them (:attr:`infer`)."""
         if self.infer is None:
@@ -327,6 +359,7 @@ class ISMCTSPlayer:
     ) -> list[list[float]]:
         """The common-random-numbers evaluation of the flat search (see the module's notes)."""
         rng = self.rng
+        per_player = self._per_player(view)
         players = [HeuristicPlayer(self.level, seed=0) for _ in range(view.players)]
         values: list[list[float]] = [[] for _ in cands]
         rollouts = 0
@@ -382,7 +415,7 @@ class ISMCTSPlayer:
                     h = base.clone()
                     h.apply(a)
                     h.seeded_heuristic_playout(self.level, seed, self.rollout_depth)
-                    values[j].append(_native_outcome(h, h.side_of(view.seat)))  # sides may change (3, 5 players)
+                    values[j].append(_native_outcome(h, view.seat, per_player))
                     rollouts += 1
                     continue
                 g = det.clone()
@@ -390,7 +423,7 @@ class ISMCTSPlayer:
                 for k, p in enumerate(players):
                     p.rng.seed(seed + k)  # the same later luck for every candidate
                 self._rollout(g, players)
-                values[j].append(outcome(g, g.side_of(view.seat)))  # sides may change in a hand (3, 5 players)
+                values[j].append(_outcome_for(g, view.seat, per_player))
                 rollouts += 1
             if late:
                 it -= 1
@@ -417,6 +450,7 @@ class ISMCTSPlayer:
             self._pool = ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix="ismcts")
         pool = self._pool
         level, depth, seat = self.level, self.rollout_depth, view.seat
+        per_player = self._per_player(view)
         deadline = math.inf if self.iterations is not None else t0 + self.time_budget
 
         def work(base: native.NativeHand, seed: int, first: bool, which: list[int]) -> tuple[list[float] | None, float]:
@@ -429,7 +463,7 @@ class ISMCTSPlayer:
                 h = base.clone()
                 h.apply(a)
                 h.seeded_heuristic_playout(level, seed, depth)  # the GIL released
-                out.append(_native_outcome(h, h.side_of(seat)))
+                out.append(_native_outcome(h, seat, per_player))
             return out, time.perf_counter() - start
 
         values: list[list[float]] = [[] for _ in cands]
