@@ -637,4 +637,4 @@ class CheatingISMCTSPlayer(ISMCTSPlayer):
         return self._search(view, legal, lambda rng: game.clone())
 
 
-__all__ = ["ISMCTSPlayer", "CheatingISMCTSPlayer", "evaluate", "outcome", "paired", "pick_best", "side_value"]
+__all__ = ["ISMCTSPlayer", "CheatingISMCTSPlayer", "evaluate", "outcome", "paired", "pick_best", "player_outcome", "side_value"]
