@@ -351,8 +351,8 @@ def random_hands(g: Game, count: int, seed: int) -> int:
 
 class Determinizer:
     """The determinizations of one :class:`~burraco.view.View` on the native core: :meth:`sample` is
-    :func:`burraco.view.determinize` (``weights`` and ``avoid`` as there), drawing the same numbers from ``rng``, so that it gives
-    the same state; the view's fixed part is converted once, a sample costs a few microseconds."""
+    :func:`burraco.view.determinize` (``weights`` and ``avoid`` as there), drawing the same numbers from ``rng``,
+    so that it gives the same state; the view's fixed part is converted once, a sample costs a few microseconds."""
 
     __slots__ = ("rules", "_d")
 
@@ -419,7 +419,8 @@ class Determinizer:
         )  # fmt: skip
 
     def sample(self, rng: random.Random) -> NativeHand:
-        """One determinization, as ``determinize(view, rng, weights, avoid)`` makes it (``rng`` advanced the same way)."""
+        """One determinization, as ``determinize(view, rng, weights, avoid)`` makes it (``rng`` advanced the same
+        way)."""
         h, state = self._d.sample(rng.getstate())
         rng.setstate(state)
         return NativeHand(self.rules, None, h)
