@@ -22,6 +22,7 @@ only through :meth:`Game.view`.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from itertools import compress
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
@@ -156,6 +157,15 @@ def split_share(total: int, members: int, rounding: str = "up") -> int:
     if members == 1:
         return total
     return -(-total // members) if rounding == "up" else total // members
+
+
+def player_shares(totals: Sequence[int], seat_side: Sequence[int], rounding: str = "up") -> list[int]:
+    """Per seat, his share (:func:`split_share`) of his side's total, the sides' ``totals`` indexed as
+    ``seat_side`` gives each seat's side."""
+    members = [0] * len(totals)
+    for k in seat_side:
+        members[k] += 1
+    return [split_share(totals[k], members[k], rounding) for k in seat_side]
 
 
 def _seat_sides(sides: tuple[tuple[int, ...], ...], players: int) -> tuple[int, ...]:
@@ -1303,14 +1313,10 @@ class Game:
     def player_points(self) -> list[int]:
         """Per seat, what the hand adds to his match total with 3 and 5 players: the solo's whole score, each
         half of a pair's score (rounded as ``pair_split_rounding`` says, RULES.md §14.3), a player alone his own."""
-        out = [0] * self.n
         if self.end is None:
-            return out
-        for k, members in enumerate(self.side_seats):
-            share = split_share(self.side_score(k)["total"], len(members), self.rules.pair_split_rounding)
-            for m in members:
-                out[m] = share
-        return out
+            return [0] * self.n
+        totals = [self.side_score(k)["total"] for k in range(len(self.side_seats))]
+        return player_shares(totals, self.side_of_seat, self.rules.pair_split_rounding)
 
     # ------------------------------------------------------------------------------------------------------------
     # output

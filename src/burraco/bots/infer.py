@@ -53,6 +53,8 @@ FITS_OWN_MELD = 0.05
 #: weight of a natural card that fits an opponent's meld (and none of his side's): he keeps it rather than feed the
 #: opponents, so such cards stay in hands
 FITS_OPPONENT_MELD = 1.6
+#: the natural card types (neither a 2 nor the joker), as a bitmask over card types
+_NATURALS = sum(1 << c for c in range(JOKER) if c % 13 != 1)
 
 
 @dataclass(frozen=True)
@@ -134,17 +136,16 @@ def seat_weights(
     for side, melds in enumerate(view.melds):
         for m in melds:
             fits[side] |= ctx.singles(m)
-    naturals = sum(1 << c for c in range(JOKER) if c % 13 != 1)
     out: list[list[float] | None] = [None] * n
     for s in range(n):
         side = view.side_of(s)
-        own = fits[side] & naturals
+        own = fits[side] & _NATURALS
         theirs = 0
         if fits_opponent != 1.0:
             for k, f in enumerate(fits):
                 if k != side:
                     theirs |= f
-            theirs &= naturals & ~own
+            theirs &= _NATURALS & ~own
         if s == view.seat or not (own | theirs) or view.hand_sizes[s] - sum(view.known[s]) <= 0:
             continue
         w = [1.0] * NUM_TYPES

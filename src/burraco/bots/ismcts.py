@@ -44,7 +44,7 @@ from typing import Any
 
 from .. import native
 from ..actions import DISCARD, Action
-from ..game import Game, split_share
+from ..game import Game, player_shares
 from ..melds import CLEAN, SET, Meld
 from ..view import View, determinize
 from .heuristic import LEVELS, HeuristicPlayer
@@ -151,10 +151,8 @@ def _native_outcome(h: native.NativeHand, seat: int, per_player: bool) -> float:
     if totals is None:
         return _outcome_for(h.to_game(), seat, per_player)
     if per_player:
-        rounding = h.rules.pair_split_rounding
         sides = [h.side_of(s) for s in range(h.rules.players)]
-        size = [sides.count(k) for k in range(len(totals))]
-        return player_outcome([split_share(totals[k], size[k], rounding) for k in sides], seat)
+        return player_outcome(player_shares(totals, sides, h.rules.pair_split_rounding), seat)
     side = h.side_of(seat)
     best = max(t for k, t in enumerate(totals) if k != side)
     return (totals[side] - best) / REWARD_SCALE
