@@ -31,6 +31,7 @@ from burraco import Game, preset
 from burraco.actions import Action
 from burraco.arena import play_deal, summarize
 from burraco.bots.ismcts import ISMCTSPlayer
+from burraco.envs.value import ValueNet
 from burraco.view import determinize
 
 
@@ -65,6 +66,8 @@ def _factory(kwargs: dict[str, Any], budget: float | None, iterations: int | Non
     def make(seed: int) -> ISMCTSPlayer:
         kw = dict(kwargs)
         cls = KnowsHandsPlayer if kw.pop("knows_hands", False) else ISMCTSPlayer
+        if isinstance(kw.get("value"), str):  # a value file (examples/train_value.py)
+            kw["value"] = ValueNet.load(kw["value"])
         if iterations is not None:
             kw.setdefault("iterations", iterations)
         elif budget is not None:

@@ -93,8 +93,11 @@ def test_determinizations_keep_what_the_seat_knows(name: str, weighted: bool) ->
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
-@pytest.mark.parametrize("search", ["flat", "tree"])
+@pytest.mark.parametrize("search", ["flat", "tree", "flat-discards"])
 def test_ismcts_decision_depends_only_on_the_view(name: str, search: str) -> None:
+    """flat-discards: the flat search with Inference.discards (determinizations resampled by the discards)."""
+    infer: dict[str, float] | bool = {"discards": 5.0} if search == "flat-discards" else True
+    search = search.split("-")[0]
     checked = 0
     for g in _states(name, seed=40 + len(name), every=9):
         if g.end is not None or checked >= 2:
@@ -106,7 +109,9 @@ def test_ismcts_decision_depends_only_on_the_view(name: str, search: str) -> Non
         view = g.view(seat)
         states = [g] + [determinize(view, random.Random(7 + k)) for k in range(2)]
         choices = {
-            ISMCTSPlayer(seed=3, iterations=4, rollout_depth=8, search=search).choose(d.view(seat), legal)
+            ISMCTSPlayer(seed=3, iterations=4, rollout_depth=8, search=search, infer=infer).choose(
+                d.view(seat), legal
+            )
             for d in states
         }
         assert len(choices) == 1

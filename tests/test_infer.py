@@ -6,12 +6,22 @@ one's own turn), so the search samples such cards into his hand less often; it n
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 
-from burraco import Game, determinize, preset
-from burraco.bots import HeuristicPlayer, RandomPlayer
-from burraco.bots.infer import FITS_OPPONENT_MELD, FITS_OWN_MELD, Inference, seat_avoid, seat_weights
+import pytest
+
+from burraco import Game, determinize, native, preset
+from burraco.bots import HeuristicPlayer, ISMCTSPlayer, RandomPlayer
+from burraco.bots.infer import (
+    FITS_OPPONENT_MELD,
+    FITS_OWN_MELD,
+    Inference,
+    pick_weighted,
+    seat_avoid,
+    seat_weights,
+)
 from burraco.cards import JOKER, parse_card
 from burraco.melds import meld_rules
 from burraco.rules import ALL_SET_RANKS
@@ -205,3 +215,72 @@ def test_determinize_avoids_natural_melds_in_those_hands() -> None:
             held[key] += sum(holds_natural_meld(d.hands[s], [], avoid[s]) for s in seats)
     assert held["avoid"] * 5 < held[None], held
     assert AVOID_TRIES >= 2
+
+
+def test_pick_weighted_draws_in_proportion_to_the_likelihoods() -> None:
+    ll = [math.log(1.0), math.log(3.0), -math.inf]
+    assert pick_weighted(ll, 0.0) == 0 and pick_weighted(ll, 0.24) == 0 and pick_weighted(ll, 0.26) == 1
+    assert pick_weighted(ll, 0.999) == 1  # a weight of 0 is never drawn
+    rng = random.Random(1)
+    drawn = Counter(pick_weighted([0.0, math.log(3.0)], rng.random()) for _ in range(4000))
+    assert 0.7 < drawn[1] / 4000 < 0.8
+
+
+def _draw_states(name: str, games: int, every: int) -> list[Game]:
+    """States of hands played by heuristic:hard at every seat, in draw phase with discards on the pile."""
+    out = []
+    for seed in range(games):
+        g = Game.new(preset(name), seed=seed)
+        players = [HeuristicPlayer("hard", seed=seed * 10 + s) for s in range(g.n)]
+        step = 0
+        while g.end is None:
+            if step % every == 3 and g.phase == "draw" and len(g.pile) >= 2:
+                out.append(g.clone())
+            seat = g.current_seat
+            legal = g.legal_actions()
+            g.apply(legal[0] if len(legal) == 1 else players[seat].choose(g.view(seat), legal))
+            step += 1
+    return out
+
+
+@pytest.mark.skipif(not native.available(), reason="burraco._native not built or BURRACO_PURE")
+def test_the_discards_are_likelier_with_the_hands_players_really_hold() -> None:
+    """Inference.discards: with the heuristic as the model of a player, the latest discards the pile shows are
+    likelier under the hands the other seats really hold than under the search's determinizations of the view."""
+    higher = total = 0
+    for g in _draw_states("italian", 8, 5):
+        seat = g.current_seat
+        v = g.view(seat)
+        true = native.NativeHand.from_game(g).discard_loglik(seat, "hard", 5.0)
+        dets = native.Determinizer(v, *Inference().sample_args(v))
+        rng = random.Random(len(g.actions))
+        for _ in range(10):
+            higher += true > dets.sample(rng).discard_loglik(seat, "hard", 5.0)
+            total += 1
+    assert total >= 200
+    assert higher / total > 0.7, (higher, total)
+
+
+@pytest.mark.skipif(not native.available(), reason="burraco._native not built or BURRACO_PURE")
+def test_no_discard_to_weigh_before_the_first_turn_ends() -> None:
+    g = Game.new(preset("italian"), seed=2)
+    h = native.NativeHand.from_game(g)
+    assert h.discard_loglik(g.current_seat, "hard", 5.0) == 0.0
+    with pytest.raises(ValueError, match="tau"):
+        h.discard_loglik(g.current_seat, "hard", 0.0)
+
+
+@pytest.mark.skipif(not native.available(), reason="burraco._native not built or BURRACO_PURE")
+def test_the_search_weighing_discards_is_reproducible() -> None:
+    """ISMCTSPlayer with Inference.discards: the same seed and iterations give the same values, and they differ
+    from the search's without it (the determinizations are resampled)."""
+    g = _draw_states("italian", 1, 5)[4]
+    v = g.view(g.current_seat)
+    legal = g.legal_actions()
+    weigh = Inference.of({"discards": 5.0})
+    assert weigh == Inference(discards=5.0)
+    runs = [ISMCTSPlayer(seed=3, iterations=12, infer=infer) for infer in (weigh, weigh, True)]
+    cands = runs[0].root_candidates(v, legal)
+    values = [p.candidate_values(v, cands) for p in runs]
+    assert values[0] == values[1]
+    assert values[0] != values[2]

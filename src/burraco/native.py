@@ -151,6 +151,14 @@ class NativeHand:
         got: Action = self.legal_actions()[i]
         return got
 
+    def discard_loglik(self, seat: int, level: str, tau: float) -> float:
+        """How likely the other seats' latest discards (the pile's top cards, each seat's at the end of its latest
+        turn) are with the hands this state gives them, the heuristic of ``level`` as the model of a player: the
+        sum over those seats of log P(the card discarded), each card type of the hand then discarded with a weight
+        exp(its discard score / ``tau``). ``seat``: the seat searching (its own discards are not weighed)."""
+        got: float = self._h.discard_loglik(seat, _LEVEL[level], tau)
+        return got
+
     def heuristic_playout(self, level: str, rngs: list[random.Random], depth: int | None = None) -> int:
         """Play the hand on with :class:`~burraco.bots.heuristic.HeuristicPlayer` of ``level`` at every seat, seat
         ``k`` drawing its ties from ``rngs[k]`` -- the rollout of the search player (``ISMCTSPlayer._rollout``) --

@@ -2455,6 +2455,56 @@ static int h_choose(const NRules *R, const NState *S, int level, const ABuf *b, 
     return tie[mt_below(m, nt)];
 }
 
+/* The log-likelihood of the discards the pile shows, with the heuristic of `level` as the model of a player: the
+ * card k from the top of the pile (k < the players - 1, the pile not taken up since) was discarded by the seat k + 1
+ * turns before `seat`'s; with that seat's hand as S holds it (a determinization) plus that card, and the pile as it
+ * was then, the heuristic would have discarded each card type c in proportion to exp(discard_value(c) / tau). The
+ * sum over those seats of log P(the card discarded), for weighting determinizations (ISMCTSPlayer, Inference
+ * .discards). T: room for a copy of S (state_dup). Seats holding a pozzetto unseen, or none of whose cards are
+ * hidden to `seat`, are left out. */
+static double discard_loglik(const NRules *R, const NState *S, int seat, int level, double tau, NState *T) {
+    int P = R->players, dir = R->direction;
+    int limit = S->pile_n < S->turns ? S->pile_n : S->turns; /* an up card at the pile's bottom was no discard */
+    if (limit > P - 1)
+        limit = P - 1;
+    double ll = 0.0;
+    for (int k = 0; k < limit; k++) {
+        int o = ((seat - (k + 1) * dir) % P + P) % P;
+        if (o == seat || S->has_hidden[o] || S->hand_n[o] == 0)
+            continue;
+        int c = PILE(R, S)[S->pile_n - 1 - k];
+        state_copy(R, T, S);
+        T->turn = (int8_t)o;
+        T->phase = PH_PLAY;
+        HAND(T, o)[c]++;
+        T->hand_n[o]++;
+        T->pile_n = (int16_t)(S->pile_n - 1 - k);
+        HCtx x;
+        hctx_init(&x, R, T, level);
+        if (x.n_hand < 2)
+            continue;
+        double v[NT], best = -1e300;
+        int seen[NT] = {0};
+        for (int i = 0; i < x.nhand; i++) {
+            int d = x.hand[i];
+            if (seen[d])
+                continue;
+            seen[d] = 1;
+            v[d] = discard_value(&x, d) / tau;
+            if (v[d] > best)
+                best = v[d];
+        }
+        if (!seen[c])
+            continue;
+        double z = 0.0;
+        for (int d = 0; d < NT; d++)
+            if (seen[d])
+                z += exp(v[d] - best);
+        ll += v[c] - best - log(z);
+    }
+    return ll;
+}
+
 typedef struct {
     double *v;
     int cap;
@@ -3400,6 +3450,24 @@ static PyObject *Hand_heuristic_choice(HandObject *self, PyObject *args) {
     return Py_BuildValue("(iN)", i, mt_to_state(&m));
 }
 
+static PyObject *Hand_discard_loglik(HandObject *self, PyObject *args) {
+    int seat, level;
+    double tau;
+    if (!PyArg_ParseTuple(args, "iid", &seat, &level, &tau))
+        return NULL;
+    const NRules *R = &self->rules->r;
+    if (seat < 0 || seat >= R->players || !(tau > 0.0)) {
+        PyErr_SetString(PyExc_ValueError, "discard_loglik: a seat of the hand and tau > 0");
+        return NULL;
+    }
+    NState *T = state_dup(R, self->s);
+    if (T == NULL)
+        return PyErr_NoMemory();
+    double ll = discard_loglik(R, self->s, seat, level, tau, T);
+    free(T);
+    return PyFloat_FromDouble(ll);
+}
+
 static PyObject *Hand_side_of(HandObject *self, PyObject *arg) {
     long s = PyLong_AsLong(arg);
     if (s == -1 && PyErr_Occurred())
@@ -3443,6 +3511,9 @@ static PyMethodDef Hand_methods[] = {
      "heuristic_playout with seat k's generator random.Random(seed + k); the number of decisions."},
     {"heuristic_choice", (PyCFunction)Hand_heuristic_choice, METH_VARARGS,
      "The heuristic's choice (an index of legal_actions()) with a random state, and the state after it."},
+    {"discard_loglik", (PyCFunction)Hand_discard_loglik, METH_VARARGS,
+     "The log-likelihood of the other seats' latest discards the pile shows, the heuristic (level 0-2, softmax at "
+     "tau) as the model of a player holding these hands (seat: the searcher)."},
     {"random_playout", (PyCFunction)Hand_random_playout, METH_O,
      "Play uniform random legal actions to the end of the hand (the GIL released); the number of decisions."},
     {NULL}};

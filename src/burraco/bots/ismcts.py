@@ -40,7 +40,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any
+from typing import Any, Protocol
 
 from .. import native
 from ..actions import DISCARD, Action
@@ -48,7 +48,7 @@ from ..game import Game, player_shares
 from ..melds import CLEAN, SET, Meld
 from ..view import View, determinize
 from .heuristic import LEVELS, HeuristicPlayer
-from .infer import Inference
+from .infer import Inference, pick_weighted
 
 #: score difference (points) mapped to a reward of 1
 REWARD_SCALE = 500.0
@@ -126,6 +126,26 @@ def _outcome_for(g: Game, seat: int, per_player: bool) -> float:
     return outcome(g, g.side_of(seat))
 
 
+class ValueEstimate(Protocol):
+    """A value at a cut-off (:class:`burraco.envs.value.ValueNet`): a rollout stopped before the end of the hand
+    judged by this instead of the static :func:`evaluate`, for the seat searching, in the units of :func:`outcome`."""
+
+    def of_game(self, g: Game, seat: int) -> float:
+        """The estimate for ``seat`` in ``g`` (from its view)."""
+        ...
+
+    def of_hand(self, h: native.NativeHand, seat: int) -> float:
+        """The same for a hand on the native core."""
+        ...
+
+
+def _cut_off(g: Game, seat: int, per_player: bool, value: ValueEstimate | None) -> float:
+    """:func:`_outcome_for`, a rollout stopped before the end judged by ``value`` where there is one."""
+    if value is not None and g.end is None:
+        return value.of_game(g, seat)
+    return _outcome_for(g, seat, per_player)
+
+
 class _Sampler:
     """``determinize(view, rng, weights, avoid)`` as a callable, which the flat search can also run on the native
     core."""
@@ -145,11 +165,11 @@ class _Sampler:
         return native.available() and native.supported(self.view.rules) is None
 
 
-def _native_outcome(h: native.NativeHand, seat: int, per_player: bool) -> float:
-    """:func:`_outcome_for` of a native hand."""
+def _native_outcome(h: native.NativeHand, seat: int, per_player: bool, value: ValueEstimate | None = None) -> float:
+    """:func:`_cut_off` of a native hand."""
     totals = h.totals()
     if totals is None:
-        return _outcome_for(h.to_game(), seat, per_player)
+        return value.of_hand(h, seat) if value is not None else _outcome_for(h.to_game(), seat, per_player)
     if per_player:
         sides = [h.side_of(s) for s in range(h.rules.players)]
         return player_outcome(player_shares(totals, sides, h.rules.pair_split_rounding), seat)
@@ -244,6 +264,7 @@ class ISMCTSPlayer:
         threads: int = 1,
         race: float = 0.0,
         per_player: bool | None = None,
+        value: ValueEstimate | None = None,
     ) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (levels are {', '.join(LEVELS)})")
@@ -277,6 +298,9 @@ class ISMCTSPlayer:
         #: rather than by its side's total against the best other side's; None (the default): where the rules keep
         #: a total per player, 3 and 5 players (in italian-3p +364 a deal over the side objective: docs/strength.md)
         self.per_player = per_player
+        #: a rollout stopped after ``rollout_depth`` decisions is judged by this estimate rather than the static
+        #: :func:`~burraco.bots.ismcts.evaluate` (None: that); docs/strength.md, "A value estimate at a cut-off"
+        self.value = value
         #: threads that play the flat search's rollouts on the native core at once (they release the GIL); the
         #: same determinizations and values as one thread at a fixed number of iterations, more of them in a budget
         self.threads = threads
@@ -391,7 +415,7 @@ class ISMCTSPlayer:
             it += 1
             base: native.NativeHand | None
             if dets is not None and tw is not None:
-                base = dets.sample_from(tw)
+                base = self._draw(dets, tw, view.seat)
                 seed = tw.getrandbits(32)
             else:
                 det = sample(rng)
@@ -413,7 +437,7 @@ class ISMCTSPlayer:
                     h = base.clone()
                     h.apply(a)
                     h.seeded_heuristic_playout(self.level, seed, self.rollout_depth)
-                    values[j].append(_native_outcome(h, view.seat, per_player))
+                    values[j].append(_native_outcome(h, view.seat, per_player, self.value))
                     rollouts += 1
                     continue
                 g = det.clone()
@@ -421,7 +445,7 @@ class ISMCTSPlayer:
                 for k, p in enumerate(players):
                     p.rng.seed(seed + k)  # the same later luck for every candidate
                 self._rollout(g, players)
-                values[j].append(_outcome_for(g, view.seat, per_player))
+                values[j].append(_cut_off(g, view.seat, per_player, self.value))
                 rollouts += 1
             if late:
                 it -= 1
@@ -435,6 +459,16 @@ class ISMCTSPlayer:
         self.last_rollouts = rollouts
         return values
 
+    def _draw(self, dets: native.Determinizer, tw: native.Twister, seat: int) -> native.NativeHand:
+        """One determinization from the core: with :attr:`Inference.discards`, one of ``discard_samples`` drawn,
+        kept in proportion to the likelihood of the discards the pile shows (sampling-importance-resampling)."""
+        inf = self.infer
+        if inf is None or inf.discards <= 0.0 or inf.discard_samples < 2:
+            return dets.sample_from(tw)
+        hands = [dets.sample_from(tw) for _ in range(inf.discard_samples)]
+        ll = [h.discard_loglik(seat, self.level, inf.discards) for h in hands]
+        return hands[pick_weighted(ll, tw.getrandbits(32) / 4294967296.0)]
+
     def _flat_values_threads(
         self, view: View, cands: list[Action], dets: native.Determinizer, tw: native.Twister, t0: float
     ) -> list[list[float]]:
@@ -447,7 +481,7 @@ class ISMCTSPlayer:
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix="ismcts")
         pool = self._pool
-        level, depth, seat = self.level, self.rollout_depth, view.seat
+        level, depth, seat, value = self.level, self.rollout_depth, view.seat, self.value
         per_player = self._per_player(view)
         deadline = math.inf if self.iterations is not None else t0 + self.time_budget
 
@@ -461,7 +495,7 @@ class ISMCTSPlayer:
                 h = base.clone()
                 h.apply(a)
                 h.seeded_heuristic_playout(level, seed, depth)  # the GIL released
-                out.append(_native_outcome(h, seat, per_player))
+                out.append(_native_outcome(h, seat, per_player, value))
             return out, time.perf_counter() - start
 
         values: list[list[float]] = [[] for _ in cands]
@@ -479,7 +513,7 @@ class ISMCTSPlayer:
                     done == 0 or time.perf_counter() - t0 + cost / done > self.time_budget
                 ):  # the first determinization always; more only once one has come back and the next one fits
                     break
-                base = dets.sample_from(tw)
+                base = self._draw(dets, tw, seat)
                 which = list(active)
                 pending.append((which, pool.submit(work, base, tw.getrandbits(32), it == 0, which)))
                 it += 1
@@ -635,4 +669,14 @@ class CheatingISMCTSPlayer(ISMCTSPlayer):
         return self._search(view, legal, lambda rng: game.clone())
 
 
-__all__ = ["ISMCTSPlayer", "CheatingISMCTSPlayer", "evaluate", "outcome", "paired", "pick_best", "player_outcome", "side_value"]
+__all__ = [
+    "ISMCTSPlayer",
+    "CheatingISMCTSPlayer",
+    "ValueEstimate",
+    "evaluate",
+    "outcome",
+    "paired",
+    "pick_best",
+    "player_outcome",
+    "side_value",
+]
