@@ -31,6 +31,7 @@ from ..actions import Action
 from ..view import View
 from .encoding import encode_view, layout_for
 from .features import ACTION_FEATURES, action_features
+from .weights import checked_arrays, read_npz
 
 #: the arrays a weights file holds (beside ``format``)
 WEIGHT_NAMES = ("W_e", "b_e", "W1", "b1", "W2", "b2", "w3", "b3")
@@ -52,13 +53,7 @@ class PolicyNet:
                 f"policy weights have no format{old}; this version reads format {FORMAT}: train again with "
                 "examples/train_bc.py"
             )
-        fmt = int(np.asarray(weights["format"]).reshape(-1)[0])
-        if fmt != FORMAT:
-            raise PolicyFileError(f"policy weights are of format {fmt}, this version reads format {FORMAT}")
-        missing = [k for k in WEIGHT_NAMES if k not in weights]
-        if missing:
-            raise PolicyFileError(f"policy weights lack {', '.join(missing)}")
-        self.w = {k: np.asarray(weights[k], dtype=np.float32) for k in WEIGHT_NAMES}
+        self.w = checked_arrays(weights, FORMAT, WEIGHT_NAMES, PolicyFileError, "policy weights")
         w = self.w
         emb = int(w["W_e"].shape[0])
         feats = int(w["W1"].shape[1]) - emb
@@ -82,13 +77,7 @@ class PolicyNet:
     @classmethod
     def load(cls, path: str | Path) -> PolicyNet:
         """Read a ``.npz`` weights file."""
-        try:
-            with np.load(Path(path)) as z:
-                return cls({k: z[k] for k in z.files})
-        except (OSError, ValueError) as e:
-            if isinstance(e, PolicyFileError):
-                raise
-            raise PolicyFileError(f"cannot read policy weights {str(path)!r}: {e}") from e
+        return cls(read_npz(path, PolicyFileError, "policy weights"))
 
     def save(self, path: str | Path, half: bool = False) -> None:
         """Write the weights as ``.npz`` (``half``: as float16, half the size; read back as float32)."""

@@ -24,6 +24,7 @@ from ..game import Game
 from ..native import NativeHand
 from .encoding import encode_view, layout_for
 from .native_env import native_encoding
+from .weights import checked_arrays, read_npz
 
 #: the arrays a value file holds (beside ``format`` and ``obs_size``)
 WEIGHT_NAMES = ("W1", "b1", "W2", "b2", "w3", "b3")
@@ -39,13 +40,7 @@ class ValueNet:
     """The value network of a weights file (the module's notes)."""
 
     def __init__(self, weights: dict[str, Any]) -> None:
-        fmt = int(np.asarray(weights.get("format", [-1])).reshape(-1)[0])
-        if fmt != FORMAT:
-            raise ValueFileError(f"value weights are of format {fmt}, this version reads format {FORMAT}")
-        missing = [k for k in WEIGHT_NAMES if k not in weights]
-        if missing:
-            raise ValueFileError(f"value weights lack {', '.join(missing)}")
-        self.w = {k: np.asarray(weights[k], dtype=np.float32) for k in WEIGHT_NAMES}
+        self.w = checked_arrays(weights, FORMAT, WEIGHT_NAMES, ValueFileError, "value weights")
         w = self.w
         h1, h2 = w["W1"].shape[0], w["W2"].shape[0]
         if (w["b1"].shape != (h1,) or w["W2"].shape[1] != h1 or w["b2"].shape != (h2,) or w["w3"].shape != (h2,)
@@ -57,13 +52,7 @@ class ValueNet:
     @classmethod
     def load(cls, path: str | Path) -> ValueNet:
         """Read a ``.npz`` value file."""
-        try:
-            with np.load(Path(path)) as z:
-                return cls({k: z[k] for k in z.files})
-        except (OSError, ValueError) as e:
-            if isinstance(e, ValueFileError):
-                raise
-            raise ValueFileError(f"cannot read value weights {str(path)!r}: {e}") from e
+        return cls(read_npz(path, ValueFileError, "value weights"))
 
     def save(self, path: str | Path) -> None:
         """Write the weights as ``.npz``."""
