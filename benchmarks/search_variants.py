@@ -107,7 +107,7 @@ def main() -> None:
     out["a"], out["b"] = a, b
     out["budget_s"], out["iterations"] = (None if args.iterations else args.budget), args.iterations
     out["command"] = "python benchmarks/search_variants.py " + " ".join(
-        f"--{k} '{json.dumps(v)}'" if k in ("a", "b") else f"--{k} {v}" for k, v in vars(args).items() if v is not None
+        f"--{k} '{v}'" if k in ("a", "b") else f"--{k} {v}" for k, v in vars(args).items() if v is not None
     )
     if args.json:
         with open(args.json, "w") as f:
