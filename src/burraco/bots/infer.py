@@ -36,8 +36,10 @@ Also tried and kept only as options: the discards the pile shows weighed with th
 player (``Inference(discards=5.0)``: of 8 determinizations drawn the search keeps one in proportion to how likely
 the other seats' latest discards are under the hands it gives them; the real hands are the likelier in 91 % of
 comparisons, the samples place 17.9 % of the hidden cards right in ``italian`` and 21.3 % in ``brazilian``, but the
-search at 100 determinizations played −34 a deal, CI −105 … +37, over 200 duplicate deals); lowering the weight of
-the twins and same-suit neighbours of a seat's latest discards (no measurable gain), weighting wild cards the same way (better in ``brazilian``, worse in ``italian``, where wilds
+search at 100 determinizations played −34 a deal, CI −105 … +37, over 200 duplicate deals).
+
+Tried and dropped: lowering the weight of the twins and same-suit neighbours of a seat's latest discards (no
+measurable gain), weighting wild cards the same way (better in ``brazilian``, worse in ``italian``, where wilds
 are often kept back), and the top card a seat passed on (the hand that drew from the stock instead holds two
 naturals making a meld with it in 4.1 % of cases, samples in 6.3 %: too little to model).
 """

@@ -165,7 +165,9 @@ class _Sampler:
         return native.available() and native.supported(self.view.rules) is None
 
 
-def _native_outcome(h: native.NativeHand, seat: int, per_player: bool, value: ValueEstimate | None = None) -> float:
+def _native_outcome(
+    h: native.NativeHand, seat: int, per_player: bool, value: ValueEstimate | None = None
+) -> float:
     """:func:`_cut_off` of a native hand."""
     totals = h.totals()
     if totals is None:
@@ -298,8 +300,9 @@ class ISMCTSPlayer:
         #: rather than by its side's total against the best other side's; None (the default): where the rules keep
         #: a total per player, 3 and 5 players (in italian-3p +364 a deal over the side objective: docs/strength.md)
         self.per_player = per_player
-        #: a rollout stopped after ``rollout_depth`` decisions is judged by this estimate rather than the static
-        #: :func:`~burraco.bots.ismcts.evaluate` (None: that); docs/strength.md, "A value estimate at a cut-off"
+        #: the flat search: a rollout stopped after ``rollout_depth`` decisions is judged by this estimate rather
+        #: than the static :func:`~burraco.bots.ismcts.evaluate` (None: that); not kept as a default (−125 a deal
+        #: at 0.1 s: docs/strength.md, "A value estimate at a cut-off")
         self.value = value
         #: threads that play the flat search's rollouts on the native core at once (they release the GIL); the
         #: same determinizations and values as one thread at a fixed number of iterations, more of them in a budget
