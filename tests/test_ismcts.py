@@ -112,6 +112,10 @@ def test_pick_best_keeps_the_heuristic_choice_unless_clearly_beaten() -> None:
     assert pick_best([[0.0], [1.0]], z=1.0) == 0
     # among candidates that beat the first one clearly, the best mean wins
     assert pick_best([[0.0, 0.0, 0.0], [0.2, 0.3, 0.25], [0.5, 0.6, 0.55]], z=1.0) == 2
+    # with a floor, only an advantage above it counts, however sure
+    assert pick_best([[0.0, 0.0, 0.0], [0.2, 0.3, 0.25]], z=1.0, floor=0.3) == 0
+    assert pick_best([[0.0, 0.0, 0.0], [0.2, 0.3, 0.25]], z=1.0, floor=0.1) == 1
+    assert pick_best([[0.0, 0.0, 0.0], [0.2, 0.3, 0.25], [0.5, 0.6, 0.55]], z=1.0, floor=0.3) == 2
 
 
 

@@ -218,14 +218,15 @@ def still_racing(values: list[list[float]], active: list[int], n: int, z: float)
     return keep
 
 
-def pick_best(values: list[list[float]], z: float) -> int:
+def pick_best(values: list[list[float]], z: float, floor: float = 0.0) -> int:
     """The candidate to play from per-determinization values (row ``j``: candidate ``j``, paired by column).
 
     Candidate 0 (the heuristic's choice) is kept unless another one beats it by more than ``z`` standard errors of
-    the paired differences (over at least two determinizations); among those that do, the largest advantage wins.
+    the paired differences (over at least two determinizations) and by more than ``floor`` (a mean advantage, in
+    the values' units); among those that do, the largest advantage wins.
     """
     best = 0
-    best_m = 0.0
+    best_m = max(0.0, floor)
     for j in range(1, len(values)):
         m, se, n = paired(values, j)
         if n >= 2 and m > z * se and m > best_m:
@@ -267,6 +268,7 @@ class ISMCTSPlayer:
         race: float = 0.0,
         per_player: bool | None = None,
         value: ValueEstimate | None = None,
+        floor: float = 0.0,
     ) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (levels are {', '.join(LEVELS)})")
@@ -294,6 +296,12 @@ class ISMCTSPlayer:
         #: leader exceeds ``race`` standard errors stops being played, so the budget goes to those still in the race
         #: (the heuristic's choice always stays)
         self.race = race
+        #: the flat search leaves the heuristic's choice only for a candidate whose estimated advantage is also above
+        #: this many points a hand (0: any advantage beyond ``z`` standard errors). With more determinizations the
+        #: search acts on smaller and smaller advantages under its heuristic rollouts, and ``ismcts:1s`` is no
+        #: stronger than ``ismcts:0.25s`` (docs/strength.md, "More time"); a floor is the lead for that, not measured
+        #: yet, so off by default
+        self.floor = floor
         #: how the other hands are sampled (:class:`~burraco.bots.infer.Inference`; None: uniformly)
         self.infer = Inference.of(infer)
         #: judge a finished rollout by the seat's own points against the other players' (:func:`player_outcome`)
@@ -360,7 +368,7 @@ class ISMCTSPlayer:
             self.last_iterations = 0
             return cands[0]
         values = self.flat_values(view, cands, sample)
-        return cands[pick_best(values, self.z)]
+        return cands[pick_best(values, self.z, self.floor / REWARD_SCALE)]
 
     def candidate_values(self, view: View, candidates: list[Action]) -> list[list[float]]:
         """Per candidate, its outcome (in units of :data:`REWARD_SCALE`, for the view's seat) on each sampled
