@@ -2460,8 +2460,7 @@ static int h_choose(const NRules *R, const NState *S, int level, const ABuf *b, 
  * turns before `seat`'s; with that seat's hand as S holds it (a determinization) plus that card, and the pile as it
  * was then, the heuristic would have discarded each card type c in proportion to exp(discard_value(c) / tau). The
  * sum over those seats of log P(the card discarded), for weighting determinizations (ISMCTSPlayer, Inference
- * .discards). T: room for a copy of S (state_dup). Seats holding a pozzetto unseen, or none of whose cards are
- * hidden to `seat`, are left out. */
+ * .discards). T: room for a copy of S (state_dup). Seats holding a pozzetto unseen or no card are left out. */
 static double discard_loglik(const NRules *R, const NState *S, int seat, int level, double tau, NState *T) {
     int P = R->players, dir = R->direction;
     int limit = S->pile_n < S->turns ? S->pile_n : S->turns; /* an up card at the pile's bottom was no discard */
