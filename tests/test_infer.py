@@ -246,7 +246,9 @@ def _draw_states(name: str, games: int, every: int) -> list[Game]:
 @pytest.mark.skipif(not native.available(), reason="burraco._native not built or BURRACO_PURE")
 def test_the_discards_are_likelier_with_the_hands_players_really_hold() -> None:
     """Inference.discards: with the heuristic as the model of a player, the latest discards the pile shows are
-    likelier under the hands the other seats really hold than under the search's determinizations of the view."""
+    likelier under the hands the other seats really hold than under the search's determinizations of the view.
+    Every turn ends with a discard and a pick-up takes the whole pile (RULES.md §3.2, §6.2): the card k from the top
+    of an open pile (§6.1) is the latest discard of the seat k + 1 turns back."""
     higher = total = 0
     for g in _draw_states("italian", 8, 5):
         seat = g.current_seat
@@ -259,6 +261,29 @@ def test_the_discards_are_likelier_with_the_hands_players_really_hold() -> None:
             total += 1
     assert total >= 200
     assert higher / total > 0.7, (higher, total)
+
+
+@pytest.mark.skipif(not native.available(), reason="burraco._native not built or BURRACO_PURE")
+@pytest.mark.parametrize("name", ["brazilian-fechado", "italian"])
+def test_a_closed_pile_shows_only_its_top_discard(name: str) -> None:
+    """RULES.md §14.1 (discard pile: closed in brazilian-fechado, top card only): the cards under the top one are
+    hidden, so the likelihood does not depend on them; with an open pile (§6.1) it weighs them too."""
+    changed = same = 0
+    for g in _draw_states(name, 4, 5):
+        if len(g.pile) < 4:
+            continue
+        seat = g.current_seat
+        before = native.NativeHand.from_game(g).discard_loglik(seat, "hard", 5.0)
+        g2 = g.clone()
+        g2.pile[-2], g2.stock[0] = g2.stock[0], g2.pile[-2]  # a covered card swapped with one of the stock
+        g2.pile[-3], g2.stock[1] = g2.stock[1], g2.pile[-3]
+        after = native.NativeHand.from_game(g2).discard_loglik(seat, "hard", 5.0)
+        same += after == before
+        changed += after != before
+    if g.rules.discard_pile_open:
+        assert changed > 0
+    else:
+        assert changed == 0 and same > 0
 
 
 @pytest.mark.skipif(not native.available(), reason="burraco._native not built or BURRACO_PURE")

@@ -2455,9 +2455,10 @@ static int h_choose(const NRules *R, const NState *S, int level, const ABuf *b, 
     return tie[mt_below(m, nt)];
 }
 
-/* The log-likelihood of the discards the pile shows, with the heuristic of `level` as the model of a player: the
- * card k from the top of the pile (k < the players - 1, the pile not taken up since) was discarded by the seat k + 1
- * turns before `seat`'s; with that seat's hand as S holds it (a determinization) plus that card, and the pile as it
+/* The log-likelihood of the discards the pile shows, with the heuristic of `level` as the model of a player: every
+ * turn ends with a discard and a pick-up takes the whole pile (RULES.md §3.2, §6.2), so the card k from the top of
+ * the pile (k < the players - 1, the pile not taken up since; only the top card where the pile is closed, §14.1)
+ * was discarded by the seat k + 1 turns before `seat`'s; with that seat's hand as S holds it (a determinization) plus that card, and the pile as it
  * was then, the heuristic would have discarded each card type c in proportion to exp(discard_value(c) / tau). The
  * sum over those seats of log P(the card discarded), for weighting determinizations (ISMCTSPlayer, Inference
  * .discards). T: room for a copy of S (state_dup). Seats holding a pozzetto unseen or no card are left out. */
@@ -2466,6 +2467,8 @@ static double discard_loglik(const NRules *R, const NState *S, int seat, int lev
     int limit = S->pile_n < S->turns ? S->pile_n : S->turns; /* an up card at the pile's bottom was no discard */
     if (limit > P - 1)
         limit = P - 1;
+    if (!R->discard_open && limit > 1)
+        limit = 1; /* a closed pile shows its top card only: the cards under it are the determinization's guess */
     double ll = 0.0;
     for (int k = 0; k < limit; k++) {
         int o = ((seat - (k + 1) * dir) % P + P) % P;

@@ -105,8 +105,14 @@ def outcome(g: Game, side: int) -> float:
     finished hand (unbounded), else the bounded estimate of :func:`evaluate`."""
     if g.end is None:
         return evaluate(g, side)
-    best = max(g.side_score(k)["total"] for k in range(len(g.melds)) if k != side)
-    return (g.side_score(side)["total"] - best) / REWARD_SCALE
+    return side_outcome([g.side_score(k)["total"] for k in range(len(g.melds))], side)
+
+
+def side_outcome(totals: list[int], side: int) -> float:
+    """A finished hand's result for ``side`` from the sides' ``totals``: its total against the best other side's, in
+    units of :data:`REWARD_SCALE`."""
+    best = max(t for k, t in enumerate(totals) if k != side)
+    return (totals[side] - best) / REWARD_SCALE
 
 
 def player_outcome(points: list[int], seat: int) -> float:
@@ -175,9 +181,7 @@ def _native_outcome(
     if per_player:
         sides = [h.side_of(s) for s in range(h.rules.players)]
         return player_outcome(player_shares(totals, sides, h.rules.pair_split_rounding), seat)
-    side = h.side_of(seat)
-    best = max(t for k, t in enumerate(totals) if k != side)
-    return (totals[side] - best) / REWARD_SCALE
+    return side_outcome(totals, h.side_of(seat))
 
 
 #: the flat search's rollouts run on the native core where it is built and takes the rules (burraco.native): the
@@ -689,5 +693,6 @@ __all__ = [
     "paired",
     "pick_best",
     "player_outcome",
+    "side_outcome",
     "side_value",
 ]
