@@ -5,7 +5,8 @@ to the search is measured in the arena before it stays).
 Each side is an :class:`~burraco.bots.ismcts.ISMCTSPlayer` with the keyword arguments given as JSON (the same
 budget for both unless said), played through :func:`burraco.arena.play_duplicate` (every deal twice, sides swapped;
 with ``--workers`` the deals are spread over processes). The figures are the arena's (mean difference per deal with
-its 95 % interval, deal win rate)::
+its 95 % interval, deal win rate). With ``--resume FILE`` every finished deal is kept in ``FILE`` at once, and the same
+command run again plays only the deals it lacks (a long run survives a stopped session)::
 
     python benchmarks/search_variants.py --a '{"top_k": 5, "discards_k": 4}' --b '{}' --budget 0.1 --deals 100 \\
         --workers 2 --json docs/strength/variants/wide-root.json
@@ -22,9 +23,10 @@ import argparse
 import dataclasses
 import json
 import random
+import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from burraco import Game, preset
@@ -32,6 +34,8 @@ from burraco.actions import Action
 from burraco.arena import play_deal, summarize
 from burraco.bots.ismcts import ISMCTSPlayer
 from burraco.envs.value import ValueNet
+from burraco.files import write_json_atomic
+from burraco.parallel import run
 from burraco.view import determinize
 
 
@@ -94,16 +98,40 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--json", default=None, help="write the arena's figures and the deals here")
+    ap.add_argument(
+        "--resume",
+        default=None,
+        help="keep the finished deals in this file as they come and, if it exists, play only the others (a run "
+        "stopped part-way goes on with the same command)",
+    )
     args = ap.parse_args()
     a, b = json.loads(args.a), json.loads(args.b)
+    params = {k: v for k, v in vars(args).items() if k not in ("json", "resume", "workers", "deals")}
+    params["a"], params["b"] = a, b
+    done: dict[int, dict[str, Any]] = {}
+    earlier = 0.0
+    progress = Path(args.resume) if args.resume else None
+    if progress is not None and progress.exists():
+        saved = json.loads(progress.read_text(encoding="utf-8"))
+        if saved.get("params") != params:
+            sys.exit(f"{progress} was made with other parameters: {saved.get('params')}")
+        done = {int(r["deal"]): r for r in saved["results"]}
+        earlier = float(saved["seconds"])
     t0 = time.perf_counter()
+
+    def save() -> None:
+        if progress is not None:
+            results = [done[i] for i in sorted(done)]
+            seconds = earlier + time.perf_counter() - t0
+            write_json_atomic(progress, {"params": params, "seconds": seconds, "results": results})
+
     work = partial(_deal, args.rules, a, b, None if args.iterations else args.budget, args.iterations, args.seed)
-    if args.workers > 1:
-        with ProcessPoolExecutor(args.workers) as pool:
-            records = list(pool.map(work, range(args.deals)))
-    else:
-        records = [work(i) for i in range(args.deals)]
-    out = summarize(preset(args.rules), args.seed, records, time.perf_counter() - t0)
+    todo = [i for i in range(args.deals) if i not in done]
+    for _, rec in run(work, todo, workers=args.workers):
+        done[int(rec["deal"])] = rec
+        save()
+    records = [done[i] for i in range(args.deals)]
+    out = summarize(preset(args.rules), args.seed, records, earlier + time.perf_counter() - t0)
     out["a"], out["b"] = a, b
     out["budget_s"], out["iterations"] = (None if args.iterations else args.budget), args.iterations
     out["command"] = "python benchmarks/search_variants.py " + " ".join(
