@@ -1,24 +1,38 @@
-#!/usr/bin/env python3
 """How often the flat search leaves the heuristic's choice, and on how large an advantage, as its determinizations
-grow (issue 22: why `ismcts:1s` is not stronger than `ismcts:0.25s`).
+grow (issue 22: why `ismcts:1s` is not stronger than `ismcts:0.25s`) — and, with ``--truth``, whether those
+departures gain anything.
 
 At every ``--every``-th decision with two or more root candidates of ``--hands`` hands of heuristic:hard
 (``--rules``, dealt from ``--seed``), the search (``ISMCTSPlayer``, its defaults) evaluates the candidates on
 ``max(--iterations)`` determinizations; for each number N of ``--iterations`` the choice it would make from the
 first N (:func:`burraco.bots.ismcts.pick_best`: the heuristic's choice unless another candidate beats it by more
-than ``z`` standard errors and, with ``--floor``, by more than that many points) is taken, and reported: the share of decisions where it leaves the heuristic's choice,
-and the advantage (points a hand, the search's own paired estimate) of the candidates it leaves it for — their
-median, and the share under 10 and under 25 points::
+than ``z`` standard errors and, with ``--floor``, by more than that many points) is taken, and reported: the share
+of decisions where it leaves the heuristic's choice, and the advantage (points a hand, the search's own paired
+estimate) of the candidates it leaves it for — their median, and the share under 10 and under 25 points::
 
     python benchmarks/deviations.py --hands 6 --iterations 100 400 1600 --json
+
+With ``--truth T`` every candidate is also valued on ``T`` determinizations that keep the other players' *true*
+hands (``search_variants.knows_hands_sampler``: only the stock and the pozzetti are dealt at random), and for every
+N, ``--zs`` and ``--floors`` the choice from the honest values is scored by those: its **gain** is the chosen
+candidate's value minus the heuristic choice's, in points a hand, averaged over the decisions (with its standard
+error). The honest search's departures are thus judged by what it would see if its model of the hands were
+perfect — the same rollouts, so what the rollouts assume is not judged, only what the hands are guessed to be and
+the sampling noise. A search that gets better with more determinizations shows a gain that grows with N::
+
+    python benchmarks/deviations.py --hands 8 --truth 800 --zs 1 2 --floors 0 25 50 --json
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import sys
+import time
+
+from search_variants import knows_hands_sampler
 
 from burraco import Game, preset
 from burraco.bots import HeuristicPlayer
@@ -26,11 +40,26 @@ from burraco.bots.ismcts import REWARD_SCALE, ISMCTSPlayer, paired, pick_best
 
 
 def measure(
-    rules_name: str, hands: int, every: int, iterations: list[int], seed: int, floor: float = 0.0
+    rules_name: str,
+    hands: int,
+    every: int,
+    iterations: list[int],
+    seed: int,
+    floor: float = 0.0,
+    truth: int = 0,
+    zs: list[float] | None = None,
+    floors: list[float] | None = None,
 ) -> dict[str, object]:
     rules = preset(rules_name)
     top = max(iterations)
     gains: dict[int, list[float]] = {n: [] for n in iterations}
+    z_grid = zs or [1.0]
+    floor_grid = floors or [floor]
+    # per (N, z, floor): the truth-valued gain of each decision's choice over the heuristic's, and departures
+    scored: dict[tuple[int, float, float], list[float]] = {
+        (n, z, f): [] for n in iterations for z in z_grid for f in floor_grid
+    }
+    left: dict[tuple[int, float, float], int] = dict.fromkeys(scored, 0)
     decisions = 0
     for h in range(hands):
         g = Game.new(rules, seed=seed * 1000 + h)
@@ -51,6 +80,14 @@ def measure(
                         j = pick_best(first, search.z, floor / REWARD_SCALE)
                         if j:
                             gains[n].append(paired(first, j)[0] * REWARD_SCALE)
+                    if truth:
+                        judge = ISMCTSPlayer(seed=10**6 + step, iterations=truth)
+                        judge._started = time.perf_counter()
+                        tv = judge.flat_values(view, cands, knows_hands_sampler(g, s))
+                        for (n, z, f) in scored:
+                            j = pick_best([row[:n] for row in values], z, f / REWARD_SCALE)
+                            scored[(n, z, f)].append(paired(tv, j)[0] * REWARD_SCALE if j else 0.0)
+                            left[(n, z, f)] += j != 0
             g.apply(legal[0] if len(legal) == 1 else players[s].choose(g.view(s), legal))
             step += 1
     out: dict[str, object] = {"rules": rules_name, "hands": hands, "decisions": decisions, "floor": floor}
@@ -61,6 +98,20 @@ def measure(
             "under_10_points": round(sum(x < 10 for x in v) / max(1, len(v)), 2),
             "under_25_points": round(sum(x < 25 for x in v) / max(1, len(v)), 2),
         }
+    if truth:
+        out["truth"] = truth
+        out["gain"] = [
+            {
+                "determinizations": n,
+                "z": z,
+                "floor": f,
+                "leaves_the_heuristic": round(left[(n, z, f)] / max(1, decisions), 3),
+                "gain": round(statistics.fmean(v), 2),
+                "se": round(statistics.stdev(v) / math.sqrt(len(v)), 2) if len(v) > 1 else None,
+            }
+            for (n, z, f), v in scored.items()
+        ]
+        out["per_decision"] = {f"{n} {z:g} {f:g}": [round(x, 1) for x in v] for (n, z, f), v in scored.items()}
     return out
 
 
@@ -72,9 +123,19 @@ def main() -> int:
     p.add_argument("--iterations", type=int, nargs="+", default=[100, 400, 1600])
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--floor", type=float, default=0.0, help="ISMCTSPlayer's floor, points a hand (default 0)")
+    p.add_argument("--truth", type=int, default=0, help="value the candidates on this many determinizations "
+                   "with the true hands too, and score the choices by them (0: no)")
+    p.add_argument("--zs", type=float, nargs="+", default=None, help="with --truth: the z values to score")
+    p.add_argument("--floors", type=float, nargs="+", default=None, help="with --truth: the floors to score")
+    p.add_argument("--raw", default=None, help="with --truth: write each decision's gain per choice rule here "
+                   "(JSON keyed \"N z floor\"), for paired comparisons between the rules")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     a = p.parse_args()
-    out = measure(a.rules, a.hands, a.every, a.iterations, a.seed, a.floor)
+    out = measure(a.rules, a.hands, a.every, a.iterations, a.seed, a.floor, a.truth, a.zs, a.floors)
+    if a.raw:
+        with open(a.raw, "w") as f:
+            json.dump(out.get("per_decision"), f)
+    out.pop("per_decision", None)
     print(json.dumps(out) if a.json else "\n".join(f"{k}: {v}" for k, v in out.items()))
     return 0
 

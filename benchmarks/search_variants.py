@@ -25,6 +25,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -39,9 +40,28 @@ from burraco.parallel import run
 from burraco.view import determinize
 
 
+def knows_hands_sampler(game: Game, seat: int) -> Callable[[random.Random], Game]:
+    """Determinizations of ``seat``'s view of ``game`` that keep the other players' true hands and deal only the
+    cards the seat cannot locate (the stock, the pozzetti, a closed pile) at random; the players of a sampled game
+    know what they saw picked up in the real one. Measurement only."""
+    view = game.view(seat)
+    known = [view.known[o] if o == seat else bytes(game.hands[o]) for o in range(game.n)]
+    unseen = bytearray(view.unseen)
+    for o in range(game.n):
+        for c in range(53):
+            unseen[c] -= known[o][c] - view.known[o][c]
+    seen = dataclasses.replace(view, known=tuple(known), unseen=bytes(unseen))
+
+    def sample(rng: random.Random) -> Game:
+        g = determinize(seen, rng)
+        g.known = [bytearray(k) for k in view.known]  # what the players saw picked up, as in the real game
+        return g
+
+    return sample
+
+
 class KnowsHandsPlayer(ISMCTSPlayer):
-    """The search seeing the other hands but not the stock: every determinization keeps the true hands and deals
-    the cards it cannot locate (stock, pozzetti, a closed pile) at random. Measurement only."""
+    """The search seeing the other hands but not the stock (:func:`knows_hands_sampler`). Measurement only."""
 
     needs_state = True
 
@@ -50,20 +70,7 @@ class KnowsHandsPlayer(ISMCTSPlayer):
         if len(legal) == 1:
             return legal[0]
         seat = game.current_seat
-        view = game.view(seat)
-        known = [view.known[o] if o == seat else bytes(game.hands[o]) for o in range(game.n)]
-        unseen = bytearray(view.unseen)
-        for o in range(game.n):
-            for c in range(53):
-                unseen[c] -= known[o][c] - view.known[o][c]
-        seen = dataclasses.replace(view, known=tuple(known), unseen=bytes(unseen))
-
-        def sample(rng: random.Random) -> Game:
-            g = determinize(seen, rng)
-            g.known = [bytearray(k) for k in view.known]  # what the players saw picked up, as in the real game
-            return g
-
-        return self._search(view, legal, sample)
+        return self._search(game.view(seat), legal, knows_hands_sampler(game, seat))
 
 
 def _factory(kwargs: dict[str, Any], budget: float | None, iterations: int | None) -> Any:
