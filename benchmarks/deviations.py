@@ -21,6 +21,10 @@ perfect — the same rollouts, so what the rollouts assume is not judged, only w
 the sampling noise. A search that gets better with more determinizations shows a gain that grows with N::
 
     python benchmarks/deviations.py --hands 8 --truth 800 --zs 1 2 --floors 0 25 50 --json
+
+``--search JSON`` gives the searched player other arguments (the judge keeps the defaults): with the same
+``--seed``, ``--hands`` and ``--every`` the decisions and the judge's values are the same, so two models of the hands
+(``'{"infer": false}'``, ``'{"infer": {"calibrated": true}}'``) compare decision by decision (``--raw``).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import math
 import statistics
 import sys
 import time
+from typing import Any
 
 from search_variants import knows_hands_sampler
 
@@ -49,6 +54,7 @@ def measure(
     truth: int = 0,
     zs: list[float] | None = None,
     floors: list[float] | None = None,
+    search_args: dict[str, Any] | None = None,
 ) -> dict[str, object]:
     rules = preset(rules_name)
     top = max(iterations)
@@ -70,7 +76,7 @@ def measure(
             legal = g.legal_actions()
             if step % every == 1 and len(legal) > 1:
                 view = g.view(s)
-                search = ISMCTSPlayer(seed=step, iterations=top)
+                search = ISMCTSPlayer(seed=step, iterations=top, **(search_args or {}))
                 cands = search.root_candidates(view, legal)
                 if len(cands) > 1:
                     values = search.candidate_values(view, cands)
@@ -91,6 +97,8 @@ def measure(
             g.apply(legal[0] if len(legal) == 1 else players[s].choose(g.view(s), legal))
             step += 1
     out: dict[str, object] = {"rules": rules_name, "hands": hands, "decisions": decisions, "floor": floor}
+    if search_args:
+        out["search"] = search_args
     for n, v in gains.items():
         out[str(n)] = {
             "leaves_the_heuristic": round(len(v) / max(1, decisions), 3),
@@ -123,6 +131,8 @@ def main() -> int:
     p.add_argument("--iterations", type=int, nargs="+", default=[100, 400, 1600])
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--floor", type=float, default=0.0, help="ISMCTSPlayer's floor, points a hand (default 0)")
+    p.add_argument("--search", default="{}", help="the searched ISMCTSPlayer's other keyword arguments, as JSON "
+                   "(its model of the hands: '{\"infer\": false}'); the judge with --truth keeps the defaults")
     p.add_argument("--truth", type=int, default=0, help="value the candidates on this many determinizations "
                    "with the true hands too, and score the choices by them (0: no)")
     p.add_argument("--zs", type=float, nargs="+", default=None, help="with --truth: the z values to score")
@@ -131,7 +141,8 @@ def main() -> int:
                    "(JSON keyed \"N z floor\"), for paired comparisons between the rules")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     a = p.parse_args()
-    out = measure(a.rules, a.hands, a.every, a.iterations, a.seed, a.floor, a.truth, a.zs, a.floors)
+    out = measure(a.rules, a.hands, a.every, a.iterations, a.seed, a.floor, a.truth, a.zs, a.floors,
+                  json.loads(a.search))
     if a.raw:
         with open(a.raw, "w") as f:
             json.dump(out.get("per_decision"), f)
