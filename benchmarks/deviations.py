@@ -24,7 +24,9 @@ the sampling noise. A search that gets better with more determinizations shows a
 
 ``--search JSON`` gives the searched player other arguments (the judge keeps the defaults): with the same
 ``--seed``, ``--hands`` and ``--every`` the decisions and the judge's values are the same, so two models of the hands
-(``'{"infer": false}'``, ``'{"infer": {"calibrated": true}}'``) compare decision by decision (``--raw``).
+(``'{"infer": false}'``, ``'{"infer": {"calibrated": true}}'``) compare decision by decision (``--raw``);
+``'{"knows_hands": true}'`` searches with the true hands too (on other samples than the judge's): the ceiling a
+model of the hands could reach.
 """
 
 from __future__ import annotations
@@ -66,6 +68,8 @@ def measure(
         (n, z, f): [] for n in iterations for z in z_grid for f in floor_grid
     }
     left: dict[tuple[int, float, float], int] = dict.fromkeys(scored, 0)
+    kwargs = dict(search_args or {})
+    oracle = kwargs.pop("knows_hands", False)
     decisions = 0
     for h in range(hands):
         g = Game.new(rules, seed=seed * 1000 + h)
@@ -76,10 +80,14 @@ def measure(
             legal = g.legal_actions()
             if step % every == 1 and len(legal) > 1:
                 view = g.view(s)
-                search = ISMCTSPlayer(seed=step, iterations=top, **(search_args or {}))
+                search = ISMCTSPlayer(seed=step, iterations=top, **kwargs)
                 cands = search.root_candidates(view, legal)
                 if len(cands) > 1:
-                    values = search.candidate_values(view, cands)
+                    if oracle:  # the ceiling: the searched player sees the hands too (other samples than the judge)
+                        search._started = time.perf_counter()
+                        values = search.flat_values(view, cands, knows_hands_sampler(g, s))
+                    else:
+                        values = search.candidate_values(view, cands)
                     decisions += 1
                     for n in iterations:
                         first = [row[:n] for row in values]
