@@ -42,6 +42,7 @@ from typing import Any
 from search_variants import knows_hands_sampler
 
 from burraco import Game, preset
+from burraco.actions import DRAW, PICK
 from burraco.bots import HeuristicPlayer
 from burraco.bots.ismcts import REWARD_SCALE, ISMCTSPlayer, paired, pick_best
 
@@ -68,6 +69,7 @@ def measure(
         (n, z, f): [] for n in iterations for z in z_grid for f in floor_grid
     }
     left: dict[tuple[int, float, float], int] = dict.fromkeys(scored, 0)
+    phases: list[str] = []  # per decision: "pile" (draw or pick up) or "play" (melds, attachments, discards)
     kwargs = dict(search_args or {})
     oracle = kwargs.pop("knows_hands", False)
     decisions = 0
@@ -89,6 +91,7 @@ def measure(
                     else:
                         values = search.candidate_values(view, cands)
                     decisions += 1
+                    phases.append("pile" if any(c.verb in (DRAW, PICK) for c in cands) else "play")
                     for n in iterations:
                         first = [row[:n] for row in values]
                         j = pick_best(first, search.z, floor / REWARD_SCALE)
@@ -128,6 +131,7 @@ def measure(
             for (n, z, f), v in scored.items()
         ]
         out["per_decision"] = {f"{n} {z:g} {f:g}": [round(x, 1) for x in v] for (n, z, f), v in scored.items()}
+        out["per_decision"]["phase"] = phases
     return out
 
 
@@ -146,7 +150,7 @@ def main() -> int:
     p.add_argument("--zs", type=float, nargs="+", default=None, help="with --truth: the z values to score")
     p.add_argument("--floors", type=float, nargs="+", default=None, help="with --truth: the floors to score")
     p.add_argument("--raw", default=None, help="with --truth: write each decision's gain per choice rule here "
-                   "(JSON keyed \"N z floor\"), for paired comparisons between the rules")
+                   "(JSON keyed \"N z floor\"; \"phase\": pile or play), for paired comparisons between the rules")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     a = p.parse_args()
     out = measure(a.rules, a.hands, a.every, a.iterations, a.seed, a.floor, a.truth, a.zs, a.floors,
