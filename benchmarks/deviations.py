@@ -26,7 +26,7 @@ the sampling noise. A search that gets better with more determinizations shows a
 ``--seed``, ``--hands`` and ``--every`` the decisions and the judge's values are the same, so two models of the hands
 (``'{"infer": false}'``, ``'{"infer": {"calibrated": true}}'``) compare decision by decision (``--raw``);
 ``'{"knows_hands": true}'`` searches with the true hands too (on other samples than the judge's): the ceiling a
-model of the hands could reach.
+model of the hands could reach. ``--paired RAW_A RAW_B`` prints the decision-by-decision differences of two runs.
 """
 
 from __future__ import annotations
@@ -135,6 +135,31 @@ def measure(
     return out
 
 
+def paired_report(raw_a: str, raw_b: str) -> list[str]:
+    """Lines comparing two ``--raw`` files decision by decision: for every rule they share, A's mean gain minus
+    B's with its standard error (the same decisions: the same --seed, --hands and --every), also per phase."""
+    with open(raw_a) as f:
+        a = json.load(f)
+    with open(raw_b) as f:
+        b = json.load(f)
+    phases = a.get("phase")
+    lines = []
+    for key, va in a.items():
+        vb = b.get(key)
+        if key == "phase" or vb is None or len(vb) != len(va):
+            continue
+        for phase in (None, "pile", "play"):
+            d = [x - y for i, (x, y) in enumerate(zip(va, vb, strict=True)) if phase is None or (phases and phases[i] == phase)]
+            if len(d) < 2:
+                continue
+            se = statistics.stdev(d) / math.sqrt(len(d))
+            where = f" ({phase}, {len(d)})" if phase else f" ({len(d)} decisions)"
+            lines.append(f"{key}{where}: A {statistics.fmean(d):+.2f} ± {se:.2f} points a decision over B")
+            if not phases:
+                break
+    return lines
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--rules", default="italian")
@@ -152,7 +177,12 @@ def main() -> int:
     p.add_argument("--raw", default=None, help="with --truth: write each decision's gain per choice rule here "
                    "(JSON keyed \"N z floor\"; \"phase\": pile or play), for paired comparisons between the rules")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--paired", nargs=2, metavar=("RAW_A", "RAW_B"), default=None,
+                   help="measure nothing: compare two --raw files decision by decision and print A − B")
     a = p.parse_args()
+    if a.paired:
+        print("\n".join(paired_report(*a.paired)))
+        return 0
     out = measure(a.rules, a.hands, a.every, a.iterations, a.seed, a.floor, a.truth, a.zs, a.floors,
                   json.loads(a.search))
     if a.raw:
