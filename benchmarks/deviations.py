@@ -44,7 +44,7 @@ from search_variants import knows_hands_sampler
 from burraco import Game, preset
 from burraco.actions import DRAW, PICK
 from burraco.bots import HeuristicPlayer
-from burraco.bots.ismcts import REWARD_SCALE, ISMCTSPlayer, paired, pick_best
+from burraco.bots.ismcts import DEFAULT_FLOOR, REWARD_SCALE, ISMCTSPlayer, paired, pick_best
 
 
 def measure(
@@ -167,7 +167,8 @@ def main() -> int:
     p.add_argument("--every", type=int, default=4, help="measure every N-th decision (default 4)")
     p.add_argument("--iterations", type=int, nargs="+", default=[100, 400, 1600])
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--floor", type=float, default=0.0, help="ISMCTSPlayer's floor, points a hand (default 0)")
+    p.add_argument("--floor", type=float, default=DEFAULT_FLOOR,
+                   help=f"ISMCTSPlayer's floor, points a hand (default {DEFAULT_FLOOR:g}, the player's)")
     p.add_argument("--search", default="{}", help="the searched ISMCTSPlayer's other keyword arguments, as JSON "
                    "(its model of the hands: '{\"infer\": false}'); the judge with --truth keeps the defaults")
     p.add_argument("--truth", type=int, default=0, help="value the candidates on this many determinizations "

@@ -54,6 +54,9 @@ from .infer import Inference, pick_weighted
 REWARD_SCALE = 500.0
 #: weight of the cards still held when a rollout stops before the end of the hand
 HAND_WEIGHT = 0.5
+#: the least advantage, in points a hand, for which the flat search leaves the heuristic's choice
+#: (:attr:`ISMCTSPlayer.floor`; docs/strength.md, "More time")
+DEFAULT_FLOOR = 25.0
 
 
 class _Node:
@@ -272,7 +275,7 @@ class ISMCTSPlayer:
         race: float = 0.0,
         per_player: bool | None = None,
         value: ValueEstimate | None = None,
-        floor: float = 0.0,
+        floor: float = DEFAULT_FLOOR,
     ) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (levels are {', '.join(LEVELS)})")
@@ -302,9 +305,9 @@ class ISMCTSPlayer:
         self.race = race
         #: the flat search leaves the heuristic's choice only for a candidate whose estimated advantage is also above
         #: this many points a hand (0: any advantage beyond ``z`` standard errors). With more determinizations the
-        #: search acts on smaller and smaller advantages under its heuristic rollouts, and ``ismcts:1s`` is no
-        #: stronger than ``ismcts:0.25s`` (docs/strength.md, "More time"); a floor is the lead for that, not measured
-        #: yet, so off by default
+        #: search acts on smaller and smaller advantages under its heuristic rollouts, where what the rollouts
+        #: assume (every other player plays as ``hard``) outweighs the edge: without a floor ``ismcts:1s`` lost to
+        #: ``ismcts:0.25s`` (−101 a deal), with 25 points it beats it (docs/strength.md, "More time")
         self.floor = floor
         #: how the other hands are sampled (:class:`~burraco.bots.infer.Inference`; None: uniformly)
         self.infer = Inference.of(infer)
@@ -685,6 +688,7 @@ class CheatingISMCTSPlayer(ISMCTSPlayer):
 
 
 __all__ = [
+    "DEFAULT_FLOOR",
     "ISMCTSPlayer",
     "CheatingISMCTSPlayer",
     "ValueEstimate",
