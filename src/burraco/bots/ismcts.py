@@ -14,8 +14,9 @@ to pick up stay where they are; the rest is dealt at random, the other hands wei
     ``rollout_depth`` decisions, then the static :func:`evaluate`). Candidates are therefore compared on the same
     hidden cards and the same later luck, which removes most of the noise of a card game's outcome, so a handful
     of determinizations per decision already separates them. The heuristic's own choice is kept unless
-    another candidate beats it by more than ``z`` standard errors of the paired differences (rollout-based
-    policy improvement; at worst the search plays like the heuristic, never like its noise).
+    another candidate beats it by more than ``z`` standard errors of the paired differences and by more than
+    ``floor`` points a hand (rollout-based policy improvement; at worst the search plays like the heuristic, never
+    like its noise, nor like the small edges its rollouts' model of the other players makes up).
 ``search="tree"``
     Classic single-observer ISMCTS: one tree keyed by actions, UCB1 with availability counts and a progressive
     bias toward the heuristic's order, one expansion and one truncated heuristic rollout per iteration. At the
