@@ -36,7 +36,6 @@ import json
 import math
 import statistics
 import sys
-import time
 from typing import Any
 
 from search_variants import knows_hands_sampler
@@ -86,8 +85,7 @@ def measure(
                 cands = search.root_candidates(view, legal)
                 if len(cands) > 1:
                     if oracle:  # the ceiling: the searched player sees the hands too (other samples than the judge)
-                        search._started = time.perf_counter()
-                        values = search.flat_values(view, cands, knows_hands_sampler(g, s))
+                        values = search.candidate_values(view, cands, knows_hands_sampler(g, s))
                     else:
                         values = search.candidate_values(view, cands)
                     decisions += 1
@@ -99,8 +97,7 @@ def measure(
                             gains[n].append(paired(first, j)[0] * REWARD_SCALE)
                     if truth:
                         judge = ISMCTSPlayer(seed=10**6 + step, iterations=truth)
-                        judge._started = time.perf_counter()
-                        tv = judge.flat_values(view, cands, knows_hands_sampler(g, s))
+                        tv = judge.candidate_values(view, cands, knows_hands_sampler(g, s))
                         for (n, z, f) in scored:
                             j = pick_best([row[:n] for row in values], z, f / REWARD_SCALE)
                             scored[(n, z, f)].append(paired(tv, j)[0] * REWARD_SCALE if j else 0.0)

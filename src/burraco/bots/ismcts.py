@@ -379,12 +379,15 @@ class ISMCTSPlayer:
         values = self.flat_values(view, cands, sample)
         return cands[pick_best(values, self.z, self.floor / REWARD_SCALE)]
 
-    def candidate_values(self, view: View, candidates: list[Action]) -> list[list[float]]:
+    def candidate_values(
+        self, view: View, candidates: list[Action], sample: Callable[[random.Random], Game] | None = None
+    ) -> list[list[float]]:
         """Per candidate, its outcome (in units of :data:`REWARD_SCALE`, for the view's seat) on each sampled
         determinization of the view, every candidate on the same hidden cards and the same later luck — the flat
-        search's evaluation, for analysing a decision (:mod:`burraco.analysis`)."""
+        search's evaluation, for analysing a decision (:mod:`burraco.analysis`). ``sample`` draws the
+        determinizations instead of this player's model of the hands (for measurement: benchmarks/deviations.py)."""
         self._started = time.perf_counter()
-        return self.flat_values(view, candidates, self._sampler(view))
+        return self.flat_values(view, candidates, sample or self._sampler(view))
 
     def _per_player(self, view: View) -> bool:
         """Whether rollouts are judged per player (:attr:`per_player`)."""
