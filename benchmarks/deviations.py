@@ -26,7 +26,16 @@ the sampling noise. A search that gets better with more determinizations shows a
 ``--seed``, ``--hands`` and ``--every`` the decisions and the judge's values are the same, so two models of the hands
 (``'{"infer": false}'``, ``'{"infer": {"calibrated": true}}'``) compare decision by decision (``--raw``);
 ``'{"knows_hands": true}'`` searches with the true hands too (on other samples than the judge's): the ceiling a
-model of the hands could reach. ``--paired RAW_A RAW_B`` prints the decision-by-decision differences of two runs.
+model of the hands could reach. ``--paired RAW_A RAW_B`` prints the decision-by-decision differences of two runs:
+overall, per phase, per kind of play decision (the verbs of its candidates) and stage of the hand, and the share of
+the total carried by the decisions where A gains most (``--raw`` keeps each decision's candidates and their mean
+values, searched and judged, for such questions)::
+
+    python benchmarks/deviations.py --hands 24 --every 3 --seed 1 --floor 0 --iterations 400 --truth 800 --zs 1 \
+        --floors 0 --search '{"knows_hands": true}' --json --raw oracle.json
+    python benchmarks/deviations.py --hands 24 --every 3 --seed 1 --floor 0 --iterations 400 --truth 800 --zs 1 \
+        --floors 0 --json --raw default.json
+    python benchmarks/deviations.py --paired oracle.json default.json
 """
 
 from __future__ import annotations
@@ -69,6 +78,9 @@ def measure(
     }
     left: dict[tuple[int, float, float], int] = dict.fromkeys(scored, 0)
     phases: list[str] = []  # per decision: "pile" (draw or pick up) or "play" (melds, attachments, discards)
+    # per decision: its candidates (action strings, the heuristic's first), their means on the searched player's
+    # determinizations and, with --truth, on the judge's (points a hand)
+    details: list[dict[str, object]] = []
     kwargs = dict(search_args or {})
     oracle = kwargs.pop("knows_hands", False)
     decisions = 0
@@ -90,6 +102,15 @@ def measure(
                         values = search.candidate_values(view, cands)
                     decisions += 1
                     phases.append("pile" if any(c.verb in (DRAW, PICK) for c in cands) else "play")
+                    detail: dict[str, object] = {
+                        "seat": s,
+                        "pile": view.pile_size,
+                        "hand_sizes": list(view.hand_sizes),
+                        "stock": view.stock_size,
+                        "candidates": [str(c) for c in cands],
+                        "search": [round(statistics.fmean(row) * REWARD_SCALE, 1) for row in values],
+                    }
+                    details.append(detail)
                     for n in iterations:
                         first = [row[:n] for row in values]
                         j = pick_best(first, search.z, floor / REWARD_SCALE)
@@ -98,6 +119,7 @@ def measure(
                     if truth:
                         judge = ISMCTSPlayer(seed=10**6 + step, iterations=truth)
                         tv = judge.candidate_values(view, cands, knows_hands_sampler(g, s))
+                        detail["truth"] = [round(statistics.fmean(row) * REWARD_SCALE, 1) for row in tv]
                         for (n, z, f) in scored:
                             j = pick_best([row[:n] for row in values], z, f / REWARD_SCALE)
                             scored[(n, z, f)].append(paired(tv, j)[0] * REWARD_SCALE if j else 0.0)
@@ -129,31 +151,55 @@ def measure(
         ]
         out["per_decision"] = {f"{n} {z:g} {f:g}": [round(x, 1) for x in v] for (n, z, f), v in scored.items()}
         out["per_decision"]["phase"] = phases
+        out["per_decision"]["decisions"] = details
+    return out
+
+
+def _groups(phase: str, detail: dict[str, Any] | None) -> list[str]:
+    """The groups a decision is reported in by ``--paired``: its phase and, for a play decision with its details,
+    the kinds of its candidates (``discard``, ``discard+meld``, ``add+discard`` …) and the stage of the hand (the
+    stock's size)."""
+    out = [phase]
+    if phase == "play" and detail is not None:
+        verbs = sorted({str(c).split()[1] for c in detail["candidates"]})
+        out.append("play: " + "+".join(verbs))
+        out.append("play, stock ≥ 20" if int(detail["stock"]) >= 20 else "play, stock < 20")
     return out
 
 
 def paired_report(raw_a: str, raw_b: str) -> list[str]:
     """Lines comparing two ``--raw`` files decision by decision: for every rule they share, A's mean gain minus
-    B's with its standard error (the same decisions: the same --seed, --hands and --every), also per phase."""
+    B's with its standard error (the same decisions: the same --seed, --hands and --every), per phase, per kind of
+    play decision and stage of the hand (where the files hold the decisions' details), and how concentrated the
+    difference is (the share of its total carried by the 10, 50 and 100 decisions where A gains most)."""
     with open(raw_a) as f:
         a = json.load(f)
     with open(raw_b) as f:
         b = json.load(f)
     phases = a.get("phase")
+    details = b.get("decisions") or a.get("decisions")
     lines = []
     for key, va in a.items():
         vb = b.get(key)
-        if key == "phase" or vb is None or len(vb) != len(va):
+        if key in ("phase", "decisions") or vb is None or len(vb) != len(va):
             continue
-        for phase in (None, "pile", "play"):
-            d = [x - y for i, (x, y) in enumerate(zip(va, vb, strict=True)) if phase is None or (phases and phases[i] == phase)]
+        d_all = [x - y for x, y in zip(va, vb, strict=True)]
+        groups: dict[str, list[float]] = {}
+        for i, d in enumerate(d_all):
+            if phases:
+                for name in _groups(phases[i], details[i] if details else None):
+                    groups.setdefault(name, []).append(d)
+        for name, d in [(None, d_all), *sorted(groups.items(), key=lambda kv: (kv[0].count(":"), "," in kv[0], kv[0]))]:
             if len(d) < 2:
                 continue
             se = statistics.stdev(d) / math.sqrt(len(d))
-            where = f" ({phase}, {len(d)})" if phase else f" ({len(d)} decisions)"
+            where = f" ({name}, {len(d)})" if name else f" ({len(d)} decisions)"
             lines.append(f"{key}{where}: A {statistics.fmean(d):+.2f} ± {se:.2f} points a decision over B")
-            if not phases:
-                break
+        total = sum(d_all)
+        if total > 0:
+            top = sorted(d_all, reverse=True)
+            shares = ", ".join(f"{k}: {sum(top[:k]) / total:.0%}" for k in (10, 50, 100) if k < len(top))
+            lines.append(f"{key}: share of A's total gain ({total:+.0f}) in its best decisions — {shares}")
     return lines
 
 
@@ -173,7 +219,8 @@ def main() -> int:
     p.add_argument("--zs", type=float, nargs="+", default=None, help="with --truth: the z values to score")
     p.add_argument("--floors", type=float, nargs="+", default=None, help="with --truth: the floors to score")
     p.add_argument("--raw", default=None, help="with --truth: write each decision's gain per choice rule here "
-                   "(JSON keyed \"N z floor\"; \"phase\": pile or play), for paired comparisons between the rules")
+                   "(JSON keyed \"N z floor\"; \"phase\": pile or play; \"decisions\": each one's candidates and "
+                   "their mean values, searched and judged), for paired comparisons between the rules")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--paired", nargs=2, metavar=("RAW_A", "RAW_B"), default=None,
                    help="measure nothing: compare two --raw files decision by decision and print A − B")

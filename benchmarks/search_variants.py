@@ -15,6 +15,9 @@ command run again plays only the deals it lacks (a long run survives a stopped s
 it sees the other players' hands (as if every card in them had been seen picked up) but not the order of the stock
 or the pozzetti, which it samples. ``cheat`` minus it is what knowing the stock is worth, it minus the honest
 search what knowing the hands is worth: how much of the gap to ``cheat`` inference could close at best.
+``"cheat": true`` makes a side ``cheat`` itself (:class:`~burraco.bots.ismcts.CheatingISMCTSPlayer`: every
+determinization is the true state) with the other arguments given, e.g. ``{"cheat": true, "floor": 0}``: the cheater
+without the floor, which ``burraco arena --a cheat:0.25s`` cannot spell.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from typing import Any
 from burraco import Game, preset
 from burraco.actions import Action
 from burraco.arena import play_deal, summarize
-from burraco.bots.ismcts import ISMCTSPlayer
+from burraco.bots.ismcts import CheatingISMCTSPlayer, ISMCTSPlayer
 from burraco.envs.value import ValueNet
 from burraco.files import write_json_atomic
 from burraco.parallel import run
@@ -76,7 +79,11 @@ class KnowsHandsPlayer(ISMCTSPlayer):
 def _factory(kwargs: dict[str, Any], budget: float | None, iterations: int | None) -> Any:
     def make(seed: int) -> ISMCTSPlayer:
         kw = dict(kwargs)
-        cls = KnowsHandsPlayer if kw.pop("knows_hands", False) else ISMCTSPlayer
+        cls: type[ISMCTSPlayer] = ISMCTSPlayer
+        if kw.pop("knows_hands", False):
+            cls = KnowsHandsPlayer
+        if kw.pop("cheat", False):
+            cls = CheatingISMCTSPlayer
         if isinstance(kw.get("value"), str):  # a value file (examples/train_value.py)
             kw["value"] = ValueNet.load(kw["value"])
         if iterations is not None:
