@@ -79,11 +79,10 @@ class KnowsHandsPlayer(ISMCTSPlayer):
 def _factory(kwargs: dict[str, Any], budget: float | None, iterations: int | None) -> Any:
     def make(seed: int) -> ISMCTSPlayer:
         kw = dict(kwargs)
-        cls: type[ISMCTSPlayer] = ISMCTSPlayer
-        if kw.pop("knows_hands", False):
-            cls = KnowsHandsPlayer
-        if kw.pop("cheat", False):
-            cls = CheatingISMCTSPlayer
+        knows, cheat = kw.pop("knows_hands", False), kw.pop("cheat", False)
+        if knows and cheat:
+            raise ValueError('"knows_hands" and "cheat" exclude each other: the cheater sees the stock too')
+        cls = CheatingISMCTSPlayer if cheat else KnowsHandsPlayer if knows else ISMCTSPlayer
         if isinstance(kw.get("value"), str):  # a value file (examples/train_value.py)
             kw["value"] = ValueNet.load(kw["value"])
         if iterations is not None:
