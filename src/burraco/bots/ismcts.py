@@ -308,8 +308,9 @@ class ISMCTSPlayer:
         #: this many points a hand (0: any advantage beyond ``z`` standard errors). With more determinizations the
         #: search acts on smaller and smaller advantages under its heuristic rollouts, where what the rollouts
         #: assume (every other player plays as ``hard``) outweighs the edge: without a floor ``ismcts:1s`` lost to
-        #: ``ismcts:0.25s`` (−101 a deal), with 25 points it beats it (+159). Against ``hard`` itself, whose small
-        #: edges are real, it costs −142 a deal at 0.25 s (docs/strength.md, "More time" and "The floor at 0.25 s")
+        #: ``ismcts:0.25s`` (−101 a deal), with 25 points it beats it (+159). At 0.25 s the small edges it refuses
+        #: are mostly real: it costs −142 a deal against ``hard`` and widens the gap to ``cheat`` by +120
+        #: (docs/strength.md, "More time", "The floor at 0.25 s" and "The gap to the cheater")
         self.floor = floor
         #: how the other hands are sampled (:class:`~burraco.bots.infer.Inference`; None: uniformly)
         self.infer = Inference.of(infer)
