@@ -26,7 +26,8 @@ the sampling noise. A search that gets better with more determinizations shows a
 ``--seed``, ``--hands`` and ``--every`` the decisions and the judge's values are the same, so two models of the hands
 (``'{"infer": false}'``, ``'{"infer": {"calibrated": true}}'``) compare decision by decision (``--raw``);
 ``'{"knows_hands": true}'`` searches with the true hands too (on other samples than the judge's): the ceiling a
-model of the hands could reach. ``--paired RAW_A RAW_B`` prints the decision-by-decision differences of two runs:
+model of the hands could reach (``'{"knows_hands": [1]}'``: only the next player's hand, seats counted in the order
+of play). ``--paired RAW_A RAW_B`` prints the decision-by-decision differences of two runs:
 overall, per phase, per kind of play decision (the verbs of its candidates) and stage of the hand, and the share of
 the total carried by the decisions where A gains most (``--raw`` keeps each decision's candidates and their mean
 values, searched and judged, for such questions)::
@@ -82,7 +83,8 @@ def measure(
     # determinizations and, with --truth, on the judge's (points a hand)
     details: list[dict[str, object]] = []
     kwargs = dict(search_args or {})
-    oracle = kwargs.pop("knows_hands", False)
+    oracle = kwargs.pop("knows_hands", False)  # True, or the seats whose hands it sees ([1]: the next player's)
+    which = oracle if isinstance(oracle, list) else None
     decisions = 0
     for h in range(hands):
         g = Game.new(rules, seed=seed * 1000 + h)
@@ -97,7 +99,7 @@ def measure(
                 cands = search.root_candidates(view, legal)
                 if len(cands) > 1:
                     if oracle:  # the ceiling: the searched player sees the hands too (other samples than the judge)
-                        values = search.candidate_values(view, cands, knows_hands_sampler(g, s))
+                        values = search.candidate_values(view, cands, knows_hands_sampler(g, s, which))
                     else:
                         values = search.candidate_values(view, cands)
                     decisions += 1

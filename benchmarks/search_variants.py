@@ -15,6 +15,8 @@ command run again plays only the deals it lacks (a long run survives a stopped s
 it sees the other players' hands (as if every card in them had been seen picked up) but not the order of the stock
 or the pozzetti, which it samples. ``cheat`` minus it is what knowing the stock is worth, it minus the honest
 search what knowing the hands is worth: how much of the gap to ``cheat`` inference could close at best.
+``"knows_hands": [1]`` sees only the next player's hand (seats counted in the order of play: with four players 2 is
+the partner, 3 the player before), the others sampled uniformly.
 ``"cheat": true`` makes a side ``cheat`` itself (:class:`~burraco.bots.ismcts.CheatingISMCTSPlayer`: every
 determinization is the true state) with the other arguments given, e.g. ``{"cheat": true, "floor": 0}``: the cheater
 without the floor, which ``burraco arena --a cheat:0.25s`` cannot spell.
@@ -28,7 +30,7 @@ import json
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -43,12 +45,16 @@ from burraco.parallel import run
 from burraco.view import determinize
 
 
-def knows_hands_sampler(game: Game, seat: int) -> Callable[[random.Random], Game]:
+def knows_hands_sampler(game: Game, seat: int, which: Sequence[int] | None = None) -> Callable[[random.Random], Game]:
     """Determinizations of ``seat``'s view of ``game`` that keep the other players' true hands and deal only the
     cards the seat cannot locate (the stock, the pozzetti, a closed pile) at random; the players of a sampled game
-    know what they saw picked up in the real one. Measurement only."""
+    know what they saw picked up in the real one. ``which``: only the hands of these seats, counted in the order of
+    play from ``seat`` (1: the next player; with four, 2 is the partner and 3 the player before), the others dealt
+    at random too. Measurement only."""
     view = game.view(seat)
-    known = [view.known[o] if o == seat else bytes(game.hands[o]) for o in range(game.n)]
+    n, d = game.n, view.rules.direction
+    kept = {(seat + k * d) % n for k in which} if which is not None else set(range(n))
+    known = [bytes(game.hands[o]) if o != seat and o in kept else view.known[o] for o in range(n)]
     unseen = bytearray(view.unseen)
     for o in range(game.n):
         for c in range(53):
@@ -64,16 +70,21 @@ def knows_hands_sampler(game: Game, seat: int) -> Callable[[random.Random], Game
 
 
 class KnowsHandsPlayer(ISMCTSPlayer):
-    """The search seeing the other hands but not the stock (:func:`knows_hands_sampler`). Measurement only."""
+    """The search seeing the other hands but not the stock (:func:`knows_hands_sampler`; ``which``: only those
+    seats' hands). Measurement only."""
 
     needs_state = True
+
+    def __init__(self, *args: Any, which: Sequence[int] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.which = which
 
     def choose_with_state(self, game: Game, legal: list[Action]) -> Action:
         self._started = time.perf_counter()
         if len(legal) == 1:
             return legal[0]
         seat = game.current_seat
-        return self._search(game.view(seat), legal, knows_hands_sampler(game, seat))
+        return self._search(game.view(seat), legal, knows_hands_sampler(game, seat, self.which))
 
 
 def _factory(kwargs: dict[str, Any], budget: float | None, iterations: int | None) -> Any:
@@ -83,6 +94,8 @@ def _factory(kwargs: dict[str, Any], budget: float | None, iterations: int | Non
         if knows and cheat:
             raise ValueError('"knows_hands" and "cheat" exclude each other: the cheater sees the stock too')
         cls = CheatingISMCTSPlayer if cheat else KnowsHandsPlayer if knows else ISMCTSPlayer
+        if isinstance(knows, list):  # "knows_hands": [1]: only the next player's hand (knows_hands_sampler)
+            kw["which"] = knows
         if isinstance(kw.get("value"), str):  # a value file (examples/train_value.py)
             kw["value"] = ValueNet.load(kw["value"])
         if iterations is not None:
