@@ -56,6 +56,11 @@ from burraco.bots import HeuristicPlayer
 from burraco.bots.ismcts import DEFAULT_FLOOR, REWARD_SCALE, ISMCTSPlayer, paired, pick_best
 
 
+def _means(values: list[list[float]]) -> list[float]:
+    """Each candidate's mean value over its determinizations, in points a hand (for ``--raw``)."""
+    return [round(statistics.fmean(row) * REWARD_SCALE, 1) for row in values]
+
+
 def measure(
     rules_name: str,
     hands: int,
@@ -110,7 +115,7 @@ def measure(
                         "hand_sizes": list(view.hand_sizes),
                         "stock": view.stock_size,
                         "candidates": [str(c) for c in cands],
-                        "search": [round(statistics.fmean(row) * REWARD_SCALE, 1) for row in values],
+                        "search": _means(values),
                     }
                     details.append(detail)
                     for n in iterations:
@@ -121,7 +126,7 @@ def measure(
                     if truth:
                         judge = ISMCTSPlayer(seed=10**6 + step, iterations=truth)
                         tv = judge.candidate_values(view, cands, knows_hands_sampler(g, s))
-                        detail["truth"] = [round(statistics.fmean(row) * REWARD_SCALE, 1) for row in tv]
+                        detail["truth"] = _means(tv)
                         for (n, z, f) in scored:
                             j = pick_best([row[:n] for row in values], z, f / REWARD_SCALE)
                             scored[(n, z, f)].append(paired(tv, j)[0] * REWARD_SCALE if j else 0.0)
