@@ -44,11 +44,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
 import statistics
 import sys
+from collections.abc import Callable
 from typing import Any
 
-from search_variants import knows_hands_sampler
+from hand_model import LearnedInference
+from search_variants import knows_hands_sampler, soft_hands_sampler
 
 from burraco import Game, preset
 from burraco.actions import DRAW, PICK
@@ -59,6 +62,24 @@ from burraco.bots.ismcts import DEFAULT_FLOOR, REWARD_SCALE, ISMCTSPlayer, paire
 def _means(values: list[list[float]]) -> list[float]:
     """Each candidate's mean value over its determinizations, in points a hand (for ``--raw``)."""
     return [round(statistics.fmean(row) * REWARD_SCALE, 1) for row in values]
+
+
+def placed(game: Game, seat: int, sample: Callable[[random.Random], Game], rng: random.Random, k: int = 8) -> float:
+    """The share of the cards the other hands hide from ``seat`` (beyond those it saw picked up) that ``k``
+    determinizations drawn by ``sample`` place in the right hand."""
+    view = game.view(seat)
+    right = total = 0
+    for _ in range(k):
+        det = sample(rng)
+        for o in range(game.n):
+            if o == seat:
+                continue
+            for c in range(53):
+                hidden = game.hands[o][c] - view.known[o][c]
+                if hidden > 0:
+                    total += hidden
+                    right += min(hidden, det.hands[o][c] - view.known[o][c])
+    return right / total if total else math.nan
 
 
 def measure(
@@ -90,6 +111,11 @@ def measure(
     kwargs = dict(search_args or {})
     oracle = kwargs.pop("knows_hands", False)  # True, or the seats whose hands it sees ([1]: the next player's)
     which = oracle if isinstance(oracle, list) else None
+    if "hand_model" in kwargs:  # a learned model of the hands (hand_model.py --out FILE)
+        kwargs["infer"] = LearnedInference.load(kwargs.pop("hand_model"))
+    beta = kwargs.pop("soft_hands", None)  # a model of the hands as good as the truth at this sharpness
+    shares: list[float] = []  # per decision: the share of the hidden cards the searched player's samples place right
+    prng = random.Random(seed)
     decisions = 0
     for h in range(hands):
         g = Game.new(rules, seed=seed * 1000 + h)
@@ -104,9 +130,15 @@ def measure(
                 cands = search.root_candidates(view, legal)
                 if len(cands) > 1:
                     if oracle:  # the ceiling: the searched player sees the hands too (other samples than the judge)
-                        values = search.candidate_values(view, cands, knows_hands_sampler(g, s, which))
+                        sampler: Callable[[random.Random], Game] = knows_hands_sampler(g, s, which)
+                    elif beta is not None:
+                        sampler = soft_hands_sampler(g, s, float(beta))
                     else:
-                        values = search.candidate_values(view, cands)
+                        sampler = search._sampler(view)
+                    values = search.candidate_values(view, cands, sampler)
+                    share = placed(g, s, sampler, prng)
+                    if not math.isnan(share):
+                        shares.append(share)
                     decisions += 1
                     phases.append("pile" if any(c.verb in (DRAW, PICK) for c in cands) else "play")
                     detail: dict[str, object] = {
@@ -136,6 +168,8 @@ def measure(
     out: dict[str, object] = {"rules": rules_name, "hands": hands, "decisions": decisions, "floor": floor}
     if search_args:
         out["search"] = search_args
+    if shares:
+        out["placed_right"] = round(statistics.fmean(shares), 4)
     for n, v in gains.items():
         out[str(n)] = {
             "leaves_the_heuristic": round(len(v) / max(1, decisions), 3),
