@@ -50,7 +50,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from hand_model import LearnedInference
+from hand_model import LearnedInference, placed
 from search_variants import knows_hands_sampler, soft_hands_sampler
 
 from burraco import Game, preset
@@ -62,24 +62,6 @@ from burraco.bots.ismcts import DEFAULT_FLOOR, REWARD_SCALE, ISMCTSPlayer, paire
 def _means(values: list[list[float]]) -> list[float]:
     """Each candidate's mean value over its determinizations, in points a hand (for ``--raw``)."""
     return [round(statistics.fmean(row) * REWARD_SCALE, 1) for row in values]
-
-
-def placed(game: Game, seat: int, sample: Callable[[random.Random], Game], rng: random.Random, k: int = 8) -> float:
-    """The share of the cards the other hands hide from ``seat`` (beyond those it saw picked up) that ``k``
-    determinizations drawn by ``sample`` place in the right hand."""
-    view = game.view(seat)
-    right = total = 0
-    for _ in range(k):
-        det = sample(rng)
-        for o in range(game.n):
-            if o == seat:
-                continue
-            for c in range(53):
-                hidden = game.hands[o][c] - view.known[o][c]
-                if hidden > 0:
-                    total += hidden
-                    right += min(hidden, det.hands[o][c] - view.known[o][c])
-    return right / total if total else math.nan
 
 
 def measure(

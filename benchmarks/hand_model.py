@@ -11,7 +11,7 @@ its suit neighbours), the cards ``o`` was seen to pick up and still holds, and w
 Fitted by maximum likelihood (binomial counts, Newton's method) on ``--train`` hands, judged on ``--test`` other hands: the
 log-likelihood of the true hands per hidden card against the default model's weights
 (:func:`burraco.bots.infer.seat_weights`), and the share of the hidden cards its samples place right
-(``deviations.placed``). For scale, the same log-likelihood of the soft oracle's weights at ``--soft`` sharpnesses
+(:func:`placed`). For scale, the same log-likelihood of the soft oracle's weights at ``--soft`` sharpnesses
 (``search_variants.soft_hands_sampler``, which sees the true hands) and, with ``--boosted``, of gradient-boosted
 trees on the same features (scikit-learn, not a dependency of the project: how much the linear model leaves).
 ``--out FILE`` writes the figures and the coefficients, which ``deviations.py --search '{"hand_model": FILE}'`` and
@@ -30,6 +30,7 @@ import math
 import random
 import statistics
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -37,6 +38,7 @@ import numpy as np
 from burraco import Game, preset
 from burraco.actions import DISCARD, PICK
 from burraco.bots import HeuristicPlayer
+from burraco.bots.infer import FITS_OWN_MELD, Inference
 from burraco.cards import JOKER, NUM_TYPES
 from burraco.melds import meld_rules
 from burraco.view import View, determinize
@@ -155,6 +157,24 @@ def features(view: View) -> dict[int, np.ndarray]:
             row[19] = row[7] * late
         out[o] = x
     return out
+
+
+def placed(game: Game, seat: int, sample: Callable[[random.Random], Game], rng: random.Random, k: int = 8) -> float:
+    """The share of the cards the other hands hide from ``seat`` (beyond those it saw picked up) that ``k``
+    determinizations drawn by ``sample`` place in the right hand."""
+    view = game.view(seat)
+    right = total = 0
+    for _ in range(k):
+        det = sample(rng)
+        for o in range(game.n):
+            if o == seat:
+                continue
+            for c in range(53):
+                hidden = game.hands[o][c] - view.known[o][c]
+                if hidden > 0:
+                    total += hidden
+                    right += min(hidden, det.hands[o][c] - view.known[o][c])
+    return right / total if total else math.nan
 
 
 def _offsets(view: View) -> dict[int, float]:
@@ -317,7 +337,6 @@ def main() -> int:
     w = fit(x, off, y, n, a.l2)
     xt, offt, yt, nt, wrong_t = collect(a.rules, a.test, a.seed + 1, a.every)
     # the default model's weights as log-odds shifts: fits_own natural cards weigh FITS_OWN_MELD (features 6)
-    from burraco.bots.infer import FITS_OWN_MELD
     default = np.where(xt[:, 6] > 0, math.log(FITS_OWN_MELD), 0.0)
     ll = {
         "uniform": _weight_ll(xt, offt, yt, nt, np.zeros(len(yt))),
@@ -329,10 +348,6 @@ def main() -> int:
     for beta in a.soft:
         ll[f"soft_oracle_{beta:g}"] = _weight_ll(xt, offt, yt, nt, beta * yt)
     # the share of hidden cards the samples place right, at every 3rd decision of the test hands
-    sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
-    from deviations import placed
-
-    from burraco.bots.infer import Inference
     learned = LearnedInference(list(w))
     rng = random.Random(a.seed)
     shares: dict[str, list[float]] = {"default": [], "learned": []}

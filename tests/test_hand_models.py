@@ -18,7 +18,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 import hand_model  # noqa: E402
 import search_variants  # noqa: E402
-from deviations import placed  # noqa: E402
 
 
 def _states(rules_name: str, hands: int):  # type: ignore[no-untyped-def]
@@ -72,9 +71,9 @@ def test_features_see_only_the_view() -> None:
 def test_soft_oracle_goes_from_uniform_to_the_true_hands() -> None:
     g = Game.new(preset("italian"), seed=11)
     rng = random.Random(0)
-    low = placed(g, 0, search_variants.soft_hands_sampler(g, 0, 0.0), rng, 16)
-    mid = placed(g, 0, search_variants.soft_hands_sampler(g, 0, 1.0), rng, 16)
-    high = placed(g, 0, search_variants.soft_hands_sampler(g, 0, 8.0), rng, 16)
+    low = hand_model.placed(g, 0, search_variants.soft_hands_sampler(g, 0, 0.0), rng, 16)
+    mid = hand_model.placed(g, 0, search_variants.soft_hands_sampler(g, 0, 1.0), rng, 16)
+    high = hand_model.placed(g, 0, search_variants.soft_hands_sampler(g, 0, 8.0), rng, 16)
     assert 0.05 < low < mid < high
     # sharp weights draw only card types the hand holds (weights per type cannot say which seat holds the other
     # copy of a type, so a type held once may be drawn twice)
