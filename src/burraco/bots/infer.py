@@ -42,6 +42,13 @@ Tried and dropped: lowering the weight of the twins and same-suit neighbours of 
 measurable gain), weighting wild cards the same way (better in ``brazilian``, worse in ``italian``, where wilds
 are often kept back), and the top card a seat passed on (the hand that drew from the stock instead holds two
 naturals making a meld with it in 4.1 % of cases, samples in 6.3 %: too little to model).
+
+Tried in the benchmarks only: a learned model (``benchmarks/hand_model.py``: logistic regression of where each unseen
+card lies on 20 features of the view, fitted on hands of heuristic:hard) knows three times what the default model
+knows of the hidden cards and places 19.1 % of them right against 18.6 %, and its choices gain nothing over the
+default's (+0.04 ± 0.75 points a decision by ``benchmarks/deviations.py --truth``); a soft oracle that reads the
+true hands shows a model would have to place about a third of them right to win back even a fifth of what seeing
+them is worth (docs/strength.md, "How much a model of the hands can know").
 """
 
 from __future__ import annotations

@@ -310,8 +310,9 @@ class ISMCTSPlayer:
         #: assume (every other player plays as ``hard``) outweighs the edge: without a floor ``ismcts:1s`` lost to
         #: ``ismcts:0.25s`` (−101 a deal), with 25 points it beats it (+159). At 0.25 s the small edges it refuses
         #: are mostly real: it costs −142 a deal against ``hard``, widens the gap to ``cheat`` by +120, and 1 s with
-        #: it beats 0.25 s without it by only +30 (−66 … +126): a trade kept open (docs/strength.md, "More time",
-        #: "The floor at 0.25 s" and "The gap to the cheater")
+        #: it beats 0.25 s without it by only +30 (−66 … +126); at ``expert``'s 0.5 s it makes no measurable
+        #: difference (+9, −98 … +115 without it): a trade kept open (docs/strength.md, "More time", "The floor at
+        #: 0.25 s" and "The gap to the cheater")
         self.floor = floor
         #: how the other hands are sampled (:class:`~burraco.bots.infer.Inference`; None: uniformly)
         self.infer = Inference.of(infer)
