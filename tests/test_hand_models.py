@@ -14,7 +14,7 @@ from burraco import Game, preset
 from burraco.actions import DISCARD, PICK
 from burraco.bots import HeuristicPlayer
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+sys.path.append(str(Path(__file__).resolve().parents[1] / "benchmarks"))  # after the installed packages: no shadowing
 
 import hand_model  # noqa: E402
 import search_variants  # noqa: E402
