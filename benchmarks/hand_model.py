@@ -30,7 +30,7 @@ import math
 import random
 import statistics
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -38,9 +38,8 @@ import numpy as np
 from burraco import Game, preset
 from burraco.actions import DISCARD, PICK
 from burraco.bots import HeuristicPlayer
-from burraco.bots.infer import FITS_OWN_MELD, Inference
+from burraco.bots.infer import FITS_OWN_MELD, Inference, fits_only_others, side_fits
 from burraco.cards import JOKER, NUM_TYPES
-from burraco.melds import meld_rules
 from burraco.view import View, determinize
 
 NAMES = [
@@ -91,22 +90,12 @@ def _same_rank(c: int) -> list[int]:
     return [] if c == JOKER else [s * 13 + c % 13 for s in range(4) if s * 13 + c % 13 != c]
 
 
-def _points(c: int) -> float:
-    if c == JOKER:
-        return 30.0
-    r = c % 13 + 1
-    return 20.0 if r == 2 else 15.0 if r == 1 else 10.0 if r >= 8 else 5.0
-
-
 def features(view: View) -> dict[int, np.ndarray]:
     """Per other seat whose hand hides cards from the view's seat, the matrix of features (53 × F) of each card
     type (rows of types the seat cannot locate matter; the others are never sampled)."""
     n, d = view.players, view.rules.direction
-    ctx = meld_rules(view.rules)
-    fits = [0] * len(view.melds)
-    for side, melds in enumerate(view.melds):
-        for m in melds:
-            fits[side] |= ctx.singles(m)
+    fits = side_fits(view)
+    values = view.rules.card_values()
     who = pile_discarders(view)
     discarded = [[0] * NUM_TYPES for _ in range(n)]
     passed = [[0] * NUM_TYPES for _ in range(n)]
@@ -123,11 +112,7 @@ def features(view: View) -> dict[int, np.ndarray]:
             continue
         side = view.side_of(o)
         own = fits[side]
-        theirs = 0
-        for s2, f in enumerate(fits):
-            if s2 != side:
-                theirs |= f
-        theirs &= ~own
+        theirs = fits_only_others(fits, side)
         x = np.zeros((NUM_TYPES, F))
         rel = 0 if k == 1 else 2 if k == n - 1 else 1
         x[:, rel] = 1.0
@@ -137,10 +122,10 @@ def features(view: View) -> dict[int, np.ndarray]:
             row = x[c]
             row[3] = 1.0 if (c != JOKER and c % 13 == 1) else 0.0
             row[4] = 1.0 if c == JOKER else 0.0
-            row[5] = _points(c) / 10.0
+            row[5] = values[c] / 10.0
             if natural:
                 row[6] = own >> c & 1
-                row[7] = theirs >> c & 1
+            row[7] = theirs >> c & 1
             row[8] = discarded[o][c]
             rank = _same_rank(c)
             n1 = _near(c, 1)
@@ -190,45 +175,53 @@ def _offsets(view: View) -> dict[int, float]:
     return out
 
 
-def collect(rules_name: str, hands: int, seed: int, every: int) -> tuple[np.ndarray, np.ndarray, np.ndarray,
-                                                                       np.ndarray, int]:
-    """Rows (features, offset, copies in the hand, unseen copies) of every other seat and unseen card type at
-    every ``every``-th decision of ``hands`` hands of heuristic:hard; and how many pile cards' discarders
-    :func:`pile_discarders` got wrong against the game's own record (0 expected)."""
+def hard_states(rules_name: str, hands: int, seed: int, every: int) -> Iterator[tuple[Game, list[int]]]:
+    """Every ``every``-th state of ``hands`` hands of heuristic:hard (dealt from ``seed * 100000 + h``), before its
+    action, with the seat that discarded each card of the visible pile as played (-1: the card turned up at the
+    deal). The game is the one being played: read it, do not change it."""
     rules = preset(rules_name)
-    xs, offs, ys, ns = [], [], [], []
-    wrong = 0
     for h in range(hands):
         g = Game.new(rules, seed=seed * 100_000 + h)
         players = [HeuristicPlayer("hard", seed=s) for s in range(g.n)]
-        who: list[int] = [-1] * len(g.pile)
+        who = [-1] * len(g.pile)
         step = 0
         while g.end is None:
             s = g.current_seat
-            legal = g.legal_actions()
             if step % every == 0:
-                view = g.view(s)
-                got = pile_discarders(view)
-                if got and got != who:
-                    wrong += 1
-                offsets = _offsets(view)
-                for o, x in features(view).items():
-                    if o not in offsets:
-                        continue
-                    for c in range(NUM_TYPES):
-                        u = view.unseen[c]
-                        if u:
-                            xs.append(x[c])
-                            offs.append(offsets[o])
-                            ys.append(g.hands[o][c] - view.known[o][c])
-                            ns.append(u)
+                yield g, who
+            legal = g.legal_actions()
             a = legal[0] if len(legal) == 1 else players[s].choose(g.view(s), legal)
             g.apply(a)
             if a.verb == DISCARD and g.end is None:
-                who.append(s)
+                who = [*who, s]
             elif a.verb == PICK:
                 who = []
             step += 1
+
+
+def collect(rules_name: str, hands: int, seed: int, every: int) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                                       np.ndarray, int]:
+    """Rows (features, offset, copies in the hand, unseen copies) of every other seat and unseen card type at
+    every ``every``-th decision of ``hands`` hands of heuristic:hard (:func:`hard_states`); and how many states
+    :func:`pile_discarders` got wrong against the game's own record (0 expected)."""
+    xs, offs, ys, ns = [], [], [], []
+    wrong = 0
+    for g, who in hard_states(rules_name, hands, seed, every):
+        view = g.view(g.current_seat)
+        got = pile_discarders(view)
+        if got and got != who:
+            wrong += 1
+        offsets = _offsets(view)
+        for o, x in features(view).items():
+            if o not in offsets:
+                continue
+            for c in range(NUM_TYPES):
+                u = view.unseen[c]
+                if u:
+                    xs.append(x[c])
+                    offs.append(offsets[o])
+                    ys.append(g.hands[o][c] - view.known[o][c])
+                    ns.append(u)
     return np.array(xs), np.array(offs), np.array(ys, dtype=float), np.array(ns, dtype=float), wrong
 
 
@@ -351,27 +344,18 @@ def main() -> int:
     learned = LearnedInference(list(w))
     rng = random.Random(a.seed)
     shares: dict[str, list[float]] = {"default": [], "learned": []}
-    rules = preset(a.rules)
-    for h in range(min(a.test, 20)):
-        g = Game.new(rules, seed=(a.seed + 1) * 100_000 + h)
-        players = [HeuristicPlayer("hard", seed=s) for s in range(g.n)]
-        step = 0
-        while g.end is None:
-            s = g.current_seat
-            legal = g.legal_actions()
-            if step % a.every == 0:
-                view = g.view(s)
-                for name, model in (("default", Inference()), ("learned", learned)):
-                    wts, avoid = model.sample_args(view)
+    for g, _ in hard_states(a.rules, min(a.test, 20), a.seed + 1, a.every):
+        s = g.current_seat
+        view = g.view(s)
+        for name, model in (("default", Inference()), ("learned", learned)):
+            wts, avoid = model.sample_args(view)
 
-                    def sample(r: random.Random, v: View = view, wts: Any = wts, avoid: Any = avoid) -> Game:
-                        return determinize(v, r, wts, avoid)
+            def sample(r: random.Random, v: View = view, wts: Any = wts, avoid: Any = avoid) -> Game:
+                return determinize(v, r, wts, avoid)
 
-                    share = placed(g, s, sample, rng, 4)
-                    if not math.isnan(share):
-                        shares[name].append(share)
-            g.apply(legal[0] if len(legal) == 1 else players[s].choose(g.view(s), legal))
-            step += 1
+            share = placed(g, s, sample, rng, 4)
+            if not math.isnan(share):
+                shares[name].append(share)
     out: dict[str, Any] = {
         "rules": a.rules, "train_hands": a.train, "test_hands": a.test, "rows": len(y),
         "discarders_wrong": wrong + wrong_t,

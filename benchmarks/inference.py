@@ -27,24 +27,13 @@ import sys
 
 from burraco import Game, native, preset
 from burraco.bots import HeuristicPlayer
-from burraco.bots.infer import Inference, pick_weighted, seat_avoid
+from burraco.bots.infer import Inference, fits_only_others, pick_weighted, seat_avoid, side_fits
 from burraco.cards import JOKER
-from burraco.melds import meld_rules
 from burraco.view import determinize, holds_natural_meld
 
 
 def _overlap(a: bytes | bytearray | list[int], b: bytes | bytearray | list[int]) -> int:
     return sum(min(x, y) for x, y in zip(a, b, strict=True))
-
-
-def _only_theirs(fits: list[int], side: int) -> list[int]:
-    """The naturals that fit another side's melds and none of ``side``'s."""
-    theirs = 0
-    for k, f in enumerate(fits):
-        if k != side:
-            theirs |= f
-    theirs &= ~fits[side]
-    return [c for c in range(JOKER) if theirs >> c & 1 and c % 13 != 1]
 
 
 def measure(
@@ -65,7 +54,6 @@ def measure(
     melds_hands = 0
     # the same hands' hidden naturals that fit only the opponents' melds (FITS_OPPONENT_MELD): really, and sampled
     opp_held = [0, 0, 0, 0, 0]
-    ctx = meld_rules(rules)
     for h in range(hands):
         g = Game.new(rules, seed=seed * 100_003 + h)
         players = [HeuristicPlayer(level, seed=h * 10 + s) for s in range(rules.players)]
@@ -79,10 +67,7 @@ def measure(
                 models = ((None, None), Inference().sample_args(view), Inference.calibrated().sample_args(view))
                 dets = native.Determinizer(view, *weighed.sample_args(view))
                 av = seat_avoid(view)
-                fits = [0] * len(view.melds)
-                for side, melds in enumerate(view.melds):
-                    for m in melds:
-                        fits[side] |= ctx.singles(m)
+                fits = side_fits(view)
                 hidden_total = 0
                 got = [0, 0, 0, 0]
                 for k in range(samples):
@@ -104,7 +89,8 @@ def measure(
                                 hidden_total += sum(true)
                             if av[o]:
                                 melds_held[j + 1] += holds_natural_meld(d.hands[o], [], av[o])
-                                theirs = _only_theirs(fits, view.side_of(o))
+                                mask = fits_only_others(fits, view.side_of(o))
+                                theirs = [c for c in range(JOKER) if mask >> c & 1]
                                 opp_held[j + 1] += sum(sampled[c] for c in theirs)
                                 if j == 0:
                                     melds_hands += 1

@@ -11,8 +11,6 @@ from pathlib import Path
 import numpy as np
 
 from burraco import Game, preset
-from burraco.actions import DISCARD, PICK
-from burraco.bots import HeuristicPlayer
 
 sys.path.append(str(Path(__file__).resolve().parents[1] / "benchmarks"))  # after the installed packages: no shadowing
 
@@ -20,29 +18,10 @@ import hand_model  # noqa: E402
 import search_variants  # noqa: E402
 
 
-def _states(rules_name: str, hands: int):  # type: ignore[no-untyped-def]
-    """Every state of ``hands`` hands of heuristic:hard, with the discarder of each visible pile card as played."""
-    rules = preset(rules_name)
-    for h in range(hands):
-        g = Game.new(rules, seed=h)
-        players = [HeuristicPlayer("hard", seed=s) for s in range(g.n)]
-        who = [-1] * len(g.pile)
-        while g.end is None:
-            s = g.current_seat
-            yield g, who
-            legal = g.legal_actions()
-            a = legal[0] if len(legal) == 1 else players[s].choose(g.view(s), legal)
-            g.apply(a)
-            if a.verb == DISCARD and g.end is None:
-                who = [*who, s]
-            elif a.verb == PICK:
-                who = []
-
-
 def test_pile_discarders_are_the_seats_that_discarded_the_visible_pile() -> None:
-    # RULES.md §3, §6: the pile holds one discard a turn since the last pick-up, on the card turned up at the deal
+    # RULES.md §3.2 (one discard a turn), §6 (a pick-up takes the whole pile), §2.3.4 (the up-card under it all)
     checked = 0
-    for g, who in _states("italian", 3):
+    for g, who in hand_model.hard_states("italian", 3, 0, 1):
         for seat in range(g.n):
             assert hand_model.pile_discarders(g.view(seat)) == who
             checked += 1

@@ -157,6 +157,27 @@ def seat_avoid(view: View) -> list[int]:
     return out
 
 
+def side_fits(view: View) -> list[int]:
+    """Per side (:attr:`~burraco.view.View.melds`), the card types that fit one of its melds as a single card, as a
+    bitmask over card types (:meth:`~burraco.melds.MeldRules.singles`)."""
+    ctx = meld_rules(view.rules)
+    fits = [0] * len(view.melds)
+    for side, melds in enumerate(view.melds):
+        for m in melds:
+            fits[side] |= ctx.singles(m)
+    return fits
+
+
+def fits_only_others(fits: list[int], side: int) -> int:
+    """The naturals (neither a 2 nor the joker) that fit another side's melds and none of ``side``'s, as a bitmask
+    over card types, from :func:`side_fits`: the cards a player keeps rather than feed the opponents."""
+    theirs = 0
+    for k, f in enumerate(fits):
+        if k != side:
+            theirs |= f
+    return theirs & _NATURALS & ~fits[side]
+
+
 def seat_weights(
     view: View, fits_own: float = FITS_OWN_MELD, fits_opponent: float = 1.0
 ) -> list[list[float] | None]:
@@ -164,21 +185,12 @@ def seat_weights(
     ``fits_own`` for a natural that fits one of his side's melds, ``fits_opponent`` for one that fits only the
     opponents', 1 for the rest."""
     n = view.players
-    ctx = meld_rules(view.rules)
-    fits = [0] * len(view.melds)
-    for side, melds in enumerate(view.melds):
-        for m in melds:
-            fits[side] |= ctx.singles(m)
+    fits = side_fits(view)
     out: list[list[float] | None] = [None] * n
     for s in range(n):
         side = view.side_of(s)
         own = fits[side] & _NATURALS
-        theirs = 0
-        if fits_opponent != 1.0:
-            for k, f in enumerate(fits):
-                if k != side:
-                    theirs |= f
-            theirs &= _NATURALS & ~own
+        theirs = fits_only_others(fits, side) if fits_opponent != 1.0 else 0
         if s == view.seat or not (own | theirs) or view.hand_sizes[s] - sum(view.known[s]) <= 0:
             continue
         w = [1.0] * NUM_TYPES
@@ -191,4 +203,13 @@ def seat_weights(
     return out
 
 
-__all__ = ["FITS_OPPONENT_MELD", "FITS_OWN_MELD", "Inference", "pick_weighted", "seat_avoid", "seat_weights"]
+__all__ = [
+    "FITS_OPPONENT_MELD",
+    "FITS_OWN_MELD",
+    "Inference",
+    "fits_only_others",
+    "pick_weighted",
+    "seat_avoid",
+    "seat_weights",
+    "side_fits",
+]
