@@ -12,6 +12,21 @@ connection closes. At the end it reports, per table, whether
   the events' primary key (table, number) allows it once).
 
     python benchmarks/chaos_cluster.py --servers 3 --tables 40 --seconds 180 --every 20
+
+``--fault redis`` stops Redis instead, for ``--outage`` seconds every ``--every`` (a ``redis-server`` of the run's
+own, on a free port, without persistence: it comes back empty, every lease gone, as after a crash). The report
+then also counts the seats a computer took over (``away`` events: the grace must not run while no process can
+serve the seat) and how long after each return of Redis the first action of every table was acknowledged.
+
+    python benchmarks/chaos_cluster.py --servers 2 --tables 20 --seconds 90 --every 25 --fault redis --outage 4
+
+``--fault pause`` stops the owner of a random table with SIGSTOP for ``--outage`` seconds (its event loop and its
+lease thread alike: longer than the lease, every lease of it runs out and the others take its tables), then lets it
+run again (SIGCONT): it must find its leases gone, write nothing more for those tables, and its clients must join
+them at their new owners. ``--hog K`` runs K processes burning CPU throughout (the servers starved of CPU). The
+report then also gives the longest silence any seat heard and each process's tables let go (from its log).
+
+    python benchmarks/chaos_cluster.py --servers 2 --tables 20 --seconds 90 --every 25 --fault pause --outage 8
 """
 
 from __future__ import annotations
@@ -24,14 +39,42 @@ import random
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
+from pathlib import Path
 from typing import Any
 
-from load_server import create_table, free_port
+from load_server import create_table, free_port, lost_tables
 
 PG = "postgresql://postgres@127.0.0.1:5432/postgres"
 REDIS = "redis://127.0.0.1:6379/0"
+
+
+def start_redis(port: int, folder: str) -> subprocess.Popen[bytes]:
+    """A redis-server of the run's own (no persistence), answering once this returns."""
+    import redis
+
+    p = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
+                          "no", "--dir", folder], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        try:
+            if redis.Redis(port=port, socket_timeout=1).ping():
+                return p
+        except Exception:
+            time.sleep(0.05)
+    raise RuntimeError("redis-server did not start")
+
+
+def hog(stop_at: float) -> None:
+    """``--hog``: burn one CPU until ``stop_at``."""
+    x = 0
+    while time.time() < stop_at:
+        for _ in range(100_000):
+            x += 1
+
+
+LOGS = tempfile.mkdtemp(prefix="burraco-chaos-logs-")
 
 
 def start(port: int, db: str, ttl: float) -> subprocess.Popen[bytes]:
@@ -39,8 +82,9 @@ def start(port: int, db: str, ttl: float) -> subprocess.Popen[bytes]:
                BURRACO_BETWEEN_HANDS="0", BURRACO_CONN_RATE="1000", BURRACO_CONN_BURST="1000",
                BURRACO_IP_RATE="100000", BURRACO_IP_BURST="100000", BURRACO_IP_CONNECTIONS="100000",
                BURRACO_IP_TABLES="100000", BURRACO_HTTP_RATE="100000", BURRACO_HTTP_BURST="100000")
-    p = subprocess.Popen([sys.executable, "-m", "burraco", "serve", "--port", str(port)], env=env,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with open(os.path.join(LOGS, f"serve-{port}.log"), "ab") as log:  # a file: never a pipe that could fill
+        p = subprocess.Popen([sys.executable, "-m", "burraco", "serve", "--port", str(port)], env=env,
+                             stdout=log, stderr=subprocess.STDOUT)
     for _ in range(300):
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1).read()
@@ -58,12 +102,17 @@ class Seat:
         self.acked: list[int] = []  # numbers of the events of this seat's own actions
         self.reconnects = 0
         self.errors: list[str] = []
+        self.acked_at: list[float] = []  # when each of its own actions was acknowledged (time.time())
+        self.silence = 0.0  # the longest time it heard nothing (connected or not)
+        self.silent_from = 0.0  # since when (time.time())
+        self.closes: dict[str, int] = {}  # why its connections ended: close code, or the error connecting
 
     async def run(self, stop_at: float) -> None:
         from websockets.asyncio.client import connect
         from websockets.exceptions import ConnectionClosed
 
         rng = random.Random(hash((self.table, self.seat)))
+        heard = time.time()
         while time.time() < stop_at:
             url = self.urls[self.k % len(self.urls)]
             try:
@@ -78,12 +127,16 @@ class Seat:
                             m = json.loads(await asyncio.wait_for(ws.recv(), max(0.1, stop_at - time.time())))
                         except TimeoutError:
                             return
+                        if time.time() - heard > self.silence:
+                            self.silence, self.silent_from = time.time() - heard, heard
+                        heard = time.time()
                         if m["type"] == "event":
                             if m["n"] in self.events:
                                 self.dupes += 1
                             self.events[m["n"]] = (m["kind"], m["data"])
                             if m["kind"] == "action" and m["data"].get("seat") == self.seat:
                                 self.acked.append(m["n"])
+                                self.acked_at.append(time.time())
                                 sent = None
                         elif m["type"] == "state":
                             v = m["view"]
@@ -96,8 +149,14 @@ class Seat:
                         elif m["type"] == "error":
                             self.errors.append(m["code"])
                             sent = None
-            except (ConnectionClosed, OSError, TimeoutError):
-                pass
+            except ConnectionClosed as e:
+                why = str(e.rcvd.code) if e.rcvd is not None else "no close frame"
+                self.closes[why] = self.closes.get(why, 0) + 1
+            except (OSError, TimeoutError) as e:
+                why = type(e).__name__
+                self.closes[why] = self.closes.get(why, 0) + 1
+            else:
+                continue  # the run ended
             self.reconnects += 1
             self.k += 1
             await asyncio.sleep(0.2)
@@ -116,6 +175,8 @@ async def stored(db: str, table: str) -> dict[int, tuple[str, Any]]:
         d = json.loads(r["data"]) if isinstance(r["data"], str) else r["data"]
         if r["kind"] == "hand":
             d = {k: v for k, v in d.items() if k != "deal"}
+        elif r["kind"] == "commit":  # (1.6) the hand's seed is stored, never sent before the hand ends
+            d = {k: v for k, v in d.items() if k != "seed"}
         elif r["kind"] == "created":
             d = {"name": d.get("name", "")}
         out[int(r["n"])] = (str(r["kind"]), d)
@@ -136,8 +197,21 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=180.0)
     ap.add_argument("--every", type=float, default=20.0, help="seconds between two kills")
     ap.add_argument("--ttl", type=float, default=3.0, help="lease seconds")
+    ap.add_argument("--fault", choices=("kill", "redis", "pause"), default="kill",
+                    help="kill -9 a table's owner, stop Redis for --outage seconds, or pause (SIGSTOP) a table's "
+                    "owner for --outage seconds")
+    ap.add_argument("--outage", type=float, default=4.0, help="seconds Redis stays down, or the owner paused")
+    ap.add_argument("--hog", type=int, default=0, help="processes burning CPU throughout the run")
     ap.add_argument("--json", default=None)
     a = ap.parse_args()
+    global REDIS
+    own_redis: subprocess.Popen[bytes] | None = None
+    redis_port = free_port()
+    redis_dir = tempfile.mkdtemp(prefix="burraco-chaos-redis-")
+    if a.fault == "redis":
+        REDIS = f"redis://127.0.0.1:{redis_port}/0"
+        own_redis = start_redis(redis_port, redis_dir)
+    backs: list[float] = []  # when Redis answered again after each outage (time.time())
 
     import asyncpg
     import redis
@@ -165,14 +239,36 @@ def main() -> None:
         seats = [Seat(t["id"], s, tok, urls, i + j) for i, t in enumerate(tables)
                  for j, (s, tok) in enumerate(t["tokens"].items())]
         stop_at = time.time() + a.seconds
+        started = time.time()
 
         async def chaos() -> None:
             rng = random.Random(1)
+            nonlocal own_redis
             while time.time() + a.every < stop_at:
                 await asyncio.sleep(a.every)
+                if own_redis is not None:  # --fault redis
+                    own_redis.kill()
+                    own_redis.wait()
+                    down = round(a.seconds - (stop_at - time.time()), 1)
+                    await asyncio.sleep(a.outage)
+                    own_redis = await asyncio.to_thread(start_redis, redis_port, redis_dir)
+                    backs.append(time.time())
+                    kills.append({"redis_down_at": down, "for": a.outage})
+                    print(f"Redis down {a.outage} s at {down} s", flush=True)
+                    continue
                 victim_table = rng.choice(tables)["id"]
                 owner = r.get(f"burraco:lease:{victim_table}")
                 port = next((p for p, nd in nodes.items() if nd == owner), rng.choice(ports))
+                if a.fault == "pause":
+                    at = round(a.seconds - (stop_at - time.time()), 1)
+                    procs[port].send_signal(signal.SIGSTOP)
+                    try:
+                        await asyncio.sleep(a.outage)
+                    finally:
+                        procs[port].send_signal(signal.SIGCONT)
+                    kills.append({"paused_at": at, "for": a.outage, "port": port, "table": victim_table})
+                    print(f"paused the owner of {victim_table} (port {port}) for {a.outage} s at {at} s", flush=True)
+                    continue
                 procs[port].send_signal(signal.SIGKILL)
                 procs[port].wait()
                 kills.append({"at": round(a.seconds - (stop_at - time.time()), 1), "port": port, "table": victim_table})
@@ -180,13 +276,28 @@ def main() -> None:
                 procs[port] = await asyncio.to_thread(start, port, db, a.ttl)
                 nodes[port] = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health").read())["node"]
 
+        import multiprocessing as mp
+
+        hogs = [mp.Process(target=hog, args=(stop_at + 5.0,), daemon=True) for _ in range(a.hog)]
+        for h in hogs:
+            h.start()
+        loads: list[float] = []
+
+        async def sample() -> None:
+            while time.time() < stop_at:
+                await asyncio.sleep(10.0)
+                loads.append(round(os.getloadavg()[0], 2))
+
         async def go() -> None:
-            await asyncio.gather(chaos(), *(s.run(stop_at) for s in seats))
+            await asyncio.gather(chaos(), sample(), *(s.run(stop_at) for s in seats))
 
         asyncio.run(go())
+        for h in hogs:
+            h.kill()
         time.sleep(1.0)
         bad_tables = 0
         lost = diverged = gaps = dupes = 0
+        examples: list[dict[str, Any]] = []  # the first events seen otherwise than stored
         for t in tables:
             kept = asyncio.run(stored(db, t["id"]))
             ok = list(kept) == list(range(1, len(kept) + 1))
@@ -201,15 +312,39 @@ def main() -> None:
                     if n not in kept or kept[n][0] != k or not same(k, d, kept[n][1]):
                         diverged += 1
                         ok = False
+                        if len(examples) < 5:
+                            examples.append({"table": t["id"], "n": n, "seen": [k, d],
+                                             "stored": list(kept[n]) if n in kept else None})
                 for n in s.acked:
                     if n not in kept:
                         lost += 1
                         ok = False
             bad_tables += 0 if ok else 1
-        out = {"servers": a.servers, "tables": a.tables, "seconds": a.seconds, "kills": kills,
+        away = 0
+        for t in tables:
+            away += sum(1 for k, d in asyncio.run(stored(db, t["id"])).values() if k == "away" and d.get("away"))
+        back_after = []  # per outage: seconds until every table had an action acknowledged again
+        for b in backs:
+            firsts = []
+            for t in tables:
+                ats = [x for s in seats if s.table == t["id"] for x in s.acked_at if x > b]
+                firsts.append(min(ats) - b if ats else float("inf"))
+            back_after.append(round(max(firsts), 2) if firsts else None)
+        out = {"servers": a.servers, "tables": a.tables, "seconds": a.seconds, "fault": a.fault, "kills": kills,
+               "seats_taken_over": away, "every_table_acting_again_after_s": back_after,
+               "loadavg": [round(x, 2) for x in os.getloadavg()], "loadavg_every_10s": loads, "hogs": a.hog,
+               "longest_silence_s": round(max(s.silence for s in seats), 2),
+               "longest_silences": [{"table": s.table, "seat": s.seat, "from_s": round(s.silent_from - started, 1),
+                                     "s": round(s.silence, 2)}
+                                    for s in sorted(seats, key=lambda s: -s.silence)[:6]],
+               "tables_let_go": {str(p): lost_tables(Path(LOGS, f"serve-{p}.log").read_text(errors="replace"))
+                                 for p in ports},
+               "server_errors": sum(1 for s in seats for e in s.errors if e == "server_error"),
+               "connections_ended": {k: sum(s.closes.get(k, 0) for s in seats)
+                                     for k in sorted({k for s in seats for k in s.closes})},
                "actions_acknowledged": sum(len(s.acked) for s in seats),
                "reconnects": sum(s.reconnects for s in seats), "lost": lost, "diverged_events": diverged,
-               "gaps": gaps, "duplicates": dupes, "bad_tables": bad_tables,
+               "gaps": gaps, "duplicates": dupes, "bad_tables": bad_tables, "diverged_examples": examples,
                "error_codes": sorted({e for s in seats for e in s.errors})}
         print(json.dumps(out, indent=1))
         if a.json:
@@ -220,6 +355,9 @@ def main() -> None:
         for p in procs.values():
             p.kill()
             p.wait()
+        if own_redis is not None:
+            own_redis.kill()
+            own_redis.wait()
         asyncio.run(pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 

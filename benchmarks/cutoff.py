@@ -28,7 +28,7 @@ import numpy as np
 
 from burraco import Game, native, preset
 from burraco.bots import HeuristicPlayer
-from burraco.envs.encoding import layout_for
+from burraco.envs.layout import layout_for
 from burraco.envs.native_env import native_encoding
 
 

@@ -13,6 +13,13 @@ What it measures (one run, pinned to one CPU core):
   includes ``game.new_initial_state()``.  Chance nodes are resolved by
   sampling ``state.chance_outcomes()`` with the same kind of ``random.Random``.
 * ``ratio``            -- ``hands_per_s / gin_games_per_s``.
+* ``native_ratio``     -- the native core's random hands per second (the deal and
+  a uniform random playout in the core, ``native.random_deals``) over gin_rummy's
+  games per second: each repeat runs the three loops one after the other
+  (Python engine, gin_rummy, native core), the ratio is taken per repeat and
+  the median reported, by wall time (``native_ratio``) and by CPU time
+  (``native_ratio_cpu``), with every repeat's ratio and their spread
+  (``native_ratio_spread``: (max - min) / median) to say how stable it was.
 * ``*_us_p50`` / ``*_us_p99`` -- median and 99th percentile, in microseconds,
   of ``legal_actions()``, ``apply()``, ``clone()`` and one determinization
   (``determinize(game.view(seat), rng)``) over the states visited by those
@@ -38,7 +45,10 @@ Method:
        burraco hands, then ``--gin-games`` gin games, repeated ``--repeat``
        times (default 3) in alternation so that a noisy neighbour slows both;
        each throughput figure is the median over the repeats (per-repeat
-       figures in ``*_repeats``);
+       figures in ``*_repeats``).  Where the native core is built, each repeat
+       also plays ``--native-hands`` new hands in the core right after the
+       gin loop (enough hands that the loop lasts about as long as the gin one:
+       a loop of a few milliseconds is at the mercy of the scheduler);
     3. a second pass, by the same player, over as many hands (and gin games)
        again, timing each call with ``time.perf_counter_ns``: legal_actions,
        apply and clone on every decision state, view and determinization on
@@ -71,6 +81,7 @@ Reproduce:
     python benchmarks/engine.py --no-gin             # without OpenSpiel
     python benchmarks/engine.py --repeat 5 --json    # steadier figures on a shared machine
     python benchmarks/engine.py --warmup 400 --json  # steady state, engine caches warm
+    python benchmarks/engine.py --repeat 7 --no-counts --json   # native_ratio with seven pairs
 
 Notes go to stderr so that ``--json`` output stays a single JSON object.
 """
@@ -314,6 +325,47 @@ def gin_throughput(game: Any, seeds: Sequence[int], max_decisions: int) -> Loop:
     return Loop(time.perf_counter() - t0, time.process_time() - c0, decisions, chance)
 
 
+# --------------------------------------------------------------------------- the native core
+
+
+def native_throughput(rules: Any, seeds: Sequence[int]) -> Loop:
+    """Whole random hands in the core: the deal of ``Game.new(rules, s)`` and a uniform random playout, one
+    ``native.random_deals`` call for the block (the GIL released, on this thread)."""
+    from burraco import native
+
+    gc.collect()
+    c0, t0 = time.process_time(), time.perf_counter()
+    decisions = native.random_deals(rules, list(seeds))
+    return Loop(time.perf_counter() - t0, time.process_time() - c0, decisions)
+
+
+def spread(values: Sequence[float]) -> float | None:
+    """(max - min) / median: how far apart the repeats of one figure were (0.1: within 10 % of the median)."""
+    if not values:
+        return None
+    mid = statistics.median(values)
+    return round((max(values) - min(values)) / mid, 3) if mid else None
+
+
+def ratio_figures(
+    prefix: str, mine: Sequence[Loop], units: int, gin: Sequence[Loop], gin_games: int
+) -> dict[str, Any]:
+    """``{prefix}ratio`` and ``{prefix}ratio_cpu``: per repeat, ``units`` (hands) per second of the loop ``mine[r]``
+    over gin_rummy's games per second of ``gin[r]`` (the loops ran one after the other), by wall time and by CPU
+    time; the medians, every repeat's value and their :func:`spread`."""
+    wall = [(units / m.wall_s) / (gin_games / g.wall_s) for m, g in zip(mine, gin, strict=True)]
+    cpu = [(units / m.cpu_s) / (gin_games / g.cpu_s) for m, g in zip(mine, gin, strict=True) if m.cpu_s and g.cpu_s]
+    out: dict[str, Any] = {
+        f"{prefix}ratio": round(statistics.median(wall), 4),
+        f"{prefix}ratio_cpu": round(statistics.median(cpu), 4) if cpu else None,
+        f"{prefix}ratio_repeats": [round(x, 3) for x in wall],
+        f"{prefix}ratio_cpu_repeats": [round(x, 3) for x in cpu],
+        f"{prefix}ratio_spread": spread(wall),
+        f"{prefix}ratio_cpu_spread": spread(cpu),
+    }
+    return out
+
+
 def gin_latencies(game: Any, seeds: Sequence[int], max_decisions: int) -> Samples:
     """Replay the same gin games, timing legal_actions/apply/clone at decision nodes."""
     samples = Samples()
@@ -355,7 +407,11 @@ def trust_warnings(result: dict[str, Any]) -> list[str]:
     :data:`CPU_SHARE_MIN` of its core, or a 1-minute load average above what the machine's ``cpus`` can run at
     once (before the run: other work on every CPU but the benchmark's; after it: the benchmark included)."""
     out: list[str] = []
-    for key, what in (("burraco_cpu_share", "burraco"), ("gin_cpu_share", "gin_rummy")):
+    for key, what in (
+        ("burraco_cpu_share", "burraco"),
+        ("gin_cpu_share", "gin_rummy"),
+        ("native_cpu_share", "native core"),
+    ):
         share = result.get(key)
         if share is not None and share < CPU_SHARE_MIN:
             out.append(
@@ -410,6 +466,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     # seed stream is cut into warm-up, one block per repeat, and the timing block.
     b_warm, b_blocks, b_timing = seed_blocks(args.seed, args.hands, args.repeat, args.warmup)
     g_warm, g_blocks, g_timing = seed_blocks(args.seed, args.gin_games, args.repeat, args.warmup)
+    # the native core's hands: a stream of their own (many more hands than the Python loop plays)
+    n_warm, n_blocks, _ = seed_blocks(args.seed + 2, args.native_hands, args.repeat, args.warmup)
+    from burraco import native
+
+    run_native = args.native_hands > 0 and native.available() and native.supported(rules) is None
 
     # OpenSpiel is loaded up front so that the two throughput loops can alternate.
     game: Any = None
@@ -434,8 +495,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if game is not None:
         for s in g_warm:
             play_gin_game(game, s, args.max_decisions)
+    if run_native:
+        native_throughput(rules, n_warm)
     b_loops: list[Loop] = []
     g_loops: list[Loop] = []
+    n_loops: list[Loop] = []
     for r in range(args.repeat):
         tag = f" (repeat {r + 1}/{args.repeat})" if args.repeat > 1 else ""
         note(f"burraco: {args.hands} random {PRESET!r} hands, throughput{tag}")
@@ -443,6 +507,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         if game is not None:
             note(f"gin_rummy: {args.gin_games} random games via pyspiel, throughput{tag}")
             g_loops.append(gin_throughput(game, g_blocks[r], args.max_decisions))
+        if run_native:
+            note(f"native core: {args.native_hands} random {PRESET!r} hands, throughput{tag}")
+            n_loops.append(native_throughput(rules, n_blocks[r]))
 
     b_rates = [args.hands / lp.wall_s for lp in b_loops]
     result["hands_per_s"] = round(statistics.median(b_rates), 3)
@@ -462,6 +529,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         if args.repeat > 1:
             result["gin_games_per_s_repeats"] = [round(x, 3) for x in g_rates]
         result["ratio"] = round(result["hands_per_s"] / result["gin_games_per_s"], 4)
+        got = ratio_figures("", b_loops, args.hands, g_loops, args.gin_games)
+        result["ratio_cpu"] = got["ratio_cpu"]
+        result["ratio_spread"] = got["ratio_spread"]
+    result.update(native_loop_figures(n_loops, args.native_hands, g_loops, args.gin_games))
 
     if not args.no_counts:
         result["by_players"] = other_counts(args, result)
@@ -477,12 +548,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         result.update(gin_latencies(game, timing_g, args.max_decisions).summary(prefix="gin_"))
 
     # the native core (burraco._native), when built: the same seeds as the throughput loops
-    result.update(
-        native_figures(
-            rules, b_blocks, b_timing, result.get("gin_games_per_s"), args.max_decisions, args.seed + 1,
-            args.determinize_every,
-        )
-    )
+    result.update(native_figures(rules, b_blocks, b_timing, args.max_decisions, args.seed + 1, args.determinize_every))
 
     # context ---------------------------------------------------------------
     result.update(
@@ -490,6 +556,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "preset": PRESET,
             "players": getattr(rules, "players", None),
             "hands": args.hands,
+            "native_hands": args.native_hands if run_native else 0,
             "gin_games": args.gin_games if game is not None else 0,
             "repeat": args.repeat,
             "warmup": args.warmup,
@@ -553,21 +620,52 @@ def native_call_samples(
     return samples
 
 
-def native_figures(
-    rules: Any, blocks: Sequence[Sequence[int]], timing: Sequence[int], gin_games_per_s: float | None,
-    max_decisions: int, det_seed: int = 1, det_every: int = 5,
-) -> dict[str, Any]:
-    """The native core's figures (all None on the pure build), on the hands of the throughput loops:
+def native_loop_figures(loops: Sequence[Loop], hands: int, gin: Sequence[Loop], gin_games: int) -> dict[str, Any]:
+    """The native core's throughput, from the loops that alternated with the Python engine's and gin_rummy's (all
+    None without them):
 
-    * ``native_hands_per_s``: whole random hands in native playouts -- the deal of ``Game.new(rules, s)`` and a
-      uniform random playout, both in the core, one ``native.random_deals`` call per block of seeds; the median
-      over the repeats; ``native_us_per_decision``: its wall time per decision, the deal included;
-    * ``native_python_loop_hands_per_s``: the same hands from a Python loop (``NativeHand.new(rules, s)`` and its
-      ``random_playout(s)`` per hand);
-    * ``native_ratio``: ``native_hands_per_s`` over gin_rummy's games per second in the same run;
+    * ``native_hands_per_s`` / ``native_hands_per_cpu_s``: random 4-player hands per second of wall time and of
+      CPU time (the deal of ``Game.new(rules, s)`` and a uniform random playout, both in the core), the medians over
+      the repeats, with every repeat's in ``native_hands_per_s_repeats``; ``native_us_per_decision`` /
+      ``native_cpu_us_per_decision``: the same per decision, the deal included; ``native_cpu_share``: the lowest
+      CPU / wall time of the loops (below ``CPU_SHARE_MIN``: the core was shared);
+    * ``native_ratio`` / ``native_ratio_cpu``: per repeat, those hands per second over gin_rummy's games per second
+      of the loop that ran just before, by wall and by CPU time; the medians, every repeat's
+      (``native_ratio_repeats``, ``native_ratio_cpu_repeats``) and their spread, (max - min) / median
+      (``native_ratio_spread``, ``native_ratio_cpu_spread``): how stable the ratio was in this run.
+    """
+    out: dict[str, Any] = {
+        k: None
+        for k in (
+            "native_hands_per_s", "native_hands_per_cpu_s", "native_us_per_decision", "native_cpu_us_per_decision",
+            "native_cpu_share", "native_ratio", "native_ratio_cpu", "native_ratio_spread", "native_ratio_cpu_spread",
+        )
+    }  # fmt: skip
+    if not loops:
+        return out
+    rates = [hands / lp.wall_s for lp in loops]
+    out["native_hands_per_s"] = round(statistics.median(rates), 1)
+    out["native_hands_per_cpu_s"] = round(statistics.median(hands / lp.cpu_s for lp in loops if lp.cpu_s), 1)
+    out["native_hands_per_s_repeats"] = [round(x, 1) for x in rates]
+    out["native_us_per_decision"] = round(statistics.median(1e6 * lp.wall_s / lp.decisions for lp in loops), 3)
+    out["native_cpu_us_per_decision"] = round(statistics.median(1e6 * lp.cpu_s / lp.decisions for lp in loops), 3)
+    out["native_cpu_share"] = round(min(lp.cpu_s / lp.wall_s for lp in loops), 3)
+    if gin:
+        out.update(ratio_figures("native_", loops, hands, gin, gin_games))
+    return out
+
+
+def native_figures(
+    rules: Any, blocks: Sequence[Sequence[int]], timing: Sequence[int], max_decisions: int, det_seed: int = 1,
+    det_every: int = 5,
+) -> dict[str, Any]:
+    """The native core's figures from Python (all None on the pure build), on the hands of the throughput loops:
+
+    * ``native_python_loop_hands_per_s``: random hands from a Python loop (``NativeHand.new(rules, s)`` and its
+      ``random_playout(s)`` per hand), the median over the blocks of the Python engine's loops;
     * ``step_us_p50`` / ``_p99``: ``legal_actions()`` + ``apply()`` of a :class:`NativeHand` called from Python,
       per decision of uniform random play; ``native_clone_us_p50``: its ``clone()`` (``clone_us_p50`` stays the
-      Python engine's, as before);
+      ``Game``'s, as before);
     * ``native_determinize_us_p50`` / ``_p99``: one uniform determinization of the view of the seat in turn
       (``Determinizer.sample_from``, the generator in the core), every ``det_every``-th state;
       ``native_determinizer_setup_us_p50``: converting the view for it (once per view; a search samples it many
@@ -576,15 +674,15 @@ def native_figures(
       layout and 16 bytes a meld on the table), median and largest over every state of ``heuristic:hard`` hands
       dealt from the timing seeds; ``native_state_bytes_empty``: with no meld on the table;
     * ``native``: whether the native core was there (``build`` is then ``native``).
+
+    The throughput in the core and its ratio to gin_rummy come from the alternating loops
+    (:func:`native_loop_figures`).
     """
     from burraco import native
 
     out: dict[str, Any] = {
         "native": native.available(),
-        "native_hands_per_s": None,
         "native_python_loop_hands_per_s": None,
-        "native_us_per_decision": None,
-        "native_ratio": None,
         "step_us_p50": None,
         "step_us_p99": None,
         "native_clone_us_p50": None,
@@ -609,26 +707,14 @@ def native_figures(
         sizes.append(h.state_bytes())
     out["native_state_bytes"] = int(statistics.median(sizes))
     out["native_state_bytes_max"] = max(sizes)
-    note("native core: random hands, throughput")
-    whole: list[float] = []
+    note("native core: random hands from a Python loop")
     loop_rates: list[float] = []
-    per_decision: list[float] = []
     for block in blocks:
-        gc.collect()
-        t0 = time.perf_counter()
-        decisions = native.random_deals(rules, list(block))
-        wall = time.perf_counter() - t0
-        whole.append(len(block) / wall)
-        per_decision.append(1e6 * wall / decisions)
         t0 = time.perf_counter()
         for s in block:
             native.NativeHand.new(rules, s).random_playout(s)
         loop_rates.append(len(block) / (time.perf_counter() - t0))
-    out["native_hands_per_s"] = round(statistics.median(whole), 1)
     out["native_python_loop_hands_per_s"] = round(statistics.median(loop_rates), 1)
-    out["native_us_per_decision"] = round(statistics.median(per_decision), 3)
-    if gin_games_per_s:
-        out["native_ratio"] = round(out["native_hands_per_s"] / gin_games_per_s, 2)
     note("native core: per-call timing pass")
     samples = native_call_samples(rules, timing, det_seed, det_every, max_decisions)
     summary = samples.summary()
@@ -650,6 +736,16 @@ def _dist_version(name: str) -> str | None:
 
 def _pair(a: Any, b: Any) -> str | None:
     return None if a is None else f"{a} / {b}"
+
+
+def _stability(r: dict[str, Any], key: str) -> str | None:
+    """A ratio with the range of its repeats and their spread: ``26.4 (25.0-28.3 over 3, spread 12 %)``."""
+    v, reps, sp = r.get(key), r.get(f"{key}_repeats") or [], r.get(f"{key}_spread")
+    if v is None:
+        return None
+    if len(reps) < 2 or sp is None:
+        return f"{v:.2f}"
+    return f"{v:.2f} ({min(reps):.2f}-{max(reps):.2f} over {len(reps)}, spread {100 * sp:.0f} %)"
 
 
 def _fmt(v: Any) -> str:
@@ -692,14 +788,16 @@ def print_table(r: dict[str, Any]) -> None:
         ("burraco hands/s", r["hands_per_s"]),
         ("gin_rummy games/s", r["gin_games_per_s"]),
         ("ratio (hands/s / gin games/s)", r["ratio"]),
+        ("ratio by CPU time", r.get("ratio_cpu")),
         ("burraco decisions/hand", r.get("decisions_per_hand")),
         ("gin decisions/game", r.get("gin_decisions_per_game")),
         ("burraco CPU share of wall", r.get("burraco_cpu_share")),
         ("gin CPU share of wall", r.get("gin_cpu_share")),
         (f"native hands/s (build {r.get('build')})", r.get("native_hands_per_s")),
         ("native hands/s from a Python loop", r.get("native_python_loop_hands_per_s")),
-        ("native ratio (to gin games/s)", r.get("native_ratio")),
-        ("native us/decision", r.get("native_us_per_decision")),
+        ("native ratio (to gin games/s), wall", _stability(r, "native_ratio")),
+        ("native ratio, CPU time", _stability(r, "native_ratio_cpu")),
+        ("native us/decision, wall / CPU", _pair(r.get("native_us_per_decision"), r.get("native_cpu_us_per_decision"))),
         ("native step (legal+apply) us p50", r.get("step_us_p50")),
         ("native clone us p50", r.get("native_clone_us_p50")),
         ("native determinization us p50", r.get("native_determinize_us_p50")),
@@ -772,6 +870,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     p.add_argument("--hands", type=int, default=300, help="random burraco hands per repeat (default 300)")
     p.add_argument("--gin-games", type=int, default=300, help="random gin_rummy games per repeat (default 300)")
+    p.add_argument(
+        "--native-hands",
+        type=int,
+        default=6000,
+        help="random hands in the native core per repeat, right after the gin loop (default 6000, about as long as "
+        "300 gin games; 0: skip)",
+    )
     p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     p.add_argument("--no-gin", action="store_true", help="skip the OpenSpiel gin_rummy comparison")
@@ -824,9 +929,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         or args.determinize_every < 1
         or args.repeat < 1
         or args.warmup < 0
+        or args.native_hands < 0
     ):
         p.error(
-            "--hands must be >= 1, --gin-games >= 0, --determinize-every >= 1, --repeat >= 1, --warmup >= 0"
+            "--hands must be >= 1, --gin-games >= 0, --native-hands >= 0, --determinize-every >= 1, --repeat >= 1, "
+            "--warmup >= 0"
         )
     return args
 

@@ -17,8 +17,7 @@ import random
 import statistics
 import time
 
-from burraco.envs import encoding as enc
-from burraco.envs import pettingzoo_env
+from burraco.envs import action_index, pettingzoo_env
 
 tt = time.thread_time
 
@@ -44,7 +43,7 @@ def parts(episodes: int) -> dict[str, float]:
                 a0 = tt()
                 legal = g.legal_actions()
                 a1 = tt()
-                enc.legal_indices(legal, g.melds[g.side_of(g.current_seat)])
+                action_index.legal_indices(legal, g.melds[g.side_of(g.current_seat)], t.layout)
                 a2 = tt()
                 t.observation(seat)
                 a3 = tt()

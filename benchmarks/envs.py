@@ -55,6 +55,13 @@ pure-Python code alone).
 ``envs_native`` says whether the environments' tables encoded on the native core (``burraco._native.Encoding``:
 the default where it is built) in the AEC loops.
 
+* **the gymnasium adapter** (with ``--vec`` / ``--vec-only``: ``vector_adapter_compact``) -- 64 tables of
+  :class:`burraco.envs.vector.BurracoVectorEnv` with compact masks (``masks="indices"``) and an agent that picks
+  uniformly among each table's legal indices (``sample_legal``, included), steps per CPU second of one core.
+* **stalemate** (``--stalemate HANDS``, alone) -- how the hands of a uniformly random learner end against
+  ``random``, ``heuristic:easy`` and ``heuristic:hard`` in ``italian-2p`` and ``italian`` (the share of
+  stalemates, RULES.md §0.1), its decisions per hand and its score difference.
+
 Usage: ``python benchmarks/envs.py [--json] [--seconds 10] [--repeat 3] [--sim-games 2000] [--clock wall|cpu]
 [--counts]``
 (``--clock cpu`` times the AEC loops by the thread's CPU time instead of wall time: steadier on a shared machine).
@@ -173,17 +180,17 @@ def loop(
 
 def encoding_latency(hands: int, rules: str = "italian") -> dict[str, float]:
     from burraco import Game, preset
-    from burraco.envs import encoding as enc
+    from burraco.envs import action_index, layout, observation
 
     r = preset(rules)
-    lay = enc.layout_for(r)
+    lay = layout.layout_for(r)
 
     tg: list[float] = []
     tv: list[float] = []
     tm: list[float] = []
     te: list[float] = []
     pc = time.perf_counter
-    encoder = enc.Encoder(r) if hasattr(enc, "Encoder") else None
+    encoder = observation.Encoder(r) if hasattr(observation, "Encoder") else None
     try:  # the native core's encoder (burraco._native.Encoding), where it is built
         from burraco.envs.native_env import hand_of, native_encoding
 
@@ -205,11 +212,11 @@ def encoding_latency(hands: int, rules: str = "italian") -> dict[str, float]:
             s = g.current_seat
             v = g.view(s)
             t0 = pc()
-            enc.encode_game(g, s)
+            observation.encode_game(g, s)
             t1 = pc()
-            enc.encode_view(v)
+            observation.encode_view(v)
             t2 = pc()
-            enc.action_mask(legal, g.melds[g.side_of(s)], lay)
+            action_index.action_mask(legal, g.melds[g.side_of(s)], lay)
             t3 = pc()
             tg.append(t1 - t0)
             tv.append(t2 - t1)
@@ -337,6 +344,67 @@ def vector_steps(
     return out
 
 
+def adapter_steps(seconds: float, n: int = 64, rules: str = "italian") -> dict[str, float]:
+    """Steps per CPU second of the ``gymnasium.vector.VectorEnv`` adapter with compact masks
+    (:class:`burraco.envs.vector.BurracoVectorEnv`, ``masks="indices"``) and an agent that picks uniformly among
+    each table's legal indices (``sample_legal``), the agent included: ``n`` tables, random opponents, one core
+    (the thread's CPU time), after one second of warm-up."""
+    import numpy as np
+
+    from burraco.envs.vector import BurracoVectorEnv
+
+    venv = BurracoVectorEnv(n, rules=rules, opponents="random", masks="indices")
+    venv.reset(seed=10**6)
+    rng = np.random.default_rng(n)
+    steps = 0
+    warm = time.thread_time() + 1.0
+    c0 = 0.0
+    while True:
+        now = time.thread_time()
+        if not c0 and now >= warm:
+            c0, steps = now, 0
+        if c0 and now - c0 >= seconds:
+            break
+        venv.step(venv.sample_legal(rng))
+        steps += n
+    return {f"tables_{n}_steps_per_cpu_s": round(steps / (time.thread_time() - c0), 1), "native": venv.venv.native
+            is not None}
+
+
+def stalemate_study(hands: int, rules: str = "italian-2p",
+                    opponents: tuple[str, ...] = ("random", "heuristic:easy", "heuristic:hard")) -> dict[str, object]:
+    """How hands end for a learner that picks uniformly among its legal actions (the untrained policy of every
+    recipe), against each opponent: the share of hands ended by stalemate (RULES.md §0.1 "Stalemate", §9.3.2), by
+    a closing, by the stock; the learner's decisions per hand (median) and its mean score difference a hand."""
+    from burraco.envs.gymnasium_env import BurracoGymEnv
+
+    out: dict[str, object] = {"rules": rules, "hands": hands}
+    for opp in opponents:
+        env = BurracoGymEnv(rules, opp, mask_in_obs=False)
+        rng = random.Random(0)
+        ends: dict[str, int] = {}
+        decisions: list[int] = []
+        diff = 0.0
+        for h in range(hands):
+            env.reset(seed=h)
+            k, done = 0, False
+            while not done:
+                idx = env.legal_indices()
+                _, r, term, trunc, _ = env.step(idx[rng.randrange(len(idx))])
+                diff += r
+                k += 1
+                done = term or trunc
+            e = str(env.table.game.end)
+            ends[e] = ends.get(e, 0) + 1
+            decisions.append(k)
+        out[opp] = {
+            "ends": {e: round(c / hands, 3) for e, c in sorted(ends.items())},
+            "decisions_median": statistics.median(decisions),
+            "mean_hand_diff": round(diff / hands * 1000, 1),
+        }
+    return out
+
+
 def native_vector_steps(seconds: float, opponents: str = "random") -> dict[str, float] | None:
     """:func:`vector_steps` on the native core's tables, or None where the core is not built."""
     from burraco.envs.native_env import native_encoding
@@ -381,7 +449,14 @@ def main() -> None:
     ap.add_argument("--count-hands", type=int, default=30)
     ap.add_argument("--vec", action="store_true", help="also the vector environment's steps/s (1, 16, 64 tables)")
     ap.add_argument("--vec-only", action="store_true", help="only the vector environment's steps/s")
+    ap.add_argument("--stalemate", type=int, default=0, metavar="HANDS",
+                    help="only the stalemate study: how HANDS hands of a uniformly random learner end")
     args = ap.parse_args()
+    if args.stalemate:
+        got = {"date": time.strftime("%Y-%m-%d"), "loadavg_1m_start": os.getloadavg()[0],
+               "italian-2p": stalemate_study(args.stalemate), "italian": stalemate_study(args.stalemate, "italian")}
+        print(json.dumps(got, indent=1) if args.json else got)
+        return
     if args.vec_only:
         got = {
             "date": time.strftime("%Y-%m-%d"),
@@ -390,6 +465,7 @@ def main() -> None:
             "vector_native": native_vector_steps(args.seconds),
             "vector_hard_opponents": vector_steps(args.seconds, sizes=(1, 16), opponents="heuristic:hard"),
             "vector_native_hard_opponents": native_vector_steps(args.seconds, "heuristic:hard"),
+            "vector_adapter_compact": adapter_steps(args.seconds),
             "loadavg_1m_end": os.getloadavg()[0],
         }
         print(json.dumps(got, indent=1) if args.json else got)
@@ -464,6 +540,8 @@ def main() -> None:
     if args.vec:
         out["vector"] = vector_steps(args.seconds)
         out["vector_native"] = native_vector_steps(args.seconds)
+        out["vector_adapter_compact"] = adapter_steps(args.seconds)
+    out["loadavg_1m_end"] = os.getloadavg()[0]
     if not args.skip_sim:
         out["sim"] = sim_scaling(args.sim_games, args.repeat)
     if args.json:
@@ -493,6 +571,7 @@ def main() -> None:
     if "vector" in out:
         print("vector environment (learner steps/s), Python tables:", out["vector"])
         print("vector environment (learner steps/s), native tables:", out["vector_native"])
+        print("gymnasium VectorEnv adapter, compact masks, uniform agent (steps/CPU s):", out["vector_adapter_compact"])
     for name, row in dict(out.get("by_count") or {}).items():
         print(f"{name}: {row}")
 

@@ -40,7 +40,8 @@ from burraco.actions import DISCARD, PICK
 from burraco.bots import HeuristicPlayer
 from burraco.bots.infer import FITS_OWN_MELD, Inference, fits_only_others, side_fits
 from burraco.cards import JOKER, NUM_TYPES
-from burraco.view import View, determinize
+from burraco.determinize import determinize
+from burraco.view import View
 
 NAMES = [
     "next", "partner", "previous",
@@ -260,7 +261,7 @@ def fit(x: np.ndarray, off: np.ndarray, y: np.ndarray, n: np.ndarray, l2: float 
 
 
 class LearnedInference:
-    """Sampling weights ``exp(w · x(o, c))`` for :func:`burraco.view.determinize` from fitted coefficients (an
+    """Sampling weights ``exp(w · x(o, c))`` for :func:`burraco.determinize.determinize` from fitted coefficients (an
     ``infer`` for :class:`~burraco.bots.ismcts.ISMCTSPlayer`: it has :meth:`sample_args`). Measurement only."""
 
     discards = 0.0

@@ -29,7 +29,7 @@ from burraco import Game, native, preset
 from burraco.bots import HeuristicPlayer
 from burraco.bots.infer import Inference, fits_only_others, pick_weighted, seat_avoid, side_fits
 from burraco.cards import JOKER
-from burraco.view import determinize, holds_natural_meld
+from burraco.determinize import determinize, holds_natural_meld
 
 
 def _overlap(a: bytes | bytearray | list[int], b: bytes | bytearray | list[int]) -> int:

@@ -40,10 +40,10 @@ from burraco import Game, preset
 from burraco.actions import Action
 from burraco.arena import play_deal, summarize
 from burraco.bots.ismcts import CheatingISMCTSPlayer, ISMCTSPlayer
+from burraco.determinize import determinize
 from burraco.envs.value import ValueNet
 from burraco.files import write_json_atomic
 from burraco.parallel import run
-from burraco.view import determinize
 
 
 def knows_hands_sampler(game: Game, seat: int, which: Sequence[int] | None = None) -> Callable[[random.Random], Game]:
@@ -73,7 +73,7 @@ def knows_hands_sampler(game: Game, seat: int, which: Sequence[int] | None = Non
 def soft_hands_sampler(game: Game, seat: int, beta: float) -> Callable[[random.Random], Game]:
     """Determinizations of ``seat``'s view of ``game`` whose other hands are drawn with a weight of
     ``exp(beta * k)`` for a card type of which the seat's true hand hides ``k`` copies (weighted sampling without
-    replacement, :func:`burraco.view.determinize`): 0 is uniform sampling, a larger ``beta`` places more of the
+    replacement, :func:`burraco.determinize.determinize`): 0 is uniform sampling, a larger ``beta`` places more of the
     hidden cards right (about 23 % at 0.5, 32 % at 1, against 19 % for the search's model), a very large one draws
     only the types a hand holds (not always the right copies: weights per type cannot say where a type's other copy
     lies). A model of the hands that is right in the way weights per card type can be, at a chosen sharpness: what

@@ -37,6 +37,8 @@ source_suffix = {".md": "markdown"}
 root_doc = "index"
 exclude_patterns = ["_build", "bench", "strength", "research", "img/*.py"]
 myst_heading_anchors = 3
+# the anchors GitHub gives the same headings ("The coach (1.5)" -> #the-coach-15), so that a link works in both
+myst_heading_slug_func = "github"
 myst_enable_extensions = ["colon_fence"]
 suppress_warnings = ["myst.header"]  # a page may start below level 1 (none does now)
 
@@ -49,6 +51,9 @@ autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autodoc_preserve_defaults = True
 autodoc_inherit_docstrings = False  # a method overriding gymnasium's is not described by gymnasium's text
+# the research environments' torch and SB3 modules (the train extra, which the docs do not install): described from
+# their source with those packages mocked, so the reference is the same with and without them
+autodoc_mock_imports = ["torch", "sb3_contrib", "stable_baselines3"]
 
 # every reference to a burraco object must resolve; others (the standard library, numpy, gymnasium ...) cannot
 # without intersphinx, which would download their inventories: those are not checked
@@ -60,7 +65,7 @@ _BUILTINS = (
 _OUTSIDE = (
     "collections|random|pathlib|enum|typing|types|re|json|os|sys|io|abc|functools|itertools|dataclasses|concurrent|"
     "multiprocessing|asyncio|numpy|np|npt|gymnasium|pettingzoo|pyspiel|open_spiel|ray|typer|rich|textual|starlette|"
-    "sqlalchemy|matplotlib"
+    "sqlalchemy|matplotlib|torch|sb3_contrib|stable_baselines3"
 )
 nitpick_ignore_regex = [
     # a name of the standard library or of a third-party package (random.Random, numpy.ndarray …)
@@ -133,11 +138,14 @@ def _reference_complete(app: Any, env: Any) -> None:
     log = logging.getLogger("burraco.docs")
     objects = env.domaindata["py"]["objects"]
     modules = env.domaindata["py"]["modules"]
+    from sphinx.ext.autodoc.mock import mock
+
     for mod_name in public_modules():
         if mod_name not in modules:
             log.warning(f"module {mod_name} is not in the API reference (docs/api.md)")
             continue
-        mod = importlib.import_module(mod_name)
+        with mock(app.config.autodoc_mock_imports):
+            mod = importlib.import_module(mod_name)
         for n in public_names(mod):
             obj = getattr(mod, n, None)
             if obj is None and n not in vars(mod):
@@ -156,7 +164,8 @@ def _candidates(node: Any, objects: Any) -> list[str]:
     """Where the reference of ``node`` may be described: a name re-exported by the package's top level or another
     module (``burraco.Game``, ``burraco.arena.parse_player``) where it is defined; an unqualified method in a class
     docstring in a base class of that class; another relative name (``View``, ``MeldRules.attach``) at the one
-    object of the reference whose name ends so."""
+    object of the reference whose name ends so; a member of a class (``burraco.game.Game.end``, ``Game.end``) at
+    a base class that has it (:func:`_inherited`)."""
     target: str = node.get("reftarget", "")
     out: list[str] = []
     if target.startswith(f"{PACKAGE}."):
@@ -171,6 +180,8 @@ def _candidates(node: Any, objects: Any) -> list[str]:
             home = getattr(obj, "__module__", None)
             if home and home != mod_name:
                 out.append(".".join([home, *parts[cut:]]))
+            if inspect.isclass(obj) and len(parts) == cut + 2:
+                out += _inherited(obj, parts[-1])
             break
         return out
     cls_name, mod_name = node.get("py:class"), node.get("py:module")
@@ -184,7 +195,20 @@ def _candidates(node: Any, objects: Any) -> list[str]:
     found = [name for name in objects if name.endswith(f".{target}")]
     if len(found) == 1:
         out.append(found[0])
+    elif not found and "." in target:  # ``Game.end``: a member a class has from a base class
+        owner, _, member = target.rpartition(".")
+        classes = [name for name, o in objects.items() if name.endswith(f".{owner}") and o.objtype == "class"]
+        if len(classes) == 1:
+            mod_name, _, cls_name = classes[0].rpartition(".")
+            cls = getattr(importlib.import_module(mod_name), cls_name, None)
+            out += _inherited(cls, member) if inspect.isclass(cls) else []
     return out
+
+
+def _inherited(cls: type, member: str) -> list[str]:
+    """Where a member of ``cls`` may be described: at each of its base classes (a :class:`~burraco.game.Game`'s
+    fields are :class:`~burraco.state.HandState`'s, its scores :class:`~burraco.scoring.Scoring`'s …)."""
+    return [f"{base.__module__}.{base.__qualname__}.{member}" for base in inspect.getmro(cls)[1:]]
 
 
 def _instance_attribute(node: Any) -> str | None:
@@ -219,10 +243,21 @@ def _resolve(app: Any, env: Any, node: Any, contnode: Any) -> Any:
     return None
 
 
+def reference_modules(docs: Path) -> set[str]:
+    """The modules the API reference's pages name in an ``automodule`` (``api.md`` and its pages, ``api/*.md``:
+    one page per module)."""
+    pages = [docs / "api.md", *sorted((docs / "api").glob("*.md"))]
+    found: set[str] = set()
+    for page in pages:
+        if page.exists():
+            found |= set(re.findall(r"\.\. automodule:: ([\w.]+)", page.read_text(encoding="utf-8")))
+    return found
+
+
 def _other_modules_directive() -> Any:
     """The directive ``burraco-other-modules``: an ``automodule`` for every public module (:func:`public_modules`)
-    that its page does not name in an ``automodule`` of its own, so that a new module is in the reference (and
-    checked) before anyone places it in a section."""
+    that no page of the reference names in an ``automodule`` of its own (:func:`reference_modules`), so that a new
+    module is in the reference (and checked) before anyone gives it a page."""
     from docutils import nodes
     from docutils.statemachine import StringList
     from sphinx.util.docutils import SphinxDirective
@@ -230,7 +265,7 @@ def _other_modules_directive() -> Any:
     class OtherModules(SphinxDirective):
         def run(self) -> list[Any]:
             source = Path(self.env.doc2path(self.env.docname)).read_text(encoding="utf-8")
-            named = set(re.findall(r"\.\. automodule:: ([\w.]+)", source))
+            named = reference_modules(Path(self.env.srcdir)) | set(re.findall(r"\.\. automodule:: ([\w.]+)", source))
             lines = [line for m in public_modules() if m not in named for line in (f".. automodule:: {m}", "")]
             box = nodes.container()
             self.state.nested_parse(StringList(lines, source="burraco-other-modules"), self.content_offset, box)

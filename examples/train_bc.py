@@ -10,7 +10,7 @@ What it does:
 
 1. plays ``--deals`` duplicate deals of ``heuristic:hard`` against itself (:func:`burraco.arena.play_game`, the
    arena's own loop, so the policy later sees views made exactly as in the arena) and records, at every decision
-   with more than one legal action, the seat's observation (:func:`burraco.envs.encoding.encode_view` of its
+   with more than one legal action, the seat's observation (:func:`burraco.envs.observation.encode_view` of its
    view), the legal actions as feature rows (:func:`burraco.envs.features.action_features`) and which one the
    heuristic took, with the heuristic's own score of every recorded legal action
    (:meth:`burraco.bots.heuristic.HeuristicPlayer.choose_scored`);
@@ -55,9 +55,11 @@ from burraco.actions import Action
 from burraco.arena import play_game, player_seed, run_arena
 from burraco.bots.heuristic import HeuristicPlayer
 from burraco.deal import deal_from_seed
-from burraco.envs.encoding import encode_view, layout_for
 from burraco.envs.features import ACTION_FEATURES, action_features
-from burraco.envs.policy import FORMAT, PolicyNet, PolicyPlayer
+from burraco.envs.layout import layout_for
+from burraco.envs.observation import encode_view
+from burraco.envs.policy import PolicyNet, PolicyPlayer
+from burraco.envs.torch_policy import RowScorer
 from burraco.view import View
 
 Sample = tuple[np.ndarray, np.ndarray, int, np.ndarray]
@@ -108,44 +110,12 @@ def collect(rules_name: str, deals: int, seed: int, max_rows: int, level: str, a
     return data
 
 
-class Scorer(nn.Module):
-    """The network of :class:`burraco.envs.policy.PolicyNet`, trainable (the same arithmetic)."""
+class Scorer(RowScorer):
+    """The network of :class:`burraco.envs.policy.PolicyNet`, trainable (:class:`burraco.envs.torch_policy.RowScorer`
+    on the raw observation, as behaviour cloning's weights files have it)."""
 
     def __init__(self, obs_size: int, emb: int, h1: int, h2: int) -> None:
-        super().__init__()
-        self.emb_size = emb
-        self.emb = nn.Linear(obs_size, emb)
-        self.l1 = nn.Linear(emb + ACTION_FEATURES, h1)
-        self.l2 = nn.Linear(h1, h2)
-        self.l3 = nn.Linear(h2, 1)
-
-    def forward(self, obs: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:
-        # obs: B × O, rows: B × L × F → scores B × L; W1·[e, row] split as W1e·e (once per decision) + W1a·row
-        e = torch.relu(self.emb(obs))
-        w1 = self.l1.weight
-        pe = e @ w1[:, : self.emb_size].T + self.l1.bias
-        h = torch.relu(rows @ w1[:, self.emb_size :].T + pe.unsqueeze(1))
-        return self.l3(torch.relu(self.l2(h))).squeeze(-1)
-
-    def load_policy(self, net: PolicyNet) -> None:
-        """Start from a weights file (``--init``: fine-tune an earlier run)."""
-        w = {k: torch.from_numpy(v.copy()) for k, v in net.w.items()}
-        self.load_state_dict(
-            {
-                "emb.weight": w["W_e"], "emb.bias": w["b_e"], "l1.weight": w["W1"], "l1.bias": w["b1"],
-                "l2.weight": w["W2"], "l2.bias": w["b2"], "l3.weight": w["w3"].unsqueeze(0), "l3.bias": w["b3"],
-            }
-        )
-
-    def to_policy(self) -> PolicyNet:
-        t = {k: v.detach().cpu().numpy().astype(np.float32) for k, v in self.state_dict().items()}
-        return PolicyNet(
-            {
-                "format": np.array([FORMAT], dtype=np.int32),
-                "W_e": t["emb.weight"], "b_e": t["emb.bias"], "W1": t["l1.weight"], "b1": t["l1.bias"],
-                "W2": t["l2.weight"], "b2": t["l2.bias"], "w3": t["l3.weight"][0], "b3": t["l3.bias"],
-            }
-        )
+        super().__init__(obs_size, emb, h1, h2, log_obs=False)
 
 
 def batches(data: list[Sample], size: int, rng: random.Random | None) -> Any:

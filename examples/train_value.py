@@ -10,7 +10,7 @@ What it does:
 
 1. plays ``--hands`` hands of ``--rules`` on the native core with heuristic:hard at every seat (the search's own
    rollout policy, so the states are those a cut-off meets) and, at every ``--every``-th decision, records one
-   seat's observation (the core's encoder: :func:`burraco.envs.encoding.encode_view`'s vector), a seat drawn at
+   seat's observation (the core's encoder: :func:`burraco.envs.observation.encode_view`'s vector), a seat drawn at
    random; the target is what the search would score for that seat once the hand is over: its side's total
    against the best other side's, in units of ``REWARD_SCALE`` (500 points);
 2. trains ``relu(W1·obs + b1) → relu(W2·h + b2) → w3·h + b3`` (sizes ``--hidden H1 H2``) on the observations
@@ -37,7 +37,7 @@ from torch import nn
 
 from burraco import native, preset
 from burraco.bots.ismcts import REWARD_SCALE, evaluate
-from burraco.envs.encoding import layout_for
+from burraco.envs.layout import layout_for
 from burraco.envs.native_env import native_encoding
 from burraco.envs.value import ValueNet
 

@@ -1,9 +1,13 @@
 """What the browser tests share: Debian's Chromium driven by Playwright (never a browser Playwright downloads) and
 pages of a given size. A test module calls :func:`require` (which skips it where Playwright or Chromium is missing)
-and takes the ``browser`` fixture of tests/conftest.py."""
+and takes the ``browser`` fixture of tests/conftest.py. And the client's own JavaScript run under Node.js
+(:func:`run_in_node`), for the pieces of it that need no page."""
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,6 +15,28 @@ from typing import Any
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
+NODE = shutil.which("node")
+STATIC = Path(__file__).resolve().parents[1] / "src" / "burraco" / "server" / "static"
+
+_RUNNER = r"""
+const fs = require("fs");
+const [file, start, end, body] = JSON.parse(process.argv[process.argv.length - 1]);
+const src = fs.readFileSync(file, "utf8"), a = src.indexOf(start), b = src.indexOf(end);
+if (a < 0 || b < 0) throw new Error(`${start} … ${end} not found in ${file}`);
+const input = JSON.parse(fs.readFileSync(0, "utf8"));
+let output;
+eval(src.slice(a, b) + "\n" + body);
+process.stdout.write(JSON.stringify(output));
+"""
+
+
+def run_in_node(module: str, start: str, end: str, body: str, data: Any) -> Any:
+    """Run the piece of the client's ``module`` (static/<module>) from ``start`` to the marker ``end`` it keeps for
+    this, then ``body``: JavaScript that reads ``input`` (``data``) and sets ``output`` (returned, through JSON)."""
+    assert NODE is not None, "no node to run the browser's JavaScript"
+    done = subprocess.run([NODE, "-e", _RUNNER, "--", json.dumps([str(STATIC / module), start, end, body])],
+                          input=json.dumps(data), text=True, capture_output=True, timeout=60, check=True)
+    return json.loads(done.stdout)
 
 
 def require() -> Any:

@@ -26,6 +26,62 @@ settings.register_profile(
 )
 settings.load_profile("burraco")
 
+#: the tests that exercise the engine itself (rules, legality, scoring, views, determinization, records, matches,
+#: the computer players' and environments' use of the state): the pure-Python second run of CI (``BURRACO_PURE=1
+#: python -m pytest -m engine``) runs these, with the doctests of the core and of docs/ and README.md. Servers,
+#: browsers, the terminal table and tournaments drive the same engine through the same API, and run once, on the
+#: native core. A new test file that tests the engine belongs here. The coach's and the hint's tests
+#: (test_analysis.py, test_hint.py) are not: they judge the search's statistics, hundreds of rollouts a decision,
+#: which took the pure-Python run from ~7 to 18 minutes (over 400 s for those two files alone on 2 workers); the
+#: engine under them is the one the native run compares state by state (BURRACO_CHECK_NATIVE).
+ENGINE_FILES = frozenset(
+    {
+        "test_bots.py",
+        "test_conformance_own.py",
+        "test_fair.py",
+        "test_envs_encoding.py",
+        "test_envs_features.py",
+        "test_generation.py",
+        "test_golden.py",
+        "test_heuristic_levels.py",
+        "test_heuristic_partner.py",
+        "test_honesty.py",
+        "test_house_rules.py",
+        "test_infer.py",
+        "test_ismcts.py",
+        "test_match.py",
+        "test_melds_examples.py",
+        "test_messages.py",
+        "test_narrate.py",
+        "test_native.py",
+        "test_perft.py",
+        "test_properties.py",
+        "test_rules_356.py",
+        "test_rules_game.py",
+        "test_takeback.py",
+        "test_timeout_policy.py",
+        "test_value.py",
+        "test_view_json.py",
+    }
+)
+#: the core's modules (their doctests run in the pure-Python run too)
+CORE_MODULES = frozenset(
+    f"{m}.py" for m in ("cards", "rules", "melds", "gen", "actions", "deal", "seats", "state", "pozzetto", "turns",
+                        "legality", "scoring", "game", "view", "determinize", "match", "record", "fair", "takeback")
+)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "engine: exercises the engine itself (run on both engines by CI)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        path = Path(str(item.path))
+        core_doc = path.parent.name == "burraco" and path.name in CORE_MODULES
+        if path.name in ENGINE_FILES or core_doc or path.suffix == ".md":
+            item.add_marker(pytest.mark.engine)
+
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:

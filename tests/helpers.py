@@ -342,3 +342,29 @@ def match_states(
             if g.end is not None:
                 break
             m.apply(move(g, rng))
+
+
+def a_meld(hand: Iterable[str], rules: Rules | str) -> list[str] | None:
+    """Three cards of ``hand`` (card strings, as a view or a page shows them) that make a meld under ``rules``, or
+    None."""
+    from itertools import combinations
+
+    from burraco.melds import MeldError, make_meld
+
+    r = rules_of(rules)
+    for combo in combinations(sorted(set(hand)), 3):
+        try:
+            make_meld(parse_cards(" ".join(combo)), r)
+        except MeldError:
+            continue
+        return list(combo)
+    return None
+
+
+def heuristic_move(session: Any, level: str = "easy") -> Any:
+    """The move the ``level`` heuristic would play for the human of a terminal session (``burraco.tui.session``):
+    a cheap scripted player for tests that play hands through the table (the hint is the search's judgement since
+    issue 38, and slower)."""
+    from burraco.bots.heuristic import HeuristicPlayer
+
+    return HeuristicPlayer(level, seed=0).choose(session.view, session.game.legal_actions())

@@ -1,6 +1,7 @@
 """Run the public conformance cases (../shared/conformance) and hold them to their expectations, except where a case
 is disputed in tests/conformance_disputes.json: such a case must fail exactly as the dispute says (the same error
-lines, nothing more), and the reason, with the rule it contradicts, is printed with the result.
+lines, nothing more), and the reason, with the rule it contradicts, is printed with the result. The project's own
+cases (tests/conformance/) run first, through the same runner, and must all pass.
 
     python tests/run_conformance.py          # from the checkout's root; BURRACO_REPLAY as for conformance.py
 
@@ -18,6 +19,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 CONFORMANCE = HERE.parents[1] / "shared" / "conformance" / "conformance.py"
 DISPUTES = HERE / "conformance_disputes.json"
+#: the project's own cases, in the same format (tests/test_conformance_own.py replays them in-process too)
+OWN = HERE / "conformance"
 
 
 def failures(output: str) -> dict[str, list[str]]:
@@ -67,6 +70,14 @@ def main() -> int:
     p = subprocess.run(
         [sys.executable, str(CONFORMANCE), "run"], capture_output=True, text=True, env=env, timeout=900
     )
+    own = subprocess.run(
+        [sys.executable, str(CONFORMANCE), "run", str(OWN)], capture_output=True, text=True, env=env, timeout=900
+    )
+    sys.stdout.write(own.stdout.replace("conformance:", "own cases (tests/conformance):"))
+    sys.stderr.write(own.stderr)
+    if own.returncode != 0:
+        print("own cases: FAILED")
+        return 1
     sys.stdout.write(p.stdout)
     sys.stderr.write(p.stderr)
     ok, report = judge(p.stdout, json.loads(DISPUTES.read_text()))

@@ -187,3 +187,14 @@ def test_duplicate_deals_with_3_5_6_players_put_a_in_every_place(name: str, game
     assert rec["diff"] == pytest.approx(sum(g[0] - g[1] for g in rec["games"]))
     out = play_duplicate(r, parse_player("random"), parse_player("random"), deals=2, seed=1)
     assert out["deals"] == 2 and out["match_win_rate"] is None  # match figures: two sides only
+
+
+def test_a_timed_search_reports_its_determinizations_per_decision() -> None:
+    """Issue 38 item 8: the figures of a run say how many determinizations a timed search could run per decision
+    (what load on the machine took from it); a player with a fixed budget or no search reports none."""
+    r = preset("italian-2p")
+    out = play_duplicate(r, parse_player("ismcts:0.01s"), parse_player("random"), 1, seed=3)
+    assert out["a_dets_per_decision"] is not None and out["a_dets_per_decision"] >= 1
+    assert out["b_dets_per_decision"] is None
+    fixed = play_duplicate(r, parse_player("random"), parse_player("random"), 1, seed=3)
+    assert fixed["a_dets_per_decision"] is None

@@ -249,9 +249,10 @@ def test_conformance_disputes_are_judged_strictly() -> None:
 @pytest.mark.skipif(
     not CONFORMANCE.exists(), reason="the shared conformance suite is not beside this checkout"
 )
-def test_disputed_brazilian_case_the_engine_refuses_the_batida_and_not_the_move_before() -> None:
-    """The case brazilian-no-batida-before-indirect-morto-is-reached-illegal expects action 8 to be refused; its
-    note and RULES.md §0.1 C-22 / "No dead ends" say action 9 (the batida): S keeps five cards after action 8."""
+def test_brazilian_case_the_engine_refuses_the_batida_and_not_the_move_before() -> None:
+    """brazilian-no-batida-before-indirect-morto-is-reached-illegal (corrected on 2026-12-06 after our dispute)
+    expects action 9, the batida, to be refused (RULES.md §0.1 C-22 / "No dead ends"): S keeps five cards after
+    action 8."""
     case = json.loads(
         (
             CONFORMANCE.parent / "cases" / "brazilian-no-batida-before-indirect-morto-is-reached-illegal.json"
@@ -264,3 +265,19 @@ def test_disputed_brazilian_case_the_engine_refuses_the_batida_and_not_the_move_
     rec["hands"][0]["actions"] = rec["hands"][0]["actions"][:9]
     before = burraco.replay(rec)
     assert before["ok"] and before["hands"][0]["table"]["hands"]["S"] == 5
+
+
+@pytest.mark.skipif(
+    not CONFORMANCE.exists(), reason="the shared conformance suite is not beside this checkout"
+)
+def test_disputed_timeout_case_has_the_record_of_the_case_that_decides_it() -> None:
+    """timeout-round-from-player-in-turn (written before the decision of 2026-12-06) and
+    tournament-timeout-ends-the-match-vp hold the same record and expect different ``vp``/``winner``; the engine
+    follows RULES.md §0.1 "The time-out ends the match", which the newer case states (tests/conformance_disputes.json)."""
+    cases = CONFORMANCE.parent / "cases"
+    old = json.loads((cases / "timeout-round-from-player-in-turn.json").read_text())
+    new = json.loads((cases / "tournament-timeout-ends-the-match-vp.json").read_text())
+    assert old["record"] == new["record"]
+    out = burraco.replay(old["record"])
+    assert (out["vp"], out["winner"]) == (new["expect"]["vp"], new["expect"]["winner"]) == ({"NS": 14, "EW": 6}, "NS")
+    assert (old["expect"]["vp"], old["expect"]["winner"]) == (None, None)

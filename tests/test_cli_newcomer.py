@@ -295,7 +295,7 @@ def test_help_shows_flags_without_a_value_and_keeps_brackets(command: str) -> No
     res = invoke([command, "--help"])
     assert res.exit_code == 0
     assert "<bool>" not in res.output
-    assert re.search(r"--help\s+Show this message", res.output)
+    assert re.search(r"--help\s+(-h\s+)?Show this message", res.output)  # -h too (issue 44)
     if command in ("simulate", "arena"):
         assert "burraco[ray]" in res.output
         assert re.search(r"--json\s+print the figures", res.output)
@@ -479,10 +479,12 @@ def test_api_reference_lists_every_public_module() -> None:
     assert spec is not None and spec.loader is not None
     conf = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(conf)
-    api = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
-    placed = set(re.findall(r"\.\. automodule:: ([\w.]+)", api))
+    placed = conf.reference_modules(ROOT / "docs")  # api.md and its page per module (issue 44), api/*.md
     public = set(conf.public_modules())
-    assert placed <= public and ".. burraco-other-modules::" in api  # the others are added at build time
+    assert placed <= public and "burraco.rulebook" in placed  # a page per module (the rest: api/other.md)
+    pages = sorted((ROOT / "docs" / "api").glob("*.md"))
+    assert all(p.stem in public for p in pages if p.stem != "other")
+    assert ".. burraco-other-modules::" in (ROOT / "docs" / "api" / "other.md").read_text()  # a new one: added there
     assert "burraco.bots.players" in public and "burraco.cli" not in public and "burraco.tui.run" not in public
 
 
@@ -534,3 +536,49 @@ def test_docs_build_fails_on_an_undocumented_name_or_a_broken_reference(tmp_path
         tmp_path, good.replace('    """Two."""\n', ""), PAGE.replace(".. automodule:: fakepkg.mod", ".. burraco-other-modules::")
     )
     assert undocumented_other.returncode != 0 and "fakepkg.mod.g has no docstring" in undocumented_other.stderr
+
+
+# --- 11. anchors that work on GitHub and in the built docs (issue 44) ---------------------------------------------
+
+ANCHOR_LINK = re.compile(r"\]\(([^)\s#]*)#([^)\s]+)\)")
+
+
+def _anchors(path: Path) -> set[str]:
+    """The anchors of a Markdown file as GitHub makes them (and the docs, ``myst_heading_slug_func = "github"``):
+    its headings' slugs (a repeated one with -1, -2 …) and the ids it writes itself; a page that includes another
+    (```{include}```) has that one's anchors."""
+    from burraco.rulebook import slug
+
+    text = path.read_text(encoding="utf-8")
+    out: set[str] = set(re.findall(r'id="([^"]+)"', text))
+    for inc in re.findall(r"```\{include\} (\S+)", text):
+        out |= _anchors((path.parent / inc).resolve())
+    seen: dict[str, int] = {}
+    for heading in re.findall(r"^#{1,6} (.+?)\s*$", re.sub(r"```.*?```", "", text, flags=re.S), flags=re.M):
+        base = slug(heading)
+        n = seen.get(base, 0)
+        out.add(base if n == 0 else f"{base}-{n}")
+        seen[base] = n + 1
+    return out
+
+
+def _linking_documents() -> list[Path]:
+    return [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), *sorted((ROOT / "src" / "burraco" / "data" / "rulebook").glob("*.md"))]
+
+
+@pytest.mark.parametrize("doc", _linking_documents(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_anchor_of_the_docs_exists_on_github_and_in_the_built_docs(doc: Path) -> None:
+    text = re.sub(r"```.*?```", "", doc.read_text(encoding="utf-8"), flags=re.S)
+    for target, anchor in ANCHOR_LINK.findall(text):
+        if re.match(r"[a-z]+:", target):
+            continue
+        page = doc if not target else (doc.parent / target).resolve()
+        assert anchor in _anchors(page), f"{doc.name} links to #{anchor} of {target or 'itself'}, which has no such anchor"
+
+
+def test_the_docs_slugs_are_githubs() -> None:
+    spec = importlib.util.spec_from_file_location("docs_conf_slugs", ROOT / "docs" / "conf.py")
+    assert spec is not None and spec.loader is not None
+    conf = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conf)
+    assert conf.myst_heading_slug_func == "github"

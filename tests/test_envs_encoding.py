@@ -1,4 +1,5 @@
-"""The fixed action space and the observation tensors of burraco.envs.encoding."""
+"""The fixed action space and the observation tensors (burraco.envs.action_space, layout, action_index, observation;
+burraco.envs.encoding re-exports them)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ np = pytest.importorskip("numpy")
 from burraco import PRESETS, Game, Match, parse_card, preset  # noqa: E402
 from burraco.actions import Action  # noqa: E402
 from burraco.cards import JOKER  # noqa: E402
-from burraco.envs import encoding as enc  # noqa: E402
+from burraco.envs import action_index, action_space, layout, observation  # noqa: E402
 from burraco.melds import SEQUENCE, SET, MeldError, make_meld  # noqa: E402
 from helpers import match_states  # noqa: E402
 
@@ -41,7 +42,7 @@ def test_sequence_templates_are_exactly_the_engines_sequences(suit: int) -> None
             cards = nat + ([w] if w is not None else [])
             if len(cards) >= 3 and _valid(cards, SEQUENCE):
                 engine.add(tuple(sorted(cards)))
-    ours = {enc._template_cards(suit, i) for i in range(enc.SEQ_TEMPLATES)}
+    ours = {action_space._template_cards(suit, i) for i in range(action_space.SEQ_TEMPLATES)}
     assert ours == engine
 
 
@@ -55,22 +56,22 @@ def test_set_templates_are_exactly_the_engines_sets(rank: int) -> None:
             cards = nat + ([w] if w is not None else [])
             if len(cards) >= 3 and _valid(cards, SET):
                 engine.add(tuple(sorted(cards)))
-    g = enc.GROUPS.index(("set", rank))
-    ours = {enc._template_cards(g, i) for i in range(enc._GROUP_SIZE[g])}
+    g = action_space.GROUPS.index(("set", rank))
+    ours = {action_space._template_cards(g, i) for i in range(action_space._GROUP_SIZE[g])}
     assert ours == engine
 
 
 def test_layout_is_contiguous_and_bounded() -> None:
     end = 0
-    for _name, start, size in enc.ACTION_LAYOUT:
+    for _name, start, size in action_space.ACTION_LAYOUT:
         assert start == end
         end += size
-    assert end == enc.NUM_ACTIONS < 100_000
+    assert end == action_space.NUM_ACTIONS < 100_000
     end = 0
-    for _name, start, size in enc.OBS_LAYOUT:
+    for _name, start, size in layout.OBS_LAYOUT:
         assert start == end
         end += size
-    assert end == enc.OBS_SIZE
+    assert end == layout.OBS_SIZE
 
 
 def _play_and_check(rules_name: str, games: int, seed: int) -> tuple[int, int]:
@@ -88,19 +89,19 @@ def _play_and_check(rules_name: str, games: int, seed: int) -> tuple[int, int]:
             seat = g.current_seat
             melds = g.melds[g.side_of(seat)]
             name = g.seats[seat]
-            codes = enc.legal_indices(legal, melds)
+            codes = action_index.legal_indices(legal, melds, r)
             assert len(set(codes)) == len(codes), "two legal actions share an index"
             for a, c in zip(legal, codes, strict=True):
-                assert 0 <= c < enc.NUM_ACTIONS
-                assert enc.decode_action(c, name, melds) == a, (str(a), c)
+                assert 0 <= c < action_space.NUM_ACTIONS
+                assert action_index.decode_action(c, name, melds, r) == a, (str(a), c)
                 if a.verb in ("meld", "add"):
                     seen.add(c)
             n_actions += len(legal)
-            mask = enc.action_mask(legal, melds)
+            mask = action_index.action_mask(legal, melds, layout.layout_for(r))
             assert int(mask.sum()) == len(legal)
             if step % 7 == 0:
                 for s in range(r.players):
-                    assert np.array_equal(enc.encode_game(g, s), enc.encode_view(g.view(s))), (
+                    assert np.array_equal(observation.encode_game(g, s), observation.encode_view(g.view(s))), (
                         rules_name,
                         step,
                         s,
@@ -108,7 +109,7 @@ def _play_and_check(rules_name: str, games: int, seed: int) -> tuple[int, int]:
             g.apply(legal[rng.randrange(len(legal))])
             step += 1
         for s in range(r.players):
-            assert np.array_equal(enc.encode_game(g, s), enc.encode_view(g.view(s)))
+            assert np.array_equal(observation.encode_game(g, s), observation.encode_view(g.view(s)))
     return n_actions, len(seen)
 
 
@@ -134,7 +135,7 @@ def test_house_rules_round_trip() -> None:
                 melds = g.melds[g.side_of(g.current_seat)]
                 for a in legal:
                     verbs.add(a.verb)
-                    assert enc.decode_action(enc.encode_action(a, melds), a.seat, melds) == a
+                    assert action_index.decode_action(action_index.encode_action(a, melds, rules), a.seat, melds, rules) == a
                 g.apply(legal[rng.randrange(len(legal))])
         assert {"draw", "pick", "meld", "add", "discard"} <= verbs
 
@@ -143,17 +144,42 @@ def test_match_view_scores_and_bad_indices() -> None:
     m = Match(preset("italian-2p"), seed=4)
     g = m.start_hand()
     v = m.view(0)
-    o = enc.encode_view(v)
-    assert np.array_equal(o, enc.encode_game(g, 0, match_totals=v.match_totals))
-    with pytest.raises(enc.EncodingError):
-        enc.decode_action(enc.NUM_ACTIONS, "N", [])
-    with pytest.raises(enc.EncodingError):
-        enc.decode_action(enc.ADD_OFFSET, "N", [])  # an attachment to a meld the side does not have
-    with pytest.raises(enc.EncodingError):
-        enc.encode_action(Action("", "timeout"), [])
-    with pytest.raises(enc.EncodingError):
-        enc.check_rules(preset("italian", max_wilds=2))
-    assert enc.describe_index(enc.ADD_OFFSET + enc.ADD_BLOCK + 5) == ("add", 2, 5)
+    o = observation.encode_view(v)
+    assert np.array_equal(o, observation.encode_game(g, 0, match_totals=v.match_totals))
+    lay = layout.layout_for(m.rules)
+    with pytest.raises(action_space.EncodingError):
+        action_index.decode_action(action_space.NUM_ACTIONS, "N", [], lay)
+    with pytest.raises(action_space.EncodingError):
+        action_index.decode_action(action_space.ADD_OFFSET, "N", [], lay)  # an attachment to a meld the side does not have
+    with pytest.raises(action_space.EncodingError):
+        action_index.encode_action(Action("", "timeout"), [], lay)
+    with pytest.raises(action_space.EncodingError):
+        action_space.check_rules(preset("italian", max_wilds=2))
+    assert action_index.describe_index(action_space.ADD_OFFSET + action_space.ADD_BLOCK + 5, lay) == ("add", 2, 5)
+
+
+def test_the_layout_comes_from_the_rules_never_a_default() -> None:
+    """encode_action, decode_action, legal_indices, action_mask and describe_index take the rules' layout (or the
+    rules): without one they refuse (with 5 and 6 players the two-pack indices would be wrong), and the rules give
+    the same indices as their layout."""
+    g = Game.new(preset("italian-6p"), seed=5)
+    g.apply("A draw")
+    legal = g.legal_actions()
+    melds = g.melds[g.side_of(g.current_seat)]
+    lay = layout.layout_for(g.rules)
+    for f, args in (
+        (action_index.encode_action, (legal[-1], melds)),
+        (action_index.legal_indices, (legal, melds)),
+        (action_index.action_mask, (legal, melds)),
+        (action_index.decode_action, (0, "A", melds)),
+        (action_index.describe_index, (0,)),
+    ):
+        with pytest.raises(TypeError):
+            f(*args)  # type: ignore[operator]
+        with pytest.raises(TypeError):
+            f(*args, None)  # type: ignore[operator]
+    assert action_index.legal_indices(legal, melds, g.rules) == action_index.legal_indices(legal, melds, lay)
+    assert lay.num_actions != layout.layout_for(preset("italian")).num_actions  # what a default would get wrong
 
 
 def test_observation_layout_fields() -> None:
@@ -161,24 +187,24 @@ def test_observation_layout_fields() -> None:
     g = Game.new(preset("italian"), seed=13)
     for a in ("N pick", "N meld Td Jd Qd"):
         g.apply(a)
-    blocks = {name: (off, size) for name, off, size in enc.OBS_LAYOUT}
+    blocks = {name: (off, size) for name, off, size in layout.OBS_LAYOUT}
 
     def blk(o, name):  # type: ignore[no-untyped-def]
         off, size = blocks[name]
         return o[off : off + size]
 
-    o = enc.encode_game(g, 0)
+    o = observation.encode_game(g, 0)
     assert list(blk(o, "hand")) == list(g.hands[0])
     assert list(blk(o, "hand_sizes")) == [9, 11, 11, 11]
     assert list(blk(o, "to_act")) == [1, 0, 0, 0] and list(blk(o, "phase")) == [0, 1, 0]
     assert blk(o, "flags")[0] == 1 and blk(o, "flags")[9] == 1  # picked, own turn
     assert blk(o, "counters")[1] == 41 and blk(o, "counters")[2] == 0  # stock, empty pile
-    row = blk(o, "melds_own")[: enc.MELD_FEATURES]
+    row = blk(o, "melds_own")[: layout.MELD_FEATURES]
     assert row[0] == 1 and row[1] == 1 and row[2 + 1] == 1 and row[45] == 3  # a 3-card diamond sequence
     table = blk(o, "table_own")
     assert sum(table) == 3 and table[parse_card("Jd")] == 1
     assert blk(o, "rules")[0] == 1  # four players
-    e = enc.encode_game(g, 1)  # East: North is the previous seat and the other side
+    e = observation.encode_game(g, 1)  # East: North is the previous seat and the other side
     assert list(blk(e, "hand_sizes")) == [11, 11, 11, 9]
     assert list(blk(e, "to_act")) == [0, 0, 0, 1]
     assert sum(blk(e, "table_other")) == 3 and sum(blk(e, "table_own")) == 0
@@ -192,19 +218,19 @@ def test_incremental_encoder_equals_encode_game_on_every_state_and_seat(name: st
     (hands following one another, so melds shrink back to none), every seat in a random order, with the match
     totals; one Encoder for the whole run, as a table keeps it."""
     r = preset(name)
-    e = enc.Encoder(r)
+    e = observation.Encoder(r)
     checked = 0
     for i in range(2):
         rng = random.Random(i)
         for g, totals in match_states(r, 40 + i, rng):
             for s in rng.sample(range(r.players), r.players):
                 got = e.encode(g, s, totals)
-                assert np.array_equal(got, enc.encode_game(g, s, totals)), (name, i, s, len(g.actions))
+                assert np.array_equal(got, observation.encode_game(g, s, totals)), (name, i, s, len(g.actions))
                 checked += 1
     assert checked > 300
     out = e.encode(g, 0)
     out[:] = 7.0  # a returned vector is the caller's own: writing to it changes no later one
-    assert np.array_equal(e.encode(g, 0), enc.encode_game(g, 0))
+    assert np.array_equal(e.encode(g, 0), observation.encode_game(g, 0))
 
 
 def test_one_encoder_for_two_live_games_and_content_equal_melds() -> None:
@@ -212,14 +238,14 @@ def test_one_encoder_for_two_live_games_and_content_equal_melds() -> None:
     melds are replaced by equal but distinct meld objects (as a clone or another hand may hold), still give exactly
     encode_game's vector."""
     r = preset("italian")
-    e = enc.Encoder(r)
+    e = observation.Encoder(r)
     games = [Game.new(r, seed=71), Game.new(r, seed=72)]
     rngs = [random.Random(1), random.Random(2)]
     checked = 0
     while any(g.end is None for g in games):
         for g, rng in zip(games, rngs, strict=True):
             s = rng.randrange(r.players)
-            assert np.array_equal(e.encode(g, s), enc.encode_game(g, s)), (s, len(g.actions))
+            assert np.array_equal(e.encode(g, s), observation.encode_game(g, s)), (s, len(g.actions))
             checked += 1
             if g.end is None:
                 legal = g.legal_actions()
@@ -234,7 +260,7 @@ def test_one_encoder_for_two_live_games_and_content_equal_melds() -> None:
     )
     g.melds[0][:], g.melds[1][:] = copies[0], copies[1]
     for s in range(r.players):
-        assert np.array_equal(e.encode(g, s), enc.encode_game(g, s))
+        assert np.array_equal(e.encode(g, s), observation.encode_game(g, s))
 
 
 def test_numpy_integer_indices_are_accepted() -> None:
@@ -244,8 +270,8 @@ def test_numpy_integer_indices_are_accepted() -> None:
 
     r = preset("italian-2p")
     g = Game.new(r, seed=3)
-    assert enc.decode_action(np.int64(enc.DRAW_INDEX), "N", g.melds[0]) == Action("N", "draw")
-    assert enc.describe_index(np.int32(enc.PICK_INDEX)) == ("pick", 0, 0)
+    assert action_index.decode_action(np.int64(action_space.DRAW_INDEX), "N", g.melds[0], r) == Action("N", "draw")
+    assert action_index.describe_index(np.int32(action_space.PICK_INDEX), r) == ("pick", 0, 0)
     env = pettingzoo_env(rules="italian-2p")
     env.reset(seed=3)
     i = np.int64(env.legal_indices()[0])
@@ -262,13 +288,13 @@ COUNTS = ["italian-3p", "italian-5p", "italian-6p"]
 def test_the_two_and_four_player_layout_is_todays() -> None:
     """The 2- and 4-player layouts (two packs) are the module's constants, as they were before the other counts:
     the same sizes, the same blocks at the same offsets, the same action parts."""
-    assert (enc.OBS_SIZE, enc.NUM_ACTIONS, enc.MAX_SLOTS) == (4250, 96218, 36)
+    assert (layout.OBS_SIZE, action_space.NUM_ACTIONS, action_space.MAX_SLOTS) == (4250, 96218, 36)
     for name in ("italian", "italian-2p", "brazilian", "italian-tournament"):
-        lay = enc.layout_for(preset(name))
+        lay = layout.layout_for(preset(name))
         assert lay.default and lay.default_actions
-        assert lay.obs_layout == enc.OBS_LAYOUT and lay.obs_size == enc.OBS_SIZE
-        assert lay.action_layout == enc.ACTION_LAYOUT and lay.num_actions == enc.NUM_ACTIONS
-        assert (lay.add_offset, lay.add_block, lay.swap_offset) == (enc.ADD_OFFSET, enc.ADD_BLOCK, enc.SWAP_OFFSET)
+        assert lay.obs_layout == layout.OBS_LAYOUT and lay.obs_size == layout.OBS_SIZE
+        assert lay.action_layout == action_space.ACTION_LAYOUT and lay.num_actions == action_space.NUM_ACTIONS
+        assert (lay.add_offset, lay.add_block, lay.swap_offset) == (action_space.ADD_OFFSET, action_space.ADD_BLOCK, action_space.SWAP_OFFSET)
 
 
 @pytest.mark.parametrize(
@@ -277,13 +303,13 @@ def test_the_two_and_four_player_layout_is_todays() -> None:
 def test_layouts_for_three_five_and_six_players(name: str, seats: int, sides: int, slots: int, decks: int) -> None:
     """A block per other seat, a table and a meld block per side slot (with 3 and 5 players every player is a side
     until the pairs form), the meld slots from the deck (a third of its cards), contiguous blocks and parts."""
-    lay = enc.layout_for(preset(name))
+    lay = layout.layout_for(preset(name))
     assert not lay.default and (lay.seats, lay.side_slots, lay.max_slots, lay.decks) == (seats, sides, slots, decks)
     names = [b[0] for b in lay.obs_layout]
     assert [x for x in names if x.startswith("known_")] == [f"known_{i}" for i in range(1, seats)]
     assert [x for x in names if x.startswith("melds_")] == [f"melds_{j}" for j in range(sides)]
     sizes = {b[0]: b[2] for b in lay.obs_layout}
-    assert sizes["melds_0"] == slots * enc.MELD_FEATURES and sizes["seat_side"] == seats * sides
+    assert sizes["melds_0"] == slots * layout.MELD_FEATURES and sizes["seat_side"] == seats * sides
     assert sizes["match_totals"] == (seats if seats != 6 else 3)
     for parts, total in ((lay.obs_layout, lay.obs_size), (lay.action_layout, lay.num_actions)):
         end = 0
@@ -293,14 +319,14 @@ def test_layouts_for_three_five_and_six_players(name: str, seats: int, sides: in
         assert end == total
     assert lay.default_actions == (decks == 2)  # 3 players: today's action space (two packs)
     if decks == 2:
-        assert lay.num_actions == enc.NUM_ACTIONS
+        assert lay.num_actions == action_space.NUM_ACTIONS
 
 
 @pytest.mark.parametrize("rank", [1, 2, 9])
 def test_three_pack_set_templates_are_exactly_the_engines_sets(rank: int) -> None:
     """With three packs a set may hold three copies of a card: the templates are exactly the engine's sets."""
     rules = preset("italian-5p", allow_set_of_twos=True, allowed_set_ranks=list(range(1, 14)))
-    lay = enc.layout_for(rules)
+    lay = layout.layout_for(rules)
     engine = set()
     wilds = [None, JOKER] + ([t * 13 + 1 for t in range(4)] if rank != 2 else [])
     for counts in itertools.product(range(4), repeat=4):
@@ -313,8 +339,8 @@ def test_three_pack_set_templates_are_exactly_the_engines_sets(rank: int) -> Non
                 ok = False
             if ok:
                 engine.add(tuple(sorted(cards)))
-    g = enc.GROUPS.index(("set", rank))
-    ours = {enc._template_cards(g, i, lay.tp) for i in range(lay.tp.group_size[g])}
+    g = action_space.GROUPS.index(("set", rank))
+    ours = {action_space._template_cards(g, i, lay.tp) for i in range(lay.tp.group_size[g])}
     assert ours == engine
 
 
@@ -332,17 +358,17 @@ def test_three_five_six_every_action_round_trips_and_observations_agree(name: st
     form): every legal action encodes to a distinct index of the layout and decodes back, the mask has them all,
     encode_game equals encode_view for every seat on every state, and the Encoder equals encode_game."""
     r = preset(name)
-    lay = enc.layout_for(r)
-    e = enc.Encoder(r)
+    lay = layout.layout_for(r)
+    e = observation.Encoder(r)
     states = paired = 0
     for i in range(3):
         g = Game.new(r, seed=300 + i)
         rng = random.Random(i)
         while True:
             for s in range(r.players):
-                got = enc.encode_game(g, s)
+                got = observation.encode_game(g, s)
                 assert got.shape == (lay.obs_size,)
-                assert np.array_equal(got, enc.encode_view(g.view(s))), (name, i, s, len(g.actions))
+                assert np.array_equal(got, observation.encode_view(g.view(s))), (name, i, s, len(g.actions))
                 assert np.array_equal(e.encode(g, s), got)
             states += 1
             paired += g.solo >= 0
@@ -351,13 +377,13 @@ def test_three_five_six_every_action_round_trips_and_observations_agree(name: st
             legal = g.legal_actions()
             seat = g.current_seat
             melds = g.melds[g.side_of(seat)]
-            codes = enc.legal_indices(legal, melds, lay)
+            codes = action_index.legal_indices(legal, melds, lay)
             assert len(set(codes)) == len(codes), "two legal actions share an index"
             for a, c in zip(legal, codes, strict=True):
                 assert 0 <= c < lay.num_actions
-                assert enc.encode_action(a, melds, lay) == c
-                assert enc.decode_action(c, g.seats[seat], melds, lay) == a, (str(a), c)
-            assert int(enc.action_mask(legal, melds, lay).sum()) == len(legal)
+                assert action_index.encode_action(a, melds, lay) == c
+                assert action_index.decode_action(c, g.seats[seat], melds, lay) == a, (str(a), c)
+            assert int(action_index.action_mask(legal, melds, lay).sum()) == len(legal)
             g.apply(_meldy(legal, rng))
     assert states > 150
     if r.solo_pair:
@@ -370,10 +396,10 @@ def test_three_five_six_match_observations_agree_with_the_match_view() -> None:
     vector (the C encoder where it was built), and the totals are in the match_totals block (the own first)."""
     for name in COUNTS:
         r = preset(name)
-        lay = enc.layout_for(r)
+        lay = layout.layout_for(r)
         mt = lay.offsets["match_totals"]
         m = Match(r, seed=61)
-        e = enc.Encoder(r)
+        e = observation.Encoder(r)
         rng = random.Random(5)
         n = 0
         for _hand in range(2):
@@ -382,8 +408,8 @@ def test_three_five_six_match_observations_agree_with_the_match_view() -> None:
             while True:
                 if len(g.actions) % 13 == 0 or g.end is not None:
                     for s in range(r.players):
-                        o = enc.encode_game(g, s, totals)
-                        assert np.array_equal(o, enc.encode_view(m.view(s))), (name, s, len(g.actions))
+                        o = observation.encode_game(g, s, totals)
+                        assert np.array_equal(o, observation.encode_view(m.view(s))), (name, s, len(g.actions))
                         assert np.array_equal(e.encode(g, s, totals), o)
                         own = totals[s] if lay.scorers == r.players else totals[g.side_of(s)]
                         assert o[mt] == own
@@ -399,7 +425,7 @@ def test_three_player_fields_follow_the_pair_formed_during_the_hand() -> None:
     solo and B and C a pair — B's observation shows C as its side's seat and A as the solo, sides in slot order
     (own first), the pair's melds in its own meld block."""
     r = preset("italian-3p")
-    lay = enc.layout_for(r)
+    lay = layout.layout_for(r)
     blocks = {name: (off, size) for name, off, size in lay.obs_layout}
 
     def blk(o, name):  # type: ignore[no-untyped-def]
@@ -410,7 +436,7 @@ def test_three_player_fields_follow_the_pair_formed_during_the_hand() -> None:
         g = Game.new(r, seed=seed)
         rng = random.Random(seed)
         while g.end is None and g.solo < 0:
-            before = enc.encode_game(g, 1)
+            before = observation.encode_game(g, 1)
             g.apply(_meldy(g.legal_actions(), rng))
         if g.solo >= 0:
             break
@@ -419,7 +445,7 @@ def test_three_player_fields_follow_the_pair_formed_during_the_hand() -> None:
     assert list(blk(before, "seat_side")) == [1, 0, 0, 0, 1, 0, 0, 0, 1]  # everyone his own side, in order
     solo = g.solo
     for s in range(3):
-        o = enc.encode_game(g, s)
+        o = observation.encode_game(g, s)
         rel = [(x - s) % 3 for x in range(3)]
         assert list(blk(o, "solo")) == [1.0 if rel[solo] == k else 0.0 for k in range(3)]
         ss = np.asarray(blk(o, "seat_side")).reshape(3, lay.side_slots)
@@ -438,7 +464,7 @@ def test_three_player_fields_follow_the_pair_formed_during_the_hand() -> None:
 def test_three_five_six_observations_hold_no_hidden_card(name: str) -> None:
     """An observation is a function of the seat's view: a game dealt again consistently with that view (the other
     hands, the stock and the pozzetti reshuffled, burraco.determinize) gives the seat the same vector."""
-    from burraco.view import determinize
+    from burraco.determinize import determinize
 
     r = preset(name)
     checked = 0
@@ -450,22 +476,22 @@ def test_three_five_six_observations_hold_no_hidden_card(name: str) -> None:
                 for s in range(r.players):
                     d = determinize(g.view(s), random.Random(checked))
                     assert any(d.hands[x] != g.hands[x] for x in range(r.players) if x != s) or g.stock != d.stock
-                    assert np.array_equal(enc.encode_game(d, s), enc.encode_game(g, s)), (name, s, len(g.actions))
+                    assert np.array_equal(observation.encode_game(d, s), observation.encode_game(g, s)), (name, s, len(g.actions))
                     checked += 1
             g.apply(_meldy(g.legal_actions(), rng))
     assert checked > 20
 
 
 def test_rules_the_spaces_do_not_cover_are_refused_with_the_reason() -> None:
-    with pytest.raises(enc.EncodingError, match="one wild per meld"):
-        enc.layout_for(preset("italian-6p", max_wilds=2))
+    with pytest.raises(action_space.EncodingError, match="one wild per meld"):
+        layout.layout_for(preset("italian-6p", max_wilds=2))
 
 
 def test_two_and_four_players_with_three_packs_get_a_layout_of_their_own() -> None:
     """A three-pack override of a 2- or 4-player preset is laid out like the other counts (its own action space
     and side slots); its actions round-trip and its observations agree."""
     for r in (preset("italian", decks=3, jokers=6), preset("italian-2p", decks=3, jokers=6)):
-        lay = enc.layout_for(r)
+        lay = layout.layout_for(r)
         assert not lay.default and lay.max_slots == 54 and lay.side_slots == 2 and lay.seats == r.players
         g = Game.new(r, seed=8)
         rng = random.Random(8)
@@ -473,9 +499,9 @@ def test_two_and_four_players_with_three_packs_get_a_layout_of_their_own() -> No
             legal = g.legal_actions()
             melds = g.melds[g.side_of(g.current_seat)]
             for a in legal:
-                assert enc.decode_action(enc.encode_action(a, melds, lay), a.seat, melds, lay) == a
+                assert action_index.decode_action(action_index.encode_action(a, melds, lay), a.seat, melds, lay) == a
             for s in range(r.players):
-                assert np.array_equal(enc.encode_game(g, s), enc.encode_view(g.view(s)))
+                assert np.array_equal(observation.encode_game(g, s), observation.encode_view(g.view(s)))
             g.apply(_meldy(legal, rng))
 
 
@@ -484,16 +510,28 @@ def test_counter_clockwise_five_players_encode_alike() -> None:
     order: encode_game, encode_view and the Encoder (the C encoder where it was built) agree on every state, and so
     do they for the clockwise game played after it (the slot caches are per direction)."""
     rules = [preset("italian-5p", direction=-1), preset("italian-5p")]
-    encoders = [enc.Encoder(r) for r in rules]
+    encoders = [observation.Encoder(r) for r in rules]
     for r, e in zip(rules, encoders, strict=True):
         g = Game.new(r, seed=21)
         rng = random.Random(21)
         paired = False
         while g.end is None:
             for s in range(r.players):
-                o = enc.encode_game(g, s)
-                assert np.array_equal(o, enc.encode_view(g.view(s)))
+                o = observation.encode_game(g, s)
+                assert np.array_equal(o, observation.encode_view(g.view(s)))
                 assert np.array_equal(e.encode(g, s), o)
             paired = paired or g.solo >= 0
             g.apply(_meldy(g.legal_actions(), rng))
         assert paired
+
+
+def test_encoding_is_the_compatibility_entry_point_of_its_modules() -> None:
+    """``burraco.envs.encoding`` (what code written before the split imports) holds every public name of
+    action_space, layout, action_index and observation, each the very object its module defines."""
+    from burraco.envs import encoding
+
+    homes = (action_space, layout, action_index, observation)
+    assert sorted(encoding.__all__) == sorted(n for m in homes for n in m.__all__)
+    for m in homes:
+        for n in m.__all__:
+            assert getattr(encoding, n) is getattr(m, n), (m.__name__, n)

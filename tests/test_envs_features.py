@@ -11,9 +11,9 @@ pytest.importorskip("gymnasium")
 
 from burraco import Game, parse_card, preset  # noqa: E402
 from burraco.actions import VERBS, Action  # noqa: E402
+from burraco.determinize import determinize  # noqa: E402
 from burraco.envs import features as ft  # noqa: E402
 from burraco.envs._core import Table  # noqa: E402
-from burraco.view import determinize  # noqa: E402
 
 F = {name: (off, width) for name, off, width in ft.FEATURE_LAYOUT}
 

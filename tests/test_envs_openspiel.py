@@ -9,7 +9,7 @@ pyspiel = pytest.importorskip("pyspiel")
 
 import burraco  # noqa: E402
 import burraco.envs.openspiel_game  # noqa: E402,F401
-from burraco.envs import encoding  # noqa: E402
+from burraco.envs import action_space, layout, observation  # noqa: E402
 
 
 @pytest.mark.parametrize(
@@ -24,7 +24,7 @@ def test_parameters_and_deal_probabilities() -> None:
     game = pyspiel.load_game(
         "python_burraco", {"preset": "italian", "players": 2, "overrides": '{"target": 1005}'}
     )
-    assert game.num_players() == 2 and game.num_distinct_actions() == encoding.NUM_ACTIONS
+    assert game.num_players() == 2 and game.num_distinct_actions() == action_space.NUM_ACTIONS
     assert game.rules.target == 1005
     state = game.new_initial_state()
     out = state.chance_outcomes()
@@ -58,7 +58,7 @@ def _check_resample(state) -> bool:  # type: ignore[no-untyped-def]
     """The resampled state keeps the player's view; returns whether it changed another seat's view."""
     p = state.current_player()
     tensor = np.asarray(state.observation_tensor(p))
-    assert np.array_equal(tensor, encoding.encode_view(state.view(p)))
+    assert np.array_equal(tensor, observation.encode_view(state.view(p)))
     other = state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
     assert other.view(p) == state.view(p)
     assert other.observation_string(p) == state.observation_string(p)
@@ -202,7 +202,7 @@ def test_history_observer_types_and_information_state_flags() -> None:
     prv = make_observation(game, private)
     for o in (default, pub, prv):
         o.set_from(state, 0)
-    hand = dict(((n, (off, size)) for n, off, size in encoding.OBS_LAYOUT))["hand"]
+    hand = dict(((n, (off, size)) for n, off, size in layout.OBS_LAYOUT))["hand"]
     off, size = hand
     assert default.tensor[off : off + size].sum() == len(own)
     assert pub.tensor[off : off + size].sum() == 0  # the public observer does not see the own hand
@@ -226,7 +226,7 @@ def test_random_sim_test_with_players_three_to_six(players: int) -> None:
     """``players`` 3 to 6 on the Italian preset (its count's rules: italian-3p, -5p, -6p): OpenSpiel's random
     simulation test with serialized states, the number of players, the spaces of the count's layout."""
     game = pyspiel.load_game("python_burraco", {"preset": "italian", "players": players})
-    lay = encoding.layout_for(game.rules)
+    lay = layout.layout_for(game.rules)
     assert game.num_players() == players and game.num_distinct_actions() == lay.num_actions
     assert game.observation_tensor_size() == lay.obs_size
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
@@ -257,7 +257,7 @@ def test_three_to_six_returns_observers_and_resampling(name: str) -> None:
             if step % 10 == 0:
                 for q in range(n):
                     t = np.asarray(state.observation_tensor(q))
-                    assert np.array_equal(t, encoding.encode_view(state.view(q)))
+                    assert np.array_equal(t, observation.encode_view(state.view(q)))
                 pub.set_from(state, p)
                 assert pub.tensor.shape == (game.layout.obs_size,) and not pub.tensor[hand : hand + 53].any()
                 other = state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))

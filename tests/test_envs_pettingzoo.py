@@ -12,7 +12,7 @@ pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from burraco import PRESETS, preset, to_str  # noqa: E402
-from burraco.envs import encoding, pettingzoo_env  # noqa: E402
+from burraco.envs import action_space, layout, observation, pettingzoo_env  # noqa: E402
 from burraco.envs.pettingzoo_aec import IllegalActionError  # noqa: E402
 
 warnings.filterwarnings("ignore", message=".*agents to be named.*")
@@ -48,7 +48,7 @@ def _play(env, seed: int) -> tuple[dict[str, float], int, list[str]]:  # type: i
         legal = env.legal_actions()
         assert int(mask.sum()) == len(legal)
         # the observation is the one of the agent's own view, nothing else
-        assert np.array_equal(obs["observation"], encoding.encode_view(env.view(agent)))
+        assert np.array_equal(obs["observation"], observation.encode_view(env.view(agent)))
         idx = int(rng.choice(np.flatnonzero(mask)))
         seen.append(str(env.decode(agent, idx)))
         env.step(idx)
@@ -88,10 +88,10 @@ def test_illegal_actions_raise_or_end_the_episode() -> None:
     env = pettingzoo_env(rules="italian")
     env.reset(seed=1)
     with pytest.raises(IllegalActionError):
-        env.step(encoding.DISCARD_OFFSET)  # a discard in the draw phase
+        env.step(action_space.DISCARD_OFFSET)  # a discard in the draw phase
     env = pettingzoo_env(rules="italian", illegal="penalize", illegal_reward=-5.0, agent_names="seats")
     env.reset(seed=1)
-    env.step(encoding.DISCARD_OFFSET)
+    env.step(action_space.DISCARD_OFFSET)
     assert all(env.terminations.values())
     assert env._cumulative_rewards["N"] == -5.0 and env.rewards["S"] == -5.0 and env.rewards["E"] == 0.0
 
@@ -102,7 +102,7 @@ def test_rules_objects_and_overrides() -> None:
     env = pettingzoo_env(rules=preset("brazilian-stbl"), players=2)
     assert env.possible_agents == ["player_0", "player_1"]
     assert pettingzoo_env(rules="italian-2p", agent_names="seats").possible_agents == ["N", "S"]
-    with pytest.raises(encoding.EncodingError):
+    with pytest.raises(action_space.EncodingError):
         pettingzoo_env(rules={"preset": "italian", "max_wilds": 2})
 
 
@@ -138,7 +138,7 @@ def test_api_test_three_to_six_agents(name: str) -> None:
     env = pettingzoo_env(rules=name, agent_names="seats")
     n = env.rules.players
     assert env.possible_agents == list("ABCDEF"[:n])
-    lay = encoding.layout_for(env.rules)
+    lay = layout.layout_for(env.rules)
     assert env.observation_space("A")["observation"].shape == (lay.obs_size,)
     assert env.action_space("A").n == lay.num_actions
     api_test(env, num_cycles=200)
@@ -223,7 +223,7 @@ def test_three_player_match_through_the_switch_to_individual_play() -> None:
         if term or trunc:
             env.step(None)
             continue
-        assert np.array_equal(obs["observation"], encoding.encode_view(env.view(agent)))
+        assert np.array_equal(obs["observation"], observation.encode_view(env.view(agent)))
         legal = env.legal_actions()
         pref = [a for a in legal if a.verb in ("meld", "add")] or legal
         a = pref[rng.randrange(len(pref))] if rng.random() < 0.9 else legal[rng.randrange(len(legal))]

@@ -17,10 +17,11 @@ np = pytest.importorskip("numpy")
 from burraco import Game, preset  # noqa: E402
 from burraco.arena import run_arena  # noqa: E402
 from burraco.bots.players import PlayerSpecError, canonical_player, parse_player  # noqa: E402
-from burraco.envs.encoding import encode_view, layout_for  # noqa: E402
+from burraco.determinize import determinize  # noqa: E402
 from burraco.envs.features import ACTION_FEATURES, action_features  # noqa: E402
+from burraco.envs.layout import layout_for  # noqa: E402
+from burraco.envs.observation import encode_view  # noqa: E402
 from burraco.envs.policy import FORMAT, PolicyFileError, PolicyNet, PolicyPlayer  # noqa: E402
-from burraco.view import determinize  # noqa: E402
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "train_bc.py"
 
@@ -209,4 +210,14 @@ def test_the_checked_in_baseline_loads_and_plays() -> None:
     if not path.exists():
         pytest.skip("no examples/bc-baseline.npz")
     res = run_arena(preset("italian"), f"policy:{path}", "random", 1, seed=3)
+    assert res["deals"] == 1
+
+
+def test_the_checked_in_ppo_weights_load_and_play_two_player_games() -> None:
+    """examples/ppo-easy.npz: the PPO recipe's policy (docs/research.md "PPO recipes"), written by the PyTorch scorer
+    as numpy weights that take the observation as ``sign·log`` and play without PyTorch."""
+    path = EXAMPLE.parent / "ppo-easy.npz"
+    net = PolicyNet.load(path)
+    assert net.log_obs and net.hidden == (64, 96, 48)
+    res = run_arena(preset("italian-2p"), f"policy:{path}", "easy", 1, seed=3)
     assert res["deals"] == 1

@@ -9,9 +9,9 @@ import pytest
 np = pytest.importorskip("numpy")
 pytest.importorskip("gymnasium")
 
+from burraco.determinize import determinize  # noqa: E402
 from burraco.envs import features as ft  # noqa: E402
 from burraco.envs.vector import BurracoVecEnv  # noqa: E402
-from burraco.view import determinize  # noqa: E402
 
 
 def _run(venv: BurracoVecEnv, steps: int, seed: int) -> tuple[list[float], int]:
@@ -29,7 +29,7 @@ def _run(venv: BurracoVecEnv, steps: int, seed: int) -> tuple[list[float], int]:
 
 @pytest.mark.parametrize("opponents", ["heuristic:easy", "random"])  # random: on the native core where it is built
 def test_buffers_masks_observations_and_auto_reset(opponents: str) -> None:
-    from burraco.envs.encoding import encode_view
+    from burraco.envs.observation import encode_view
 
     venv = BurracoVecEnv(3, rules="italian-2p", opponents=opponents)
     obs, masks = venv.reset(seed=10)
@@ -75,7 +75,7 @@ def test_illegal_indices_end_that_table_only_and_bad_shapes_are_refused() -> Non
 def test_vector_rows_hold_no_hidden_card(native: bool | None) -> None:
     """The leak test: the observation and the action features of table i are the same when the hidden cards
     of its learner seat's view are dealt again (burraco.determinize)."""
-    from burraco.envs.encoding import encode_game
+    from burraco.envs.observation import encode_game
 
     venv = BurracoVecEnv(2, rules="italian", native=native)
     venv.reset(seed=5)

@@ -1,7 +1,7 @@
 """A computer partner does not hand the opponents what they need (issue 22, item 3), on the situations reported by
 a club player: the ``medium`` partner discarded 3♣ that the next opponent took with the pile (RULES.md §6) and
 attached for a burraco (§4.8), and it put a joker on the human's natural 5♣ 6♣ 7♣ (§4.2, §4.8: a clean burraco is
-worth twice a dirty one) with no need. The native core's heuristic (src/native/native.c) chooses the same on these
+worth twice a dirty one) with no need. The native core's heuristic (src/native/heuristic.c) chooses the same on these
 states; ``safety=False`` is the play before the change (benchmarks/partner_safety.py measures both)."""
 
 from __future__ import annotations

@@ -39,3 +39,18 @@ def test_hint_refuses_a_seat_not_to_act_and_a_bad_level() -> None:
         hint(g.view(1))
     with pytest.raises(ValueError, match="unknown level"):
         hint(g.view(0), level="genius")
+
+
+def test_the_hints_pile_ping_pong_is_no_worse_than_another_discard_on_the_true_hands() -> None:
+    """Issue 38 item 6 (benchmarks/pingpong.py): a seat playing the hint sometimes takes the pile and discards the
+    card that was on top of it; valued on the opponent's true hand (the same rollouts), that discard is not worse
+    than the best other one by two standard errors."""
+    import sys
+    from pathlib import Path
+
+    sys.path.append(str(Path(__file__).resolve().parents[1] / "benchmarks"))  # after the installed packages
+    from pingpong import run
+
+    out = run(hands=1, seed=1, samples=128)
+    assert out["pingpongs"] >= 1, out
+    assert out["wrong"] == 0, out["rows"]

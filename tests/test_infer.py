@@ -1,4 +1,4 @@
-"""Inference about the other hands (burraco.bots.infer) and weighted determinizations (burraco.view.determinize).
+"""Inference about the other hands (burraco.bots.infer) and weighted determinizations (burraco.determinize.determinize).
 
 A player who could attach a natural card to his side's melds usually does (§5: attaching is always allowed in
 one's own turn), so the search samples such cards into his hand less often; it never rules a consistent world out.
@@ -23,9 +23,9 @@ from burraco.bots.infer import (
     seat_weights,
 )
 from burraco.cards import JOKER, parse_card
+from burraco.determinize import AVOID_TRIES, holds_natural_meld
 from burraco.melds import meld_rules
 from burraco.rules import ALL_SET_RANKS
-from burraco.view import AVOID_TRIES, holds_natural_meld
 
 
 def _state_with_melds() -> Game:

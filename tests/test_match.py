@@ -1,5 +1,5 @@
 """``Match`` deals hand ``i`` from ``(seed, i)``: a match rebuilt from its record and its seed goes on exactly as the
-unbroken match (``Match.deal_for_hand``, ``Match.from_record``)."""
+unbroken match (``Match.deal_for_hand``, ``burraco.record.continue_match``)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import burraco
 from burraco import Game, Match, preset
 from burraco.actions import Action
 from burraco.cards import CARD_STR
+from burraco.record import continue_match
 
 
 def greedy(legal: list[Action], rng: random.Random) -> Action:
@@ -90,7 +91,7 @@ def test_continue_from_record_equals_the_unbroken_match(name: str, over: dict[st
         part.start_hand()
         play_hand(part, rng, stop=7 if len(part.games) == cut + 1 else None)
     rec = part.to_record()
-    again = Match.from_record(rec, seed)
+    again = continue_match(rec, seed)
     assert again.to_record() == rec and again.seed == seed
     play_hand(again, rng)
     while not again.is_over and len(again.games) < 3:
@@ -107,7 +108,7 @@ def test_continue_from_a_record_between_hands() -> None:
     assert len(whole.games) >= 2
     rec = whole.to_record()
     rec["hands"] = rec["hands"][:1]
-    again = Match.from_record(rec, 21)
+    again = continue_match(rec, 21)
     assert again.game.is_over and not again.is_over
     g = again.start_hand()
     assert g.deal == whole.games[1].deal

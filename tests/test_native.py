@@ -1,4 +1,4 @@
-"""The native core (burraco._native, src/native/native.c) against the pure-Python engine, the reference.
+"""The native core (burraco._native, src/native/) against the pure-Python engine, the reference.
 
 A small sample of benchmarks/native_diff.py (which compares a million states): every state of random hands of every
 preset and rule variant the native core takes, with 2 to 6 players (3 and 5 with the solo and the pairs too) — the legal action lists (same actions, same
@@ -127,6 +127,23 @@ def test_a_refused_action_raises_the_engines_error_and_changes_nothing() -> None
         expected = g.check(bad)
         assert expected is not None and str(e.value) == str(expected)
         assert h.fields() == before
+
+
+def test_an_action_as_text_is_applied_as_the_game_applies_it() -> None:
+    """NativeHand.apply takes an action's text as Game.apply does ("N draw"), and refuses a bad one with the Python
+    engine's error (issue 44: it answered "'N draw' is not an action")."""
+    g = Game.new(preset("italian"), seed=2)
+    h = native.NativeHand.from_game(g)
+    h.apply("N draw")
+    g.apply("N draw")
+    assert h.fields() == native.fields_of(g)
+    for bad in ("E draw", "N discard", "N meld 5h", "N pick pick", "N"):
+        with pytest.raises(ActionError) as e:
+            h.apply(bad)
+        with pytest.raises(ActionError) as want:
+            g.apply(bad)
+        assert str(e.value) == str(want.value)
+    assert h.fields() == native.fields_of(g)
 
 
 def test_to_game_is_the_same_game() -> None:
@@ -333,14 +350,20 @@ def test_the_search_player_decides_the_same_with_native_rollouts() -> None:
 
 
 def test_seeded_heuristic_playout_seeds_as_random_random() -> None:
-    """The core seeds seat k's generator as random.Random(seed + k) does, for seeds of one and two 32-bit words."""
-    for seed in (0, 7, 2**32 - 1, 2**32 + 3, 2**45 + 11):
-        g = Game.new(preset("italian"), seed=seed % 1000)
-        a = native.NativeHand.from_game(g)
-        b = a.clone()
-        a.heuristic_playout("hard", [random.Random(seed + k) for k in range(4)])
-        b.seeded_heuristic_playout("hard", seed)
-        assert a.fields() == b.fields()
+    """The core seeds seat k's generator as random.Random(seed + k) does, for seeds of one and two 32-bit words,
+    negative ones and ones beyond 64 bits; the same seed again, seeds that share a slot of the core's copies of the
+    last seeds' generators (seed and seed + 8) and seeds taking turns draw what fresh generators draw."""
+    seeds = (0, 7, 2**32 - 1, 2**32 + 3, 2**45 + 11, -5, 2**64 - 2, 2**70 + 1, 7, 15, 0, 7, 2**32 - 1, 8)
+    for level in ("hard", "medium"):
+        for i, seed in enumerate(seeds):
+            g = Game.new(preset("italian"), seed=i)
+            for _ in range(i * 7 % 23):
+                g.apply(g.legal_actions()[0])
+            a = native.NativeHand.from_game(g)
+            b = a.clone()
+            a.heuristic_playout(level, [random.Random(seed + k) for k in range(4)])
+            b.seeded_heuristic_playout(level, seed)
+            assert a.fields() == b.fields(), (level, seed)
 
 
 def test_the_core_deals_what_game_new_deals() -> None:
@@ -357,8 +380,25 @@ def test_the_core_deals_what_game_new_deals() -> None:
     seeds = [5, 6, 7]
     played = [native.NativeHand.new(preset("italian"), s).random_playout(s) for s in seeds]
     assert native.random_deals(preset("italian"), seeds) == sum(played)
-    with pytest.raises(ValueError):
-        native.NativeHand.new(preset("italian"), -1)
+
+
+def test_every_int_seed_deals_as_game_new() -> None:
+    """Seeds outside 0 … 2**64 deal what Game.new deals (random.Random takes the absolute value and every 32-bit word
+    of the seed), by NativeHand.new and by random_deals, whose playout stream is seeded with the seed modulo 2**64
+    (issue 44: random_deals wrapped such seeds, dealing another hand than Game.new)."""
+    rules = preset("italian")
+    seeds = [-1, -(2**40) - 3, 2**64, 2**64 + 5, -(2**64) - 9, 2**100 + 7, 3**90]
+    for seed in seeds:
+        h = native.NativeHand.new(rules, seed)
+        assert h.fields() == native.fields_of(Game.new(rules, seed=seed)), seed
+        assert h.to_game().deal == Game.new(rules, seed=seed).deal
+    played = [native.NativeHand.new(rules, s).random_playout(s) for s in seeds]
+    assert native.random_deals(rules, seeds) == sum(played)
+    assert native.NativeHand.new(rules, -5).random_playout(-5) == native.NativeHand.new(rules, -5).random_playout(
+        2**64 - 5
+    )
+    with pytest.raises(TypeError):
+        native.random_deals(rules, [3, 4.5])
 
 
 @pytest.mark.parametrize("rules", diff.rule_sets()[::5], ids=lambda r: f"{r.name}-{r.players}p")  # type: ignore[attr-defined]
@@ -389,11 +429,46 @@ def test_determinizations_are_those_of_the_python_engine(rules) -> None:  # type
                     assert tw.getrandbits(32) == r1.getrandbits(32)
                     tw.give_back(r2)
                     assert r1.getstate() == r2.getstate()
+                    assert d.draw(r2).fields() == native.fields_of(determinize(view, r1, w, av))
+                    assert r1.getstate() == r2.getstate()
                     checked += 1
         legal = g.legal_actions()
         g.apply(diff.choose(legal, rng, True))  # type: ignore[attr-defined]
         step += 1
     assert checked > 8
+
+
+class _Biased(random.Random):
+    """A generator of its own making: random() and getrandbits() that are not the Mersenne Twister's."""
+
+    def random(self) -> float:
+        return super().random() ** 3
+
+    def getrandbits(self, k: int) -> int:
+        return super().getrandbits(k) ^ ((1 << k) - 1)
+
+
+def test_a_determinization_drawn_through_the_generators_methods() -> None:
+    """Determinizer.draw(rng) calls rng.random() and rng.getrandbits() as determinize does: a subclass's own
+    methods give the same state on both, and the generator ends in the same state."""
+    from burraco import determinize
+    from burraco.bots.infer import seat_weights
+
+    g = Game.new(preset("italian"), seed=4)
+    rng = random.Random(4)
+    checked = 0
+    for step in range(60):
+        if g.end is not None:
+            break
+        if step % 6 == 0:
+            view = g.view(g.turn)
+            for w in (None, seat_weights(view)):
+                r1, r2 = _Biased(step), _Biased(step)
+                assert native.Determinizer(view, w).draw(r2).fields() == native.fields_of(determinize(view, r1, w))
+                assert r1.getstate() == r2.getstate()
+                checked += 1
+        g.apply(diff.choose(g.legal_actions(), rng, True))  # type: ignore[attr-defined]
+    assert checked >= 6
 
 
 def test_the_tree_search_decides_the_same_with_native_rollouts() -> None:
@@ -454,6 +529,95 @@ def test_a_game_changed_without_apply_is_caught_then_refreshed(monkeypatch: pyte
         g.legal_actions()
     g.state_changed()
     assert g.legal_actions() == g._py_legal_actions() and g._nh.fields() == native.fields_of(g)
+
+
+@pytest.mark.parametrize("name", ["italian", "brazilian", "italian-3p", "italian-6p"])
+def test_a_clone_is_served_by_the_core(name: str) -> None:
+    """``Game.clone()`` of a game the core serves is the core's copy, its Python fields made when first read: played
+    on, read at any point, cloned again, it is what a copy of every field played the same way is, and the game it
+    was cloned from is untouched."""
+    from burraco.game import STATE_FIELDS
+
+    g = Game.new(preset(name), seed=8)
+    rng = random.Random(8)
+    step = 0
+    while not g.is_over:
+        legal = g.legal_actions()
+        if step % 9 == 0:
+            before = native.fields_of(g)
+            c, e = g.clone(), g._copy()
+            assert c._deferred and not e._deferred
+            for k in range(step % 4 + 1):
+                if c.is_over:
+                    break
+                assert c.legal_actions() == e.legal_actions() and c.turn == e.turn and c.phase == e.phase
+                a = random.Random(step + k).choice(c.legal_actions())
+                c.apply(a)
+                e.apply(a)
+                if k == 1:
+                    c = c.clone()  # a clone of a clone the core serves
+            assert c._deferred and c.end == e.end and c.actions == e.actions
+            assert all(getattr(c, f) == getattr(e, f) for f in STATE_FIELDS) and not c._deferred
+            assert native.fields_of(g) == before
+        g.apply(rng.choice(legal))
+        step += 1
+
+
+def test_a_refused_action_on_a_clone_is_the_engines_refusal() -> None:
+    """An action a clone the core serves refuses gets the Python engine's error, the state unchanged."""
+    g = Game.new(preset("italian"), seed=2)
+    g.legal_actions()
+    c = g.clone()
+    with pytest.raises(ActionError) as e:
+        c.apply("E draw")
+    assert str(e.value) == str(g.check(Action("E", "draw")))
+    assert native.fields_of(c) == native.fields_of(g) and c.legal_actions() == g.legal_actions()
+
+
+@pytest.mark.parametrize("name", ["italian", "brazilian-fechado", "italian-5p"])
+def test_determinize_is_served_by_the_core(name: str) -> None:
+    """``burraco.determinize`` on the core: the Python engine's state (every field), the same draws from the
+    generator (a random.Random or a subclass of its own), uniform, weighted and avoiding melds; the view's
+    conversion kept for the next determinization of the same view."""
+    from burraco import determinize
+    from burraco.bots.infer import seat_avoid, seat_weights
+    from burraco.determinize import _determinize
+    from burraco.game import STATE_FIELDS
+
+    g = Game.new(preset(name), seed=6)
+    rng = random.Random(6)
+    step = checked = 0
+    while not g.is_over:
+        if step % 7 == 0:
+            view = g.view(g.turn)
+            for w, av in ((None, None), (seat_weights(view), None), (None, seat_avoid(view))):
+                for make in (random.Random, _Biased):
+                    r1, r2 = make(step), make(step)
+                    d = determinize(view, r1, w, av)
+                    py = _determinize(view, r2, w, av)
+                    assert d._deferred and r1.getstate() == r2.getstate()
+                    assert native.fields_of(d) == native.fields_of(py)
+                    assert all(getattr(d, f) == getattr(py, f) for f in STATE_FIELDS), name
+                    checked += 1
+            assert native._LAST_VIEW is not None and native._LAST_VIEW[0] is view
+        g.apply(diff.choose(g.legal_actions(), rng, True))  # type: ignore[attr-defined]
+        step += 1
+    assert checked >= 12
+
+
+def test_a_deferred_game_out_of_step_with_the_python_engine_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``BURRACO_CHECK_NATIVE``: a clone the core serves is played beside a Python copy and compared at every step
+    and when its fields are made; a core state that differs is caught."""
+    import burraco.game
+
+    monkeypatch.setattr(burraco.game, "check_native", True)
+    g = Game.new(preset("italian"), seed=3)
+    g.legal_actions()
+    c = g.clone()
+    assert c._shadow is not None
+    c._nh = native.NativeHand.new(preset("italian"), 4)._h  # another deal in the core
+    with pytest.raises(AssertionError, match="Python engine"):
+        c.apply(c.legal_actions()[0])
 
 
 def test_a_time_out_leaves_the_core_and_comes_back() -> None:

@@ -14,13 +14,13 @@ pytest.importorskip("gymnasium")
 
 from burraco import Game, preset  # noqa: E402
 from burraco.bots.heuristic import HeuristicPlayer  # noqa: E402
-from burraco.envs import encoding as enc  # noqa: E402
+from burraco.determinize import determinize  # noqa: E402
+from burraco.envs import action_index, layout, observation  # noqa: E402
 from burraco.envs._core import Table  # noqa: E402
 from burraco.envs.native_env import hand_of, native_encoding  # noqa: E402
 from burraco.envs.vector import BurracoVecEnv  # noqa: E402
 from burraco.native import available, supported  # noqa: E402
 from burraco.rules import PRESETS  # noqa: E402
-from burraco.view import determinize  # noqa: E402
 from helpers import greedy_move, match_states  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not available(), reason="the native core is not built (or BURRACO_PURE is set)")
@@ -38,9 +38,9 @@ def test_native_observation_mask_and_indices_equal_the_python_encoders(name: str
     """Every state of random hands, every seat: the core's observation equals encode_game's (and the Python
     Encoder's), its legal indices legal_indices' (the same order), its mask action_mask's."""
     r = preset(name)
-    lay = enc.layout_for(r)
+    lay = layout.layout_for(r)
     E = native_encoding(r)
-    py = enc.Encoder(r)
+    py = observation.Encoder(r)
     out = np.zeros(lay.obs_size, dtype=np.float32)
     mask = np.zeros(lay.num_actions, dtype=np.int8)
     states = 0
@@ -51,7 +51,7 @@ def test_native_observation_mask_and_indices_equal_the_python_encoders(name: str
             h = hand_of(g)
             for s in range(r.players):
                 E.encode(h, s, out)
-                want = enc.encode_game(g, s)
+                want = observation.encode_game(g, s)
                 assert np.array_equal(out, want), (name, i, s, len(g.actions))
                 assert np.array_equal(py.encode(g, s), want)
             states += 1
@@ -61,10 +61,10 @@ def test_native_observation_mask_and_indices_equal_the_python_encoders(name: str
             legal = g.legal_actions()
             melds = g.melds[g.side_of(g.current_seat)]
             codes = E.legal_indices(h)
-            assert codes == enc.legal_indices(legal, melds, lay), (name, i, len(g.actions))
+            assert codes == action_index.legal_indices(legal, melds, lay), (name, i, len(g.actions))
             mask[:] = 0
             E.mask(h, mask)
-            assert np.array_equal(mask, enc.action_mask(legal, melds, lay))
+            assert np.array_equal(mask, action_index.action_mask(legal, melds, lay))
             g.apply(greedy_move(g, rng))
     assert states > 50
 
@@ -74,7 +74,7 @@ def test_native_observation_with_match_totals() -> None:
     with the totals equals encode_game's."""
     for name in ("italian", "italian-2p", "italian-3p", "italian-5p", "italian-6p"):
         r = preset(name)
-        lay = enc.layout_for(r)
+        lay = layout.layout_for(r)
         E = native_encoding(r)
         out = np.zeros(lay.obs_size, dtype=np.float32)
         nonzero = False
@@ -83,7 +83,7 @@ def test_native_observation_with_match_totals() -> None:
             if g.end is None and len(g.actions) % 9 == 0:
                 for s in range(r.players):
                     E.encode(hand_of(g), s, out, totals)
-                    assert np.array_equal(out, enc.encode_game(g, s, totals)), (name, s, len(g.actions))
+                    assert np.array_equal(out, observation.encode_game(g, s, totals)), (name, s, len(g.actions))
         assert nonzero
 
 
@@ -92,7 +92,7 @@ def test_native_observations_hold_no_hidden_card(name: str) -> None:
     """The leak test on the native encoder: a game dealt again consistently with a seat's view (the other hands,
     the stock and the pozzetti reshuffled, burraco.determinize) gives that seat the same vector."""
     r = preset(name)
-    lay = enc.layout_for(r)
+    lay = layout.layout_for(r)
     E = native_encoding(r)
     a = np.zeros(lay.obs_size, dtype=np.float32)
     b = np.zeros(lay.obs_size, dtype=np.float32)

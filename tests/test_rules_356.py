@@ -13,7 +13,8 @@ import pytest
 
 import burraco
 from burraco import Game, Match, preset, replay
-from burraco.game import pairs_after, split_share
+from burraco.scoring import split_share
+from burraco.seats import pairs_after
 from helpers import all_cards, deck_counter, greedy_move, hand_str, new_game, play
 
 
@@ -104,7 +105,11 @@ def test_14_3_the_first_out_takes_the_18_and_plays_solo_the_others_pair_up() -> 
         burraco.messages.render(m, "en", player=True)
         for m in burraco.narrate(before, g.actions[-1], g.view(1))
     ]
-    assert told == ["A opens K♦ K♣ K♠ Joker", "A takes the pozzetto and plays on"]
+    assert told == [
+        "A opens K♦ K♣ K♠ Joker",
+        "A takes the pozzetto and plays on",
+        "A plays alone from now on; you and C play as a pair (rule 14.3)",  # told when it happens (issue 44)
+    ]
     g.apply("A discard Qc")
     v = g.view(1)
     assert v.partners(1) == (2,) and v.opponents(1) == (0,) and v.sides == ("A", "BC")
@@ -215,6 +220,28 @@ def test_14_4_six_players_a_pozzetto_only_after_a_burraco() -> None:
         g.apply("A meld Qc Qd Qs")
 
 
+@pytest.mark.parametrize(
+    "melds",
+    [
+        ["A meld Kc Kd Ks Kh Kh", "A meld 3h 4h 5h 6h 7h 8h 9h"],  # the burraco is the meld that empties the hand
+        ["A meld 3h 4h 5h 6h 7h 8h 9h", "A meld Kc Kd Ks Kh Kh"],
+    ],
+)
+def test_14_4_7_2_six_players_the_burraco_that_empties_the_hand_lets_the_pair_take_its_pozzetto(
+    melds: list[str],
+) -> None:
+    # §7.2: the player melds, then takes the pozzetto; so a burraco made by the last meld is on the table when he
+    # takes it, and legality does not depend on the order of two melds in one turn (§14.4, issue 36)
+    g = new_game("italian-6p", hands={"A": "3h 4h 5h 6h 7h 8h 9h Kc Kd Ks Kh"}, stock_top="Kh")
+    play(g, ["A draw", melds[0]])
+    assert g.is_legal(melds[1]) and g.parse(melds[1]) in g.legal_actions()
+    g.apply(melds[1])
+    t = g.table_json()
+    assert t["hands"]["A"] == 11 and t["pozzetto_taken"]["AD"] and g.end is None
+    assert g.view(0).hidden_pozzetto == 0 and len(g.view(0).hand) == 11  # in diretta: seen at once
+    assert any(a.endswith("discard " + c) for c in hand_str(g, "A").split() for a in legal(g))
+
+
 def test_14_4_six_players_pozzetto_with_the_discard_seen_after_the_partners_discard() -> None:
     g = new_game("italian-6p", hands={"A": "3h 4h 5h 6h 7h 8h 9h Kc Kd Ks Qc"}, stock_top="JK")
     play(g, ["A draw", "A meld 3h 4h 5h 6h 7h 8h 9h", "A meld Kc Kd Ks JK", "A discard Qc"])
@@ -307,3 +334,42 @@ def test_14_the_research_environments_lay_out_every_count() -> None:
     assert encoding.layout_for(preset("italian-6p")).seats == 6
     with pytest.raises(encoding.EncodingError, match="one wild per meld"):
         encoding.check_rules(preset("italian-6p", max_wilds=2))
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# the 3/5/6-player contract of the replay output (RECORDS.md §2, §3, §5), line by line, on whole matches
+# ----------------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["italian-3p", "italian-5p", "italian-6p"])
+def test_records_2_3_5_the_replay_output_of_a_whole_match_keeps_the_356_contract(name: str) -> None:
+    from burraco.bots.players import parse_player
+
+    r = preset(name, hands_per_match=2)
+    m = Match(r, seed=7)
+    bot = parse_player("hard")(1)
+    while not m.is_over:
+        g = m.start_hand()
+        while not g.is_over:
+            m.apply(bot.choose(m.view(g.current_seat), g.legal_actions()))
+    rec = m.to_record()
+    out = replay(rec)
+    seats = list(m.seats)
+    assert out["ok"] and len(out["hands"]) == 2
+    deck = 162 if r.players in (5, 6) else 108  # §3: three packs and six jokers with 5 and 6 players
+    for h, g in zip(rec["hands"], m.games, strict=True):
+        d = h["deal"]
+        cards = " ".join([*d["hands"].values(), *d["pozzetti"], d["upcard"] or "", d["stock"]]).split()
+        assert len(cards) == deck and list(d["hands"]) == seats
+        sizes = [len(p.split()) for p in d["pozzetti"]]
+        # the solo's 18-card pozzetto listed first with 3 and 5 players (§2, §3); 6 players: three of 11
+        assert sizes == ([18] + [11] * (r.players // 2) if r.players in (3, 5) else [11, 11, 11])
+        sides = list(g.sides)
+        for hand_out in [x for x in out["hands"] if x["scores"] is not None]:
+            # sides named by their seats' letters in seat order, and only sides that exist (§2)
+            for side in hand_out["scores"]:
+                assert "".join(sorted(side, key=seats.index)) == side and set(side) <= set(seats)
+        assert sorted("".join(sides)) == sorted(seats)
+    scorers = seats if r.players in (3, 5) else ["AD", "BE", "CF"]  # totals per player with 3 and 5 (§5)
+    assert list(out["totals"]) == scorers
+    assert out["vp"] is None  # more than two sides: no VP (§5)
+    top = max(out["totals"].values())
+    assert out["winner"] in scorers and out["totals"][out["winner"]] == top  # a seat, with 6 players a pair

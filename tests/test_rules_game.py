@@ -1294,8 +1294,17 @@ def test_0_1_overrides() -> None:
         preset("burraco-3p")
     with pytest.raises(burraco.RulesError, match="2 to 6"):
         preset("italian", players=7)
-    with pytest.raises(burraco.RulesError, match="Brazilian rule sets are played by 2 or 4"):
-        preset("brazilian", players=3)
+    # 3, 5 and 6 players with the Italian FIBUR presets only (§0.1 "Player count", decision of 2026-12-06)
+    for name in ("international", "brazilian", "brazilian-2p", "brazilian-fechado", "brazilian-stbl"):
+        for n in (3, 5, 6):
+            with pytest.raises(burraco.RulesError, match=f"{name} is played by 2 or 4, not {n}.*Player count"):
+                preset(name, players=n)
+        assert preset(name, players=2).players == 2 and preset(name, players=4).players == 4
+    for name in ("italian", "italian-tournament", "italian-2p", "italian-3p", "italian-5p", "italian-6p"):
+        assert {preset(name, players=n).players for n in (2, 3, 4, 5, 6)} == {2, 3, 4, 5, 6}
+    out = burraco.replay({"format": "burraco-record/1", "rules": {"preset": "international", "players": 6},
+                          "hands": []})
+    assert out["error"] == "record" and "Player count" in out["message"]
     # another count brings its own parameters (RULES.md §14.3–§14.4)
     assert dataclasses.replace(preset("italian", players=3), name="italian-3p") == preset("italian-3p")
     assert preset("italian", players=6).decks == 3 and preset("italian", players=6).pozzetto_requires_burraco

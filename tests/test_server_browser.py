@@ -53,13 +53,16 @@ def wait_turn_or_end(page: Any) -> str:
     return "end" if page.locator("[data-testid=hand-end]").is_visible() else "turn"
 
 
-def play_one_move(page: Any, drag: bool = False) -> str:
+def play_one_move(page: Any, drag: bool = False, draw_only: bool = False) -> str:
     """Ask for a hint, then make that move by clicking cards, melds and buttons (with ``drag``, the cards are
     dragged: a discard onto the pile, a new meld onto our side's area, cards to add onto their meld); returns the
-    action played."""
+    action played. With ``draw_only`` a hinted pick-up of the pile is played as a draw from the stock instead: a
+    hand where everyone only takes a one-card pile ends in a stalemate (RULES.md §0.1, §9.3.2), a draw never."""
     before = event_n(page)
     action = hint_action(page)
     seat, verb, *args = action.split()
+    if verb == "pick" and draw_only:
+        verb, action = "draw", f"{seat} draw"
     if verb == "draw":
         page.click("[data-testid=draw]")
     elif verb == "pick":
@@ -133,7 +136,7 @@ def test_two_humans_a_spectator_and_a_reload(server: ThreadServer, browser: Any)
     while played < 8 or discards < 2:
         page = pages[turn]
         assert wait_turn_or_end(page) == "turn"
-        action = play_one_move(page, drag=turn == "S")
+        action = play_one_move(page, drag=turn == "S", draw_only=True)  # no stalemate before the 8th move
         played += 1
         if action.split()[1] == "discard":
             discards += turn == "S"
@@ -187,11 +190,11 @@ def test_lobby_lists_a_table_and_a_visitor_takes_its_open_seat(server: ThreadSer
 
 
 def touch_drag(page: Any, source: Any, target: Any) -> None:
-    """A finger drags ``source`` onto ``target`` (real touch events through the DevTools protocol: Chromium turns
+    """A finger drags ``source`` (from its top left corner) onto ``target`` (real touch events through the DevTools protocol: Chromium turns
     them into pointer events of type touch, as on a phone)."""
     a, b = source.bounding_box(), target.bounding_box()
     assert a is not None and b is not None
-    x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
+    x0, y0 = a["x"] + 10, a["y"] + 14  # a card's corner: in a row of overlapping cards the rest is under the next one
     x1, y1 = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
     cdp = page.context.new_cdp_session(page)
     cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
@@ -218,11 +221,11 @@ def test_on_a_phone_tap_to_select_drag_with_a_finger_refusals_in_italian(server:
         action = hinted_action(page)
         seat, verb, *args = action.split()
         hand = "[data-testid=hand] .card"
-        if verb in ("draw", "pick"):
-            page.locator(f"[data-testid={verb}]").tap()
+        if verb in ("draw", "pick"):  # always the stock: a hand of one-card pick-ups ends in a stalemate (§9.3.2)
+            page.locator("[data-testid=draw]").tap()
         elif verb == "discard" and not tapped:  # tap the card (it is selected), then tap Scarta
             card = page.locator(f"{hand}[data-card='{args[0]}']").first
-            card.tap()
+            card.tap(position={"x": 10, "y": 14})
             assert page.locator(f"{hand}.selected").count() == 1
             page.locator("[data-testid=discard]").tap()
             tapped = True
@@ -232,7 +235,7 @@ def test_on_a_phone_tap_to_select_drag_with_a_finger_refusals_in_italian(server:
             dragged = True
         else:
             for c in args[1:] if verb == "add" else args:
-                page.locator(f"{hand}[data-card='{c}']:not(.selected)").first.tap()
+                page.locator(f"{hand}[data-card='{c}']:not(.selected)").first.tap(position={"x": 10, "y": 14})
             if verb == "meld":
                 page.locator("[data-testid=meld]").tap()
             else:
@@ -245,12 +248,12 @@ def test_on_a_phone_tap_to_select_drag_with_a_finger_refusals_in_italian(server:
     assert tapped and dragged
     # an illegal meld (two cards) is refused by the engine, in the player's language (Italian here)
     assert wait_turn_or_end(page) == "turn"
-    page.wait_for_timeout(600)  # Chromium drops a tap that follows a touch drag too closely (as a double tap)
+    page.wait_for_timeout(1500)  # Chromium drops a tap that follows a touch drag too closely (as a double tap)
     page.locator("[data-testid=draw]").tap()
     page.wait_for_function("document.body.dataset.myturn === 'play'")
     cards = page.locator("[data-testid=hand] .card[data-key]")
-    cards.nth(0).tap()
-    cards.nth(1).tap()
+    cards.nth(0).tap(position={"x": 10, "y": 14})
+    cards.nth(1).tap(position={"x": 10, "y": 14})
     page.locator("[data-testid=meld]").tap()
     page.wait_for_function("document.querySelector('[data-testid=msg]').textContent.includes('non è un gioco')")
     page.context.close()
@@ -269,8 +272,20 @@ def test_the_creator_calls_time_out_from_the_table(server: ThreadServer, browser
     button.click()
     page.wait_for_function(
         "[...document.querySelectorAll('[data-testid=log] div')].some((d) => d.textContent.startsWith('Time-out'))")
-    button.click()  # a second one in the same hand: the engine refuses it, in plain words
-    page.wait_for_function("document.querySelector('[data-testid=msg]').textContent.toLowerCase().includes('time-out')")
+    button.wait_for(state="hidden")  # one time-out a hand: it is not offered again
+    page.context.close()
+
+
+def test_no_time_out_is_offered_where_the_rules_have_none(server: ThreadServer, browser: Any) -> None:
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    page.select_option("#preset", "italian")  # a free game to 2005: no fixed number of hands, no time-out
+    for s in "ESW":
+        page.select_option(f"[data-testid=seat-{s}]", "computer:heuristic:easy")
+    page.click("[data-testid=create]")
+    page.wait_for_url(re.compile(r"/t/\w+$"))
+    page.locator("[data-testid=hand] .card").first.wait_for()
+    assert page.locator("[data-testid=timeout]").is_hidden()
     page.context.close()
 
 

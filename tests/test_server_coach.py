@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from burraco import replay
-from burraco.analysis import analyse
+from burraco.analysis import Analysis, analyse
 from burraco.coach import coach_lines, mark_line
 from burraco.i18n import Translator
 from burraco.messages import msg, render
@@ -78,15 +78,16 @@ def finished(server: ThreadServer, humans: int = 1, games: int = 1) -> dict[str,
     return t
 
 
-def marked_game(server: ThreadServer) -> dict[str, Any]:
-    """A game of :func:`finished` in which the coach marks at least one of N's decisions (checked with
-    ``burraco analyse`` of its record at the server's budget and seed, which gives the server's judgement): a short
-    hand may have none; a few tries at most."""
+def marked_game(server: ThreadServer) -> tuple[dict[str, Any], Analysis]:
+    """A game of :func:`finished` in which the coach marks at least one of N's decisions, and that judgement:
+    ``burraco analyse`` of its record at the server's budget and seed, which gives the server's judgement (a short
+    hand may have none; a few tries at most)."""
     for _ in range(6):
         t = finished(server)
         rec = record(server, t["id"], analysis=False)
-        if any(d.mark for d in analyse(rec, ["N"], iterations=ITERATIONS, seed=SEED).decisions):
-            return t
+        judged = analyse(rec, ["N"], iterations=ITERATIONS, seed=SEED)
+        if any(d.mark for d in judged.decisions):
+            return t, judged
     raise AssertionError("six games without a marked decision of N")
 
 
@@ -111,7 +112,7 @@ def record(server: ThreadServer, table: str, game: int = 0, analysis: bool = Tru
 
 
 def test_a_finished_game_is_analysed_for_the_seat_held_with_its_progress_reproducibly(server: ThreadServer) -> None:
-    t = marked_game(server)
+    t, want = marked_game(server)
     status, lines = ask(server, t["id"], 0, t["tokens"]["N"], lang="it")
     assert status == 200
     *progress, last = lines
@@ -121,8 +122,6 @@ def test_a_finished_game_is_analysed_for_the_seat_held_with_its_progress_reprodu
     assert total and [(m["done"], m["total"]) for m in progress] == [(0, None)] + [(i, total) for i in range(total + 1)]
     assert last["type"] == "analysis" and last["seat"] == "N" and last["lang"] == "it"
     # the judgement of burraco analyse on the downloaded record, with the server's budget and seed
-    rec = record(server, t["id"], analysis=False)
-    want = analyse(rec, ["N"], iterations=ITERATIONS, seed=SEED)
     assert last["analysis"] == want.to_json()
     assert len(want.decisions) == total and all(d.seat == "N" for d in want.decisions)
     # the texts are the terminal coach's, in the asked language

@@ -22,6 +22,9 @@ require()
 from test_server_coach import ITERATIONS, finished, marked_game  # noqa: E402
 
 TIMEOUT_MS = 20000
+#: the analysis itself: a random player's hand measures many losses on up to 1,024 samples each (docs/analysis.md),
+#: which takes tens of seconds on a busy two-core machine
+ANALYSIS_MS = 120000
 
 #: every change of the replay's progress bar, recorded from the page's start (the analysis is quick at this
 #: budget: the bar may be shown for less than a test could poll)
@@ -59,7 +62,7 @@ def coach_answer(server: ThreadServer, t: dict[str, Any], lang: str) -> dict[str
 
 
 def test_the_player_asks_the_coach_and_sees_a_mark_and_the_better_move(server: ThreadServer, browser: Any) -> None:
-    t = in_thread(marked_game, server)
+    t, _ = in_thread(marked_game, server)
     page = new_page(browser, 1280, 800, timeout_ms=TIMEOUT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -69,7 +72,7 @@ def test_the_player_asks_the_coach_and_sees_a_mark_and_the_better_move(server: T
     page.locator("[data-testid=coach-link]").click()
     page.wait_for_url(f"**/t/{t['id']}/replay/0?coach=1")
     marked = page.locator("[data-testid=r-moves] .mv.marked")
-    marked.first.wait_for()
+    marked.first.wait_for(timeout=ANALYSIS_MS)
     bar = page.evaluate("window.__bar")
     assert len(bar) >= 2 and any(not hidden and v and m and int(v) < int(m) for hidden, v, m in bar), bar
     answer = coach_answer(server, t, "en")

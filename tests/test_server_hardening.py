@@ -39,10 +39,17 @@ class FakeConn:
         self.seat: int | None = None
         self.table: Table | None = None
         self.lang = "en"
+        self.ip = "127.0.0.1"
+        self.guest: str | None = None
+        self.account: str | None = None
+        self.bot = False
         self.got: list[dict[str, Any]] = []
 
     def send(self, msg: dict[str, Any] | str) -> None:
         self.got.append(json.loads(msg) if isinstance(msg, str) else msg)
+
+    def send_close(self) -> None:
+        pass
 
 
 @contextlib.asynccontextmanager

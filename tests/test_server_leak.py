@@ -19,8 +19,8 @@ import pytest
 from burraco import Game
 from burraco.cards import CARD_STR, NUM_TYPES
 from burraco.deal import Deal
-from burraco.game import seat_names
 from burraco.rules import PRESETS, rules_from_json
+from burraco.seats import seat_names
 from server_support import Client, create, fast_config, hint_player, http, run, sqlite_url, thread_server
 
 CARD = re.compile(r"^(?:[A2-9TJQK][hdcs]|JK)$")

@@ -4,34 +4,17 @@ Runs the client's own JavaScript under Node.js (skipped where there is no ``node
 
 from __future__ import annotations
 
-import json
 import random
-import shutil
-import subprocess
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from browser_support import NODE, run_in_node
 from burraco import Game, preset
 from burraco.bots.hint import hint
 from burraco.cards import CARD_STR
 from burraco.messages import LANGS, Message, catalogue, message_to_json, render
 from burraco.rules import PRESETS
-
-APP_JS = Path(__file__).resolve().parents[1] / "src" / "burraco" / "server" / "static" / "core.js"
-NODE = shutil.which("node")
-
-RUNNER = r"""
-const fs = require("fs");
-const src = fs.readFileSync(process.argv[process.argv.length - 1], "utf8");
-const start = src.indexOf("const catalogues = {};"), end = src.indexOf("// end of renderMsg");
-if (start < 0 || end < 0) throw new Error("renderMsg not found in core.js");
-const input = JSON.parse(fs.readFileSync(0, "utf8"));
-const catalogues = input.catalogues;
-eval(src.slice(start, end).replace("const catalogues = {};", ""));
-process.stdout.write(JSON.stringify(input.cases.map(([m, l]) => renderMsg(m, l))));
-"""
 
 
 def messages_from_games(per_preset: int = 3) -> list[Message]:
@@ -70,10 +53,9 @@ def test_the_browser_renders_engine_messages_exactly_as_the_engine() -> None:
     assert len({m.code for m in msgs}) >= 10
     cases: list[tuple[dict[str, Any], str]] = [(message_to_json(m), lang) for m in msgs for lang in LANGS]
     payload = {"catalogues": {lang: catalogue(lang) for lang in LANGS}, "cases": cases}
-    assert NODE is not None
-    done = subprocess.run([NODE, "-e", RUNNER, "--", str(APP_JS)], input=json.dumps(payload), text=True,
-                          capture_output=True, timeout=60, check=True)
-    got = json.loads(done.stdout)
+    got = run_in_node("core.js", "const catalogues = {};", "// end of renderMsg",
+                      "Object.assign(catalogues, input.catalogues); output = input.cases.map(([m, l]) => renderMsg(m, l));",
+                      payload)
     want = [render(m, lang) for m in msgs for lang in LANGS]
     bad = [(c, g, w) for c, g, w in zip(cases, got, want, strict=True) if g != w]
     assert not bad, bad[:5]

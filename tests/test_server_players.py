@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 
 from burraco import preset
-from burraco.game import seat_names
-from burraco.match import scorer_names
+from burraco.seats import scorer_names, seat_names
 from burraco.server.protocol import PROTOCOL_MINOR
 from server_support import (
     Client,

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from burraco import replay
 from burraco.server.protocol import PROTOCOL_VERSION
@@ -118,7 +119,9 @@ def test_bad_input_gets_an_error_and_the_connection_stays_up(server: ThreadServe
         assert (await c.until("error"))["code"] == "bad_message"
         assert (await err({"type": "hello", "v": 99, "table": t["id"]}))["code"] == "version"
         assert (await err({"type": "hello", "v": 1, "table": "nope"}))["code"] == "no_table"
-        assert (await err({"type": "hello", "v": 1, "table": t["id"], "token": "guess"}))["code"] == "bad_token"
+        forged = await err({"type": "hello", "v": 1, "table": t["id"], "token": "guess"})
+        # a token that never was this table's is not told that its seat was given away (issue 39)
+        assert forged["code"] == "bad_token" and "it never was" in forged["message"], forged
         await c.hello(t["id"])  # a spectator now
         assert (await err({"type": "act", "action": "N draw", "n": 1}))["code"] == "not_seated"
         n = await joined(server, t["id"], t["tokens"]["N"])
@@ -608,3 +611,60 @@ def test_protocol_doc_names_every_message() -> None:
     assert f"version {PROTOCOL_VERSION}" in doc
     for block in doc.split("```json")[1:]:  # every JSON example parses
         json.loads(block.split("```")[0])
+
+
+def test_a_connection_that_keeps_sending_past_the_limit_is_closed_with_1008(tmp_path: Path) -> None:
+    cfg = fast_config(sqlite_url(tmp_path / "f.sqlite3"), conn_rate=0.5, conn_burst=5.0, flood_refusals=10.0,
+                      flood_refill=0.1, flood_cooldown=1.5)
+    with thread_server(cfg) as server:
+
+        async def go() -> None:
+            other = await Client.open(server.ws_url)
+            c = await Client.open(server.ws_url)
+            for i in range(100):
+                try:
+                    await c.send({"type": "ping", "ref": i})
+                except ConnectionClosed:
+                    break
+            got = []
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    got.append(await c.recv())
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+            assert sum(1 for m in got if m["type"] == "pong") == 5
+            refused = [m for m in got if m.get("code") == "rate_limited"]
+            assert len(refused) == 11  # its budget of 10 refusals, then the one that says it is closed
+            assert "closed" in refused[-1]["message"] and [m.get("ref") for m in refused[:10]] == list(range(5, 15))
+            await other.send({"type": "ping", "ref": "still"})  # the flood cost the others nothing
+            assert (await other.until("pong"))["ref"] == "still"
+            with pytest.raises(InvalidStatus) as refused:  # its address opens no new websocket for a while
+                await Client.open(server.ws_url)
+            assert refused.value.response.status_code == 403
+            await asyncio.sleep(1.6)
+            again = await Client.open(server.ws_url)
+            await again.send({"type": "ping", "ref": "again"})
+            assert (await again.until("pong"))["ref"] == "again"
+            for x in (other, again):
+                await x.close()
+
+        run(go())
+
+
+def test_a_websocket_that_never_says_hello_is_closed(tmp_path: Path) -> None:
+    with thread_server(fast_config(sqlite_url(tmp_path / "h.sqlite3"), hello_deadline=0.5)) as server:
+        t = create(server.url, preset="italian-2p", hands=1, seats=[HUMAN, {"kind": "computer"}])
+
+        async def go() -> None:
+            silent = await Client.open(server.ws_url)
+            greeted = await Client.open(server.ws_url)
+            await greeted.hello(t["id"])  # a spectator
+            with pytest.raises(ConnectionClosed) as closed:
+                await silent.until("never", timeout=10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+            assert silent.got[-1]["code"] == "no_table" and "hello" in silent.got[-1]["message"]
+            await asyncio.sleep(0.6)
+            await greeted.send({"type": "ping", "ref": 1})
+            assert (await greeted.until("pong"))["ref"] == 1
+            await greeted.close()
+
+        run(go())

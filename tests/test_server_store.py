@@ -135,3 +135,26 @@ def test_finished_tables_leave_memory_and_come_back_on_demand(tmp_path: Path) ->
         run(wait_unloaded(), timeout=60)  # it plays to the end, then nobody watches it
         status, games = http("GET", server.url + f"/api/tables/{t['id']}/games")
         assert status == 200 and len(games["games"]) == 1 and t["id"] in hub.tables
+
+
+@pytest.mark.parametrize("setting, expect", [(None, 2), ("normal", 1), ("FULL", 2)])
+def test_sqlite_syncs_every_commit_unless_told_normal(tmp_path: Path, setting: str | None, expect: int) -> None:
+    """SQLite's ``synchronous``: FULL (2) by default, so that a power cut loses no acknowledged action; NORMAL (1)
+    only when asked for (docs/deploy.md gives the risk and the cost)."""
+
+    async def go() -> int:
+        store = Store(sqlite_url(tmp_path / "s.sqlite3"), sqlite_synchronous=setting)
+        await store.migrate()
+        async with store.engine.connect() as conn:
+            got = (await conn.exec_driver_sql("PRAGMA synchronous")).scalar()
+            mode = (await conn.exec_driver_sql("PRAGMA journal_mode")).scalar()
+        await store.close()
+        assert mode == "wal"
+        return int(got)
+
+    assert run(go()) == expect
+
+
+def test_sqlite_synchronous_refuses_an_unknown_setting() -> None:
+    with pytest.raises(ValueError, match="FULL, NORMAL or EXTRA"):
+        Store("sqlite+aiosqlite:///x.sqlite3", sqlite_synchronous="OFF")

@@ -1,6 +1,6 @@
 """The browser table as a player sees it (issue 16's quality bar), Playwright on Debian's Chromium: a whole hand by
 clicks at 1280×800 and by keyboard, the table fits the screen without scrolling at desktop and phone sizes with the
-hand in view, texts in the chosen language, leave with confirmation and return, a second tab refused for the freed
+hand in view (the phone table in detail: test_server_phone_browser.py), texts in the chosen language, leave with confirmation and return, a second tab refused for the freed
 seat, offline and back, the replay's autoplay, axe-core on the lobby, the table and the replay, first paint and the
 time spent per incoming message, and the weight of the JavaScript and CSS."""
 
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import statistics
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 
 from browser_support import new_page, require
-from server_support import ThreadServer, create, fast_config, sqlite_url, thread_server
+from server_support import ThreadServer, create, fast_config, in_thread, played_out, sqlite_url, thread_server
 
 require()
 
@@ -55,7 +56,9 @@ def assert_fits(page: Any) -> None:
     assert boxes
     for left, top, right, bottom in boxes:
         assert left >= -0.5 and top >= -0.5 and right <= vw + 0.5 and bottom <= vh + 0.5, (boxes, vw, vh)
-    for b in ("draw", "pick", "meld", "discard"):
+    shown = [b for b in ("draw", "pick", "meld", "discard") if page.locator(f"[data-testid={b}]").is_visible()]
+    assert shown in (["draw", "pick"], ["meld", "discard"]), shown  # the two buttons of the moment
+    for b in shown:
         r = page.locator(f"[data-testid={b}]").bounding_box()
         assert r is not None and r["y"] + r["height"] <= vh + 0.5 and r["x"] + r["width"] <= vw + 0.5, b
     for where in ("stock", "pile", "our-melds", "their-melds"):
@@ -77,13 +80,6 @@ def test_the_table_fits_the_screen_with_the_hand_in_view(server: ThreadServer, b
     assert page.locator("#pos-left [data-seat=E]").is_visible() and page.locator("#pos-right [data-seat=W]").is_visible()
     assert "11 cards" in page.locator("#pos-top").text_content()
     assert page.locator("[data-testid=our-melds]").text_content().startswith("Us (NS)")
-    # a side's melds expand (compact by default) and the table still fits
-    before = page.locator("[data-testid=our-melds]").bounding_box()
-    page.locator("[data-testid=expand-us]").click()
-    page.locator("[data-testid=expand-us][aria-expanded=true]").wait_for()
-    after = page.locator("[data-testid=our-melds]").bounding_box()
-    assert before is not None and after is not None and after["height"] >= before["height"]
-    assert_fits(page)
     page.context.close()
 
 
@@ -167,7 +163,8 @@ def test_texts_in_the_chosen_language_and_remembered(server: ThreadServer, brows
     page = page_at(browser, 1280, 800, locale="de-DE")
     page.goto(server.url + "/")
     page.locator("[data-testid=play-now]", has_text="Jetzt gegen den Computer spielen").wait_for()
-    assert "Italienisches Burraco" in page.locator("#preset").text_content()  # presets in words, in German
+    # the presets in words, in German (the list comes with /api/presets, after the page's own texts)
+    page.locator("#preset option", has_text="Italienisches Burraco").first.wait_for(state="attached")
     page.goto(server.url + t["links"]["N"])
     page.locator("[data-testid=draw]", has_text="Ziehen").wait_for()
     page.locator("[data-testid=hand] .card").first.wait_for()  # the first state (the buttons' texts come before it)
@@ -240,22 +237,7 @@ def test_offline_the_table_says_so_disables_buttons_keeps_what_was_typed_and_res
 def finished_game(server: ThreadServer) -> dict[str, Any]:
     """A table of one hand played out by computers for a human seat that left at once (quick and real)."""
     t = create(server.url, preset="italian-2p", hands=1, seats=[{"kind": "human", "name": "Ada"}, EASY])
-    import asyncio
-    import concurrent.futures
-
-    from server_support import Client
-
-    async def go() -> None:
-        c = await Client.open(server.ws_url)
-        await c.hello(t["id"], t["tokens"]["N"])
-        await c.until(lambda m: m["type"] == "state" and m["table"]["status"] == "playing")
-        await c.send({"type": "leave"})
-        await c.until(lambda m: m["type"] == "event" and m["kind"] == "game_end", 120)
-        await c.close()
-
-    # in a thread of its own: Playwright's sync API holds this thread's event loop
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        pool.submit(lambda: asyncio.run(asyncio.wait_for(go(), 150))).result()
+    in_thread(played_out(server.ws_url, t), 150)
     return t
 
 
@@ -266,6 +248,9 @@ def test_the_replay_autoplays_at_a_chosen_speed_with_names_and_the_breakdown(ser
     page.goto(server.url + f"/t/{t['id']}/replay/0")
     page.locator("[data-testid=r-board] .card").first.wait_for()
     assert "Ada (N)" in page.locator("[data-testid=r-board]").text_content()
+    assert "Computer S" in page.locator("[data-testid=r-board]").text_content()  # as the table named it
+    title = page.locator("#rtitle").text_content() or ""
+    assert "· ·" not in title and "Italian" in title and "game 1" in title, title  # an unnamed table: its rules
     page.select_option("[data-testid=r-speed]", "150")
     page.click("[data-testid=r-play]")
     page.locator("[data-testid=r-play]", has_text="Pause").wait_for()
@@ -338,10 +323,24 @@ def test_first_paint_and_the_time_spent_per_incoming_message(server: ThreadServe
     page.context.close()
 
 
-def test_the_javascript_and_css_sent_weigh_under_150_kb() -> None:
-    sent = [p for p in STATIC.iterdir() if p.suffix in (".js", ".css")]
-    assert {p.name for p in sent} >= {"core.js", "lobby.js", "table.js", "replay.js", "main.js", "style.css"}
-    assert sum(p.stat().st_size for p in sent) < 150_000
+def test_the_javascript_and_css_a_page_loads_weigh_under_100_kb() -> None:
+    """What a page of index.html loads (its modules, those they import, the style sheet, and a module it imports
+    only when called for where the page calls for it at once: the replay's check of the deals, fairdeal.js, which the
+    table never loads): under 100 kB as written and under 40 kB as sent, gzip-compressed (docs/performance.md has the
+    figures on the wire)."""
+    from burraco.messages import LANGS, catalogue
+    from burraco.server.assets import PAGES, SHARED, Assets
+
+    assets = Assets(STATIC, catalogue, LANGS)
+    called_for = {"replay": {"fairdeal.js"}}
+    for page, module in PAGES.items():
+        later = called_for.get(page, set())
+        assert later <= assets.needed(module) - assets.needed(module, lazy=False), (page, later)
+        files = (set(SHARED) | assets.needed(module, lazy=False) | later | {"style.css"}) - {"index.html"}
+        assert {"core.js", "main.js", module, "style.css"} <= files
+        raw = sum(len(assets.files[f].body) for f in files)
+        sent = sum(len(assets.files[f].gz or assets.files[f].body) for f in files)
+        assert raw < 100_000 and sent < 40_000, (page, raw, sent)
     html = (STATIC / "index.html").read_text(encoding="utf-8")
     assert "<script>" not in html and "style=" not in html  # nothing inline: the CSP allows none
 
@@ -384,6 +383,29 @@ def test_an_invited_player_chooses_his_name_and_the_creator_gives_a_left_seat(se
         p.context.close()
 
 
+def test_a_name_typed_while_the_lobby_loads_is_the_name_the_table_is_created_with(server: ThreadServer,
+                                                                               browser: Any) -> None:
+    """The lobby filled its name field from the stored name once its presets had come, over what the player had
+    typed meanwhile: on a slow line the creator's seat was "Player N" and his own table asked him his name (the
+    dialog then covered the seat buttons: CI's failure of the test above, 2026-12-07)."""
+    page = page_at(browser, 1280, 800)
+    held: list[Any] = []
+    page.route("**/api/presets", lambda route: held.append(route))
+    page.goto(server.url + "/")
+    page.fill("[data-testid=my-name]", "Anna")
+    page.wait_for_function("() => true")  # the route's handler runs in this thread: let it be called
+    while not held:
+        page.wait_for_timeout(50)
+    held[0].continue_()
+    page.select_option("#preset", "italian-2p")
+    assert page.input_value("[data-testid=my-name]") == "Anna"
+    page.click("[data-testid=create]")
+    page.wait_for_url(re.compile(r"/t/\w+$"))
+    page.locator("[data-seat=N]", has_text="Anna").first.wait_for()
+    assert not page.locator("[data-testid=name-dialog]").is_visible()
+    page.context.close()
+
+
 @pytest.fixture(scope="module")
 def paced_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
     """Computer-only tables at a pace a watcher can follow (at the module server's 0.02 s a move, a hand could be
@@ -404,10 +426,93 @@ def test_moves_fly_across_the_table_unless_the_system_asks_for_reduced_motion(pa
         ctx = page.context
         page.goto(server.url + f"/t/{t['id']}")
         page.locator("[data-testid=stock] .card").first.wait_for()
-        page.evaluate("window.__fly = 0; new MutationObserver(() => { window.__fly = Math.max(window.__fly,"
-                      " document.querySelectorAll('.fly').length); }).observe(document.body, {childList: true})")
+        # every flight passes under the seats and the melds' headings (it covers neither, issue 39)
+        page.evaluate("window.__fly = 0; window.__over = []; new MutationObserver(() => {"
+                      " const f = document.querySelectorAll('.fly'); window.__fly = Math.max(window.__fly, f.length);"
+                      " const z = (s) => Number(getComputedStyle(document.querySelector(s)).zIndex);"
+                      " for (const x of f) if (Number(getComputedStyle(x).zIndex) >= Math.min(z('#felt .seat'),"
+                      " z('#felt .sidelabel'))) window.__over.push(x.outerHTML); }).observe(document.body, {childList: true})")
         page.wait_for_function(f"Number(document.body.dataset.n) > {event_n(page) + 8}")
         page.wait_for_timeout(500)
         seen[motion] = page.evaluate("window.__fly")
+        assert page.evaluate("window.__over") == []
         ctx.close()
     assert seen["no-preference"] > 0 and seen["reduce"] == 0, seen
+
+
+def test_a_hello_held_up_shows_reconnecting_and_a_closed_socket_is_joined_again(server: ThreadServer,
+                                                                                 browser: Any) -> None:
+    """(Issue 42) The page counts as connected only once its hello is answered: while the server holds it (it waits
+    for its Redis, docs/protocol.md) the page says "reconnecting…"; a socket the server closes (1013, "try again
+    later") is opened again by itself after a short pause, and the page is at its seat again."""
+    t = solo(server)
+    page = page_at(browser, 1280, 800)
+    opened: list[float] = []
+    held: list[Any] = []
+    routes: list[Any] = []
+    state = {"hold": True}
+
+    def on_ws(route: Any) -> None:
+        opened.append(time.monotonic())
+        routes.append(route)
+        upstream = route.connect_to_server()
+
+        def from_page(m: Any) -> None:
+            if state["hold"]:
+                held.append((upstream, m))
+            else:
+                upstream.send(m)
+
+        route.on_message(from_page)
+
+    page.route_web_socket("**/ws", on_ws)
+    page.goto(server.url + t["links"]["N"])
+    page.wait_for_function("document.getElementById('conn') && document.getElementById('conn').textContent")
+    deadline = time.monotonic() + 10
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert held, "the page sent no hello"
+    page.wait_for_timeout(500)  # the hello waits: the page says so
+    assert "reconnecting" in (page.locator("#conn").text_content() or "")
+    assert page.locator("[data-testid=offline]").is_visible()
+    state["hold"] = False
+    for upstream, m in held:
+        upstream.send(m)
+    page.locator("[data-testid=offline]").wait_for(state="hidden")
+    assert "connected" in (page.locator("#conn").text_content() or "")
+    page.locator("[data-testid=hand] .card").first.wait_for()
+    closed_at = time.monotonic()
+    routes[-1].close(code=1013, reason="try again later")  # the server gives up on it: the page comes back
+    page.locator("[data-testid=offline]").wait_for()
+    page.locator("[data-testid=offline]").wait_for(state="hidden", timeout=15000)
+    again = [x for x in opened if x > closed_at]
+    assert again and again[0] - closed_at >= 0.25  # after a pause (0.3 s, then doubling)
+    page.locator("[data-testid=hand] .card").first.wait_for()
+    page.context.close()
+
+
+def test_a_chat_line_an_administrator_removes_disappears_from_the_table_page(browser: Any, tmp_path: Path) -> None:
+    """docs/accounts.md "Administrators": the browser table drops the line named by ``chat_removed`` and keeps the
+    others."""
+    from account_support import Browser
+
+    with thread_server(fast_config(sqlite_url(tmp_path / "chat.sqlite3"))) as srv:
+        admin = Browser(srv.url)
+        assert admin.get("/")[0] == 200
+        assert admin.post("signup", {"name": "Ann Rossi", "password": "correct horse battery"})[0] == 303
+        t = create(srv.url, preset="italian-2p", seats=[HUMAN, HUMAN])
+        page = page_at(browser, 1280, 800)
+        page.goto(srv.url + t["links"]["N"])
+        page.wait_for_function("Number(document.body.dataset.n || 0) > 0")  # seated: the table's state came
+        page.fill("[data-testid=chat-input]", "spam spam spam")
+        page.press("[data-testid=chat-input]", "Enter")
+        page.locator("[data-testid=chatlog]", has_text="spam spam spam").wait_for()
+        n = int(page.evaluate("document.body.dataset.n"))
+        page.fill("[data-testid=chat-input]", "good luck")
+        page.press("[data-testid=chat-input]", "Enter")
+        page.locator("[data-testid=chatlog]", has_text="good luck").wait_for()
+        status, text = admin.post("admin-chat", {"table": t["id"], "n": str(n)})
+        assert status == 200 and "is removed" in text, text
+        page.wait_for_function("!document.querySelector('[data-testid=chatlog]').textContent.includes('spam')")
+        assert "good luck" in (page.locator("[data-testid=chatlog]").text_content() or "")
+        page.context.close()

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from burraco.record import replay_match
 from burraco.server.store import Store
 from burraco.server.tournament_store import TournamentStore
 from burraco.tournament import Event
@@ -309,8 +310,27 @@ def test_timeout_reaches_every_online_table(db_kind: str, tmp_path: Path) -> Non
 
         done = wait_for(all_complete, "every online table to end its round after the time-out", timeout=60)
         for t in done["rounds"][0]["tables"]:
-            assert t["finished"] and t["counted"] <= 1, json.dumps(t)[:3000]
-        d.ok("close")
+            # the hand of the time-out ended the table's match (or the table was between hands: it stopped)
+            assert t["counted"] <= 1 and (t["timeout_hand"] == t["counted"] or t["finished"]), json.dumps(t)[:3000]
+            assert not t["finishing"]
+        closed = d.ok("close")
+        # the online tables deal no more, and each table's record says what the event counted (RULES.md §0.1)
+        time.sleep(0.5)
+        for t in closed["rounds"][0]["tables"]:
+            status, info = call(srv.url, "GET", f"/api/tables/{t['table_id']}")
+            assert status == 200 and info["status"] == "finished" and info["event"] == d.id, info
+            if not t["counted"]:
+                continue
+            mine = sorted(r["vp"] for r in closed["results"] if r["table"] == t["table"])
+            status, games = call(srv.url, "GET", f"/api/tables/{t['table_id']}/games")
+            assert status == 200 and len(games["games"]) == 1, games
+            assert sorted(games["games"][0]["vp"].values()) == mine
+            status, rec = call(srv.url, "GET", f"/api/tables/{t['table_id']}/games/0/record")
+            assert status == 200 and len(rec["hands"]) == t["counted"], rec
+            m = replay_match(rec)
+            assert list(m.totals) == t["mp"]
+            if t["timeout_hand"]:  # the record alone says the match ended with the hand of the time-out
+                assert m.timed_out and sorted(m.vp() or ()) == mine, (mine, m.vp())
 
 
 @pytest.mark.parametrize("db_kind", ["sqlite", "postgresql"])
@@ -411,7 +431,7 @@ def test_no_show_replaced_by_a_computer_and_bad_round_input(server: ThreadServer
 
 def test_pages_and_their_texts_in_every_language(server: ThreadServer) -> None:
     from burraco.messages import LANGS, msg, render
-    from burraco.server.director import page_texts
+    from burraco.server.director_routes import page_texts
 
     for path in ("/tournament/new", "/tournament/abc", "/tournament/abc/desk", "/tournament/abc/score"):
         status, body = call(server.url, "GET", path)
@@ -569,7 +589,7 @@ def test_refusals_in_the_readers_language(server: ThreadServer) -> None:
     with pytest.raises(urllib.error.HTTPError) as e:
         urllib.request.urlopen(req, timeout=30)
     assert json.loads(e.value.read())["message"] == (
-        "NS: i punti melds 103 non sono un multiplo di 5 (ogni carta vale 5, 10, 15, 20 o 30)")
+        "NS: Punti carte 103 non è un multiplo di 5 (ogni carta vale 5, 10, 15, 20 o 30)")
     # the desk's own refusals too (a correction form sent with its round left empty)
     headers = {"Content-Type": "application/json", "Authorization": f"Bearer {d.token}", "Accept-Language": "de"}
     req = urllib.request.Request(server.url + f"/api/tournaments/{d.id}/desk/correct", data=b"{}", method="POST",
@@ -583,9 +603,10 @@ def test_refusals_in_the_readers_language(server: ThreadServer) -> None:
 
 
 def test_duplicate_event_online_tables_play_the_same_deals(server: ThreadServer) -> None:
-    """A duplicate event (RULES.md §12): every online table of a round is dealt the round's hands, those of
-    Event.deal_seed (as `burraco tournament simulate` deals them); a table of an ordinary event deals its own."""
-    from burraco.match import Match
+    """A duplicate event (RULES.md §12): every online table of a round is dealt the round's hands, the procedure's
+    deals of the event's 256-bit secret (docs/fairness.md), committed on the public page from the event's creation
+    and revealed when it ends; its records then verify. A table of an ordinary event deals its own."""
+    from burraco.fair import commitment, fair_deal, verify_record
 
     def deals_of(d: DeskClient, duplicate: bool) -> list[list[Any]]:
         desk = d.ok("start", {"online": "all", "computers": {"1": ALL_COMPUTERS, "2": ALL_COMPUTERS}})
@@ -601,17 +622,24 @@ def test_duplicate_event_online_tables_play_the_same_deals(server: ThreadServer)
         for i in ids:
             status, rec = call(server.url, "GET", f"/api/tables/{i}/games/0/record")
             assert status == 200, rec
+            assert all(c.ok for c in verify_record(rec))  # every hand dealt exactly as committed
             out.append([h["deal"] for h in rec["hands"]])
         return out
 
     dup = new_event(server.url, rounds=1, movements="mitchell", duplicate=True, seed=4242)
+    before = call(server.url, "GET", f"/api/tournaments/{dup.id}")[1]["deals"]
+    assert before["secret"] is None and len(before["commitment"]) == 64
     register_pairs(dup)
     t1, t2 = deals_of(dup, True)
     assert len(t1) == 3 and t1 == t2  # the same three deals at both tables
+    after = call(server.url, "GET", f"/api/tournaments/{dup.id}")[1]["deals"]
+    secret = bytes.fromhex(after["secret"])
+    assert commitment(secret) == before["commitment"] == after["commitment"]
     ev = Event.create("Torneo del giovedì", rounds=1, movements="mitchell", duplicate=True, seed=4242)
-    m = Match(ev.rules, seed=ev.deal_seed(1, 1))
-    assert t1 == [m.deal_for_hand(i).to_json(m.seats) for i in range(3)]
+    assert t1 == [fair_deal(ev.rules, secret, f"event {dup.id} round 1", i, {}).to_json(("N", "E", "S", "W"))
+                  for i in range(3)]
     plain = new_event(server.url, rounds=1, movements="mitchell", seed=4242)
+    assert call(server.url, "GET", f"/api/tournaments/{plain.id}")[1]["deals"] is None
     register_pairs(plain)
     p1, p2 = deals_of(plain, False)
     assert p1[0] != p2[0] and p1[0] != t1[0]  # fresh deals at every table

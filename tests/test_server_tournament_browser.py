@@ -95,6 +95,9 @@ def test_director_runs_a_round_online_and_at_the_club(server: ThreadServer, brow
     ns = new_page(browser)
     ns.goto(server.url + ns_link.replace("#", "?lang=en#"))
     ns.wait_for_selector("[data-testid=score-submit]")
+    # the score page names both lines by pair number and name (not "NS: 3" alone)
+    ns.wait_for_selector("[data-testid=score-ns-name] >> text=NS: 3. Elena – Franco")
+    assert ns.locator("[data-testid=score-ew-name]").text_content() == "EW: 4. Gino – Ida"
     enter_hand(ns, {**NS_WIN, "melds": 103}, EW_LOSE)
     ns.wait_for_selector("[data-testid=msg].error")
     assert "not a multiple of 5" in ns.locator("[data-testid=msg]").text_content()
@@ -112,23 +115,27 @@ def test_director_runs_a_round_online_and_at_the_club(server: ThreadServer, brow
     ns.wait_for_selector("[data-testid=progress-2] >> text=2 of 3 hands counted")
     # the director announces the time-out; the club table ends with its two hands, the online table after the hand
     # in play
+    desk.click("[data-testid=timeout]")  # the first click asks, the second announces it
+    assert "Click again" in desk.locator("[data-testid=timeout]").text_content()
     desk.click("[data-testid=timeout]")
     desk.wait_for_selector("[data-testid=clock] >> text=time-out announced")
     desk.click("[data-testid=finish-2]")
     desk.wait_for_selector("[data-testid=progress-2] >> text=finished after the time-out")
-    desk.wait_for_function(
-        "document.querySelector('[data-testid=progress-1]').textContent.includes('finished after the time-out')"
-        " || document.querySelector('[data-testid=progress-1]').textContent.includes('3 of 3')",
-        timeout=90000,
-    )
+    # the online table ends with the hand of the time-out (or stopped between two hands): its card says which
+    desk.wait_for_function("document.querySelector('[data-testid=table-1]').classList.contains('complete')",
+                           timeout=90000)
+    progress = desk.locator("[data-testid=progress-1]").text_content()
+    assert ("the hand of the time-out" in progress or "finished after the time-out" in progress
+            or "3 of 3" in progress), progress
+    desk.click("[data-testid=close-round]")
     desk.click("[data-testid=close-round]")
     desk.wait_for_selector("[data-testid=msg].ok")
     # the standings: every pair has played its round; at the club table each line won one hand (385 + 5 each)
     desk.wait_for_function("document.querySelectorAll('[data-testid=standings] tr').length === 5")
-    rows = desk.locator("[data-testid=standings] tr").all_text_contents()
-    assert all(re.search(r"^\d\d+\. ", r) for r in rows[1:]), rows
-    assert "390 – 390" in next(r for r in rows if "Elena" in r), rows
-    assert "390 – 390" in next(r for r in rows if "Gino" in r), rows
+    rows = [r.locator("td").all_text_contents() for r in desk.locator("[data-testid=standings] tr").all()[1:]]
+    assert all(re.search(r"^\d\. ", r[1]) for r in rows), rows
+    assert next(r for r in rows if "Elena" in r[1])[4:6] == ["390", "390"], rows
+    assert next(r for r in rows if "Gino" in r[1])[4:6] == ["390", "390"], rows
     pub.wait_for_function("document.querySelectorAll('[data-testid=standings] tr').length === 5")
     # the printable standings
     resp = desk.request.get(server.url + f"/api/tournaments/{tid}/print/standings.pdf?lang=en")
@@ -182,6 +189,87 @@ def test_team_line_ups_on_the_desk_page(server: ThreadServer, browser: Any) -> N
     # the round plays that line-up: T0P0 and T0P2 sit together
     desk.click("[data-testid=start-round]")
     desk.wait_for_selector("[data-testid=table-1]")
+    assert "EO:" in desk.locator("[data-testid=table-1]").text_content()  # Est-Ovest, not "EW", in Italian
     assert "T0P0, T0P2" in desk.locator("[data-testid=table-1]").text_content() \
         or "T0P0, T0P2" in desk.locator("[data-testid=table-2]").text_content()
     assert desk.locator("[data-testid=lineup-1]").count() == 0  # no line-ups while the round is in play
+
+
+def test_an_online_table_stops_after_the_hand_of_the_timeout(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """RULES.md §0.1 "The time-out ends the match" (issue 36): at a director's event the online table finishes the
+    hand in which the time-out was called and deals no more; its end-of-match panel says so, with the VP of the
+    3-hand table on that one hand, and the desk counts exactly that hand."""
+    db = tmp_path_factory.mktemp("db") / "timeout-browser.sqlite3"
+    with thread_server(fast_config(sqlite_url(db), bot_delay=0.4, computer_table_delay=0.4)) as srv:
+        made = _post(srv.url, "/api/tournaments", {"name": "Coppa", "rounds": 1, "movements": "mitchell",
+                                                    "director": "Maria"})
+        tid, token = made["id"], made["token"]
+        for a, b in PAIRS[:2]:
+            _post(srv.url, f"/api/tournaments/{tid}/desk/register", {"name": f"{a} – {b}", "people": [a, b]}, token)
+        desk = new_page(browser)
+        desk.goto(srv.url + f"/tournament/{tid}/desk?lang=en#d={token}")
+        desk.wait_for_selector("[data-testid=start-round]")
+        desk.fill("[data-testid=online-tables]", "all")
+        desk.check("[data-testid=computers]")
+        desk.click("[data-testid=start-round]")
+        desk.wait_for_selector("[data-testid=link-1-watch]")
+        table = new_page(browser)
+        table.goto(srv.url + desk.locator("[data-testid=link-1-watch]").get_attribute("href") + "?lang=en")
+        desk.wait_for_selector("[data-testid=progress-1] >> text=Hand 1:")  # hand 1 is being played
+        desk.click("[data-testid=timeout]")
+        desk.click("[data-testid=timeout]")
+        desk.wait_for_selector("[data-testid=finishing-1]")  # the desk names the table still finishing
+        # the table's own page: the end-of-match panel after hand 1, no hand 2
+        table.wait_for_selector("[data-testid=timeout-ended]", timeout=120000)
+        assert table.locator("[data-testid=timeout-ended]").text_content() == (
+            "The director's time-out ended the match after hand 1 (rule 0.1)")  # the rule book's number (issue 44)
+        winner = table.locator("[data-testid=winner]").text_content()
+        assert "VP" in winner
+        assert table.locator("[data-testid=rematch]").count() == 0  # one match per round at an event table
+        desk.wait_for_selector("[data-testid=progress-1] >> text=ended with hand 1, the hand of the time-out")
+        assert desk.locator("[data-testid=finishing-1]").count() == 0
+        table_id = desk.locator("[data-testid=link-1-watch]").get_attribute("href").split("/t/")[1].split("#")[0]
+        import json
+        import time
+        import urllib.request
+
+        time.sleep(2.0)  # long enough for a computer table to deal again, were it to
+        with urllib.request.urlopen(srv.url + f"/api/tables/{table_id}/games", timeout=30) as r:
+            games = json.loads(r.read())["games"]
+        assert len(games) == 1 and games[0]["hands"] == 1
+        vp_text = winner.split("VP ")[1]
+        assert sorted(int(x) for x in vp_text.split("–")) == sorted(games[0]["vp"].values())
+
+
+def test_the_desk_links_a_player_to_an_account_and_the_public_page_shows_it(browser: Any, tmp_path: Any) -> None:
+    """docs/accounts.md "Tournament entrants": the desk's accounts field, an unknown account refused with the
+    reason, the link on the desk's and the public page's lists of participants."""
+    from account_support import Browser
+
+    with thread_server(fast_config(sqlite_url(tmp_path / "linked.sqlite3"))) as srv:
+        ann = Browser(srv.url)
+        assert ann.get("/")[0] == 200
+        assert ann.post("signup", {"name": "Ann Rossi", "password": "correct horse battery"})[0] == 303
+        desk = new_page(browser)
+        desk.goto(srv.url + "/tournament/new?lang=en")
+        desk.fill("[data-testid=new-name]", "Soci")
+        desk.fill("[data-testid=new-rounds]", "1")
+        desk.fill("[data-testid=new-movements]", "mitchell")
+        desk.click("[data-testid=new-create]")
+        desk.wait_for_url(re.compile(r"/tournament/\w+/desk#d="))
+        tid = re.search(r"/tournament/(\w+)/desk", desk.url).group(1)  # type: ignore[union-attr]
+        desk.fill("[data-testid=reg-name]", "Rossi – Neri")
+        desk.fill("[data-testid=reg-players]", "Anna, Bruno")
+        desk.fill("[data-testid=reg-accounts]", "Nobody Here")
+        desk.click("[data-testid=reg-submit]")
+        desk.wait_for_selector("[data-testid=msg].error")
+        assert "no account of this server is named Nobody Here" in desk.locator("[data-testid=msg]").text_content()
+        desk.fill("[data-testid=reg-accounts]", "ann rossi,")
+        desk.click("[data-testid=reg-submit]")
+        desk.wait_for_selector("[data-testid=players-1]")
+        assert desk.locator("[data-testid=players-1]").text_content() == "Anna (@Ann Rossi), Bruno"
+        public = new_page(browser)
+        public.goto(srv.url + f"/tournament/{tid}?lang=en")
+        public.locator("[data-testid=public-entrants]", has_text="1. Rossi – Neri: Anna (@Ann Rossi), Bruno").wait_for()
+        for p in (desk, public):
+            p.context.close()

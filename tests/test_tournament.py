@@ -645,7 +645,7 @@ def test_12_printouts_html_pdf_and_csv() -> None:
     sheets = printouts.to_pdf(printouts.score_sheets(ev, 1, "en"))
     assert len(pypdf.PdfReader(__import__("io").BytesIO(sheets)).pages) == 2  # one sheet per table
     csv_ = printouts.participants_csv(ev)
-    assert csv_.splitlines()[0] == "id,entrant,name,club,member" and len(csv_.splitlines()) == 11
+    assert csv_.splitlines()[0] == "id,entrant,name,club,member,categories,account" and len(csv_.splitlines()) == 11
     fresh = Event.create("Copy", rounds=1, movements="danish")
     got = printouts.import_participants(fresh, csv_)
     assert [e.name for e in got] == [e.name for e in ev.entrants.values()]
@@ -763,3 +763,20 @@ def test_refusals_are_messages_in_every_language() -> None:
     with pytest.raises(ScoreError) as s:
         LineScore.from_json({"clean": "one"})
     assert s.value.msg.code == "te_whole" and render(s.value.msg, "pt") == "clean é um número inteiro, não 'one'"
+
+
+def test_a_player_linked_to_an_account_is_stored_only_where_linked_and_old_logs_read_as_before() -> None:
+    """A player's ``account`` (docs/accounts.md "Tournament entrants") is in the ``register`` entry only where he
+    is linked to one: an entry without it (every event made before accounts) reads as a player linked to none,
+    and the event's JSON round-trips."""
+    ev = Event.create("Club night", rounds=1, movements="mitchell")
+    ev.register("Rossi", [{"name": "Ann Rossi", "account": "Ann Rossi"}, "Bruno Neri"])
+    entry = ev.log[-1]
+    assert entry["people"] == [{"name": "Ann Rossi", "club": "", "member": "", "account": "Ann Rossi"},
+                               {"name": "Bruno Neri", "club": "", "member": ""}]
+    again = Event.from_json(json.dumps(ev.to_json()))
+    assert [p.account for p in again.entrants["1"].people] == ["Ann Rossi", ""]
+    old = {"type": "register", "name": "Verdi", "at": "", "by": "",
+           "people": [{"name": "Carla Verdi", "club": "Roma", "member": "12"}, {"name": "Dino Verdi"}]}
+    ev.apply(old)
+    assert [(p.name, p.account) for p in ev.entrants["2"].people] == [("Carla Verdi", ""), ("Dino Verdi", "")]

@@ -12,7 +12,7 @@ import pytest
 
 from burraco import Game, native, preset
 from burraco.bots import HeuristicPlayer, ISMCTSPlayer
-from burraco.envs.encoding import layout_for
+from burraco.envs.layout import layout_for
 from burraco.envs.value import FORMAT, ValueFileError, ValueNet
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "train_value.py"

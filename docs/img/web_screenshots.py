@@ -1,42 +1,32 @@
-"""Take the screenshots of the browser table in the README (docs/img/web-table-1280x800.png and
-docs/img/web-table-390x844.png) and measure the page (first paint, time per incoming message; docs/performance.md).
+"""Take the screenshots of the browser table in the README and docs/web.md (docs/img/web-table-1280x800.png,
+docs/img/web-table-390x844.png and docs/img/web-table-phone-big-hand.png) and measure the page (first paint, time
+per incoming message, bytes on the wire; docs/performance.md).
 
 Run from the repository root: ``python docs/img/web_screenshots.py [--out docs/img] [--lang en] [--chromium PATH]``.
 A real server (SQLite in a temporary folder, quick computer players) seats you at North against three computers;
 Playwright plays your moves from the hint in a 1280×800 window until both sides have melds on the table, asks for a
 hint (it highlights its cards), and takes the desktop picture; the same seat opened on a 390×844 phone gives the
-other. Prints the figures measured as JSON.
+second. The third is a phone in the middle of a hand of 25 cards: two players draw and discard until North can
+take the pile into 25 cards (the test deal of tests/server_support.py's ``big_hand``), then North asks for a hint.
+Then the lobby, the table and a replay are loaded once each with an empty cache at 390×844 and the bytes they take
+on the wire are added up (Chromium's own count, through the DevTools protocol). Prints the figures as JSON.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import socket
 import statistics
+import sys
 import tempfile
-import threading
-import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))  # the tests' server and table helpers (server_support.py)
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _create(url: str) -> dict[str, Any]:
-    body = {"preset": "italian", "hands": 1, "name": "Friday club",
-            "seats": [{"kind": "human", "name": "Anna"}, {"kind": "computer", "level": "heuristic:medium"},
-                      {"kind": "computer", "level": "heuristic:medium"}, {"kind": "computer", "level": "heuristic:medium"}]}
-    req = urllib.request.Request(url + "/api/tables", data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=20) as r:
-        out: dict[str, Any] = json.loads(r.read())
-    return out
+LOCALES = {"en": "en-US", "it": "it-IT", "de": "de-DE", "pt": "pt-BR", "nl": "nl-NL"}
+MEDIUM = {"kind": "computer", "level": "heuristic:medium"}
 
 
 def _my_move(page: Any) -> None:
@@ -50,7 +40,7 @@ def _my_move(page: Any) -> None:
         page.click(f"[data-testid={verb}]")
     else:
         for c in args[1:] if verb == "add" else args:
-            page.locator(f"[data-testid=hand] .card[data-card='{c}']:not(.selected)").first.click()
+            page.locator(f"[data-testid=hand] .card[data-card='{c}']:not(.selected)").first.click(position={"x": 8, "y": 12})
         if verb == "add":
             page.locator(f"[data-testid=our-melds] [data-meld='{args[0]}']").click()
         else:
@@ -58,34 +48,51 @@ def _my_move(page: Any) -> None:
     page.wait_for_function(f"Number(document.body.dataset.n) > {before}")
 
 
+def on_the_wire(browser: Any, url: str, ready: str) -> dict[str, Any]:
+    """The bytes a first load of ``url`` (empty cache, 390×844) takes on the wire until ``ready`` shows and the
+    page is quiet: Chromium's ``encodedDataLength`` of every HTTP answer (headers included), and per file."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US", service_workers="block")
+    page = ctx.new_page()
+    cdp = ctx.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    got: dict[str, dict[str, Any]] = {}
+    cdp.on("Network.responseReceived", lambda e: got.setdefault(e["requestId"], {}).update(url=e["response"]["url"]))
+    cdp.on("Network.loadingFinished", lambda e: got.setdefault(e["requestId"], {}).update(bytes=e["encodedDataLength"]))
+    page.goto(url)
+    page.locator(ready).first.wait_for()
+    page.wait_for_timeout(1000)
+    ctx.close()
+    files = {x["url"].split("/", 3)[-1]: x["bytes"] for x in got.values() if x.get("url", "").startswith("http") and "bytes" in x}
+    return {"total": sum(files.values()), "files": files}
+
+
 def shoot(out: Path, lang: str, chromium: str) -> dict[str, Any]:
-    import uvicorn
     from playwright.sync_api import sync_playwright
 
-    from burraco.server import ServerConfig, create_app
+    from server_support import ThreadServer, big_hand, create, fast_config, in_thread, played_out, sqlite_url
 
     tmp = tempfile.mkdtemp()
-    cfg = ServerConfig(db_url=f"sqlite+aiosqlite:///{tmp}/shots.sqlite3", bot_delay=0.05, between_hands=600.0)
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(cfg), host="127.0.0.1", port=port, log_level="warning",
-                                           ws="websockets-sansio", lifespan="on"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
-    url = f"http://127.0.0.1:{port}"
-    t = _create(url)
-    link = url + t["links"]["N"]
+    server = ThreadServer(fast_config(sqlite_url(Path(tmp) / "shots.sqlite3"), bot_delay=0.05,
+                                      between_hands=600.0)).start()
+    url = server.url
     figures: dict[str, Any] = {}
+    locale = LOCALES[lang]
     try:
+        t = create(url, preset="italian", hands=1, name="Friday club",
+                   seats=[{"kind": "human", "name": "Anna"}, MEDIUM, MEDIUM, MEDIUM])
+        big = create(url, preset="italian-2p", hands=1, name="Friday club",
+                     seats=[{"kind": "human", "name": "Anna"}, {"kind": "human", "name": "Bruno"}])
+        in_thread(big_hand(server.ws_url, big, 25))
+        done = create(url, preset="italian-2p", hands=1, seats=[{"kind": "human", "name": "Anna"}, MEDIUM])
+        in_thread(played_out(server.ws_url, done))  # a finished game for the replay
         with sync_playwright() as p:
             b = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
-            locale = {"en": "en-US", "it": "it-IT", "de": "de-DE", "pt": "pt-BR", "nl": "nl-NL"}[lang]
             ctx = b.new_context(viewport={"width": 1280, "height": 800}, locale=locale, bypass_csp=True,
                                 reduced_motion="reduce")
             page = ctx.new_page()
             page.set_default_timeout(20000)
-            page.goto(link)
+            page.goto(url + t["links"]["N"])
             page.locator("[data-testid=hand] .card").first.wait_for()
             figures["first_contentful_paint_ms"] = page.evaluate(
                 "performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null")
@@ -108,19 +115,28 @@ def shoot(out: Path, lang: str, chromium: str) -> dict[str, Any]:
             figures["per_message_ms_max"] = round(times[-1], 3)
             storage = ctx.storage_state()
             ctx.close()
-            phone = b.new_context(viewport={"width": 390, "height": 844}, locale=locale, bypass_csp=True,
-                                  has_touch=True, is_mobile=True, storage_state=storage, reduced_motion="reduce")
-            page = phone.new_page()
-            page.goto(url + f"/t/{t['id']}")
-            page.locator("[data-testid=hand] .card").first.wait_for()
-            page.wait_for_timeout(500)
-            page.screenshot(path=str(out / "web-table-390x844.png"))
-            phone.close()
+            for name, link, w, h, hint in (("web-table-390x844.png", url + f"/t/{t['id']}", 390, 844, False),
+                                           ("web-table-phone-big-hand.png", url + big["links"]["N"], 390, 844, True)):
+                phone = b.new_context(viewport={"width": w, "height": h}, locale=locale, bypass_csp=True, has_touch=True,
+                                      is_mobile=True, storage_state=storage, reduced_motion="reduce")
+                page = phone.new_page()
+                page.goto(link)
+                page.locator("[data-testid=hand] .card").first.wait_for()
+                if hint:
+                    page.locator("[data-testid=hint]").tap()
+                    page.locator("[data-testid=hint-text][data-action]").wait_for()
+                page.wait_for_timeout(500)
+                page.screenshot(path=str(out / name))
+                phone.close()
+            figures["on_the_wire_bytes"] = {
+                "lobby": on_the_wire(b, url + "/", "[data-testid=tables] .trow"),
+                "table": on_the_wire(b, url + t["links"]["N"], "[data-testid=hand] .card"),
+                "replay": on_the_wire(b, url + f"/t/{done['id']}/replay/0", "[data-testid=r-board] .card"),
+            }
             b.close()
     finally:
-        server.should_exit = True
-        thread.join(timeout=20)
-    static = Path(__file__).resolve().parents[2] / "src" / "burraco" / "server" / "static"
+        server.stop()
+    static = ROOT / "src" / "burraco" / "server" / "static"
     figures["js_css_bytes"] = sum(f.stat().st_size for f in static.iterdir() if f.suffix in (".js", ".css"))
     return figures
 
@@ -128,7 +144,7 @@ def shoot(out: Path, lang: str, chromium: str) -> dict[str, Any]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent)
-    ap.add_argument("--lang", default="en", choices=["en", "it", "de", "pt", "nl"])
+    ap.add_argument("--lang", default="en", choices=sorted(LOCALES))
     ap.add_argument("--chromium", default="/usr/bin/chromium")
     args = ap.parse_args()
     print(json.dumps(shoot(args.out, args.lang, args.chromium), indent=1))

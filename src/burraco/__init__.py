@@ -16,13 +16,15 @@ from .actions import (
 from .bots.hint import Hint, hint
 from .cards import JOKER, card, cards_str, parse_card, parse_cards, rank_of, suit_of, to_str
 from .deal import Deal, DealError, deal_from_seed, deal_physical, draw_for_dealer
-from .game import Game, seat_names, side_names
+from .determinize import determinize
+from .game import Game
 from .match import Match
 from .melds import Meld, MeldError, attach, make_meld
 from .narrate import narrate
 from .record import RecordError, replay, replay_match, replay_text
 from .rules import PRESETS, Rules, RulesError, preset
-from .view import View, determinize
+from .seats import seat_names, side_names
+from .view import View
 
 __version__ = "0.1.0"
 

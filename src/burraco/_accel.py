@@ -1,6 +1,6 @@
 """The engine's optional C extension, built by setup.py where a C compiler and the Python headers are present, or
 None where it was not built or ``BURRACO_PURE=1`` asks for the pure-Python code (the reference: the tests compare
-both): :data:`core`, the native core (``burraco._native``, src/native/native.c), a whole hand in C. It serves
+both): :data:`core`, the native core (``burraco._native``, src/native/), a whole hand in C. It serves
 :meth:`burraco.game.Game.legal_actions` and ``apply`` for every rule set :func:`supported` accepts (every preset),
 and :mod:`burraco.native` wraps it for the search player, simulations and the research environments (their
 observations, action indices and masks included). The rules' parameters reach the core through

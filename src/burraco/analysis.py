@@ -4,14 +4,18 @@ move it finds, judged from that seat's view at that moment only (never the hidde
 cost more than a threshold marked as inaccuracies, mistakes or blunders, and a summary per hand of the points lost
 by kind of decision.
 
-How a decision is judged: the candidates are the search player's (the heuristic's best melds and discards,
-:meth:`~burraco.bots.ismcts.ISMCTSPlayer.root_candidates`) plus the move played; every candidate is played on the
-same sampled determinizations of the view and followed by the same seeded heuristic rollout to the end of the hand
-(:meth:`~burraco.bots.ismcts.ISMCTSPlayer.candidate_values`), so they are compared on the same hidden cards and the
-same later luck. A candidate's value is its mean final score difference for the seat's side (in points); the
-*loss* of the move played is the best value minus its own. A loss is marked only when it is also larger than one
-standard error of the paired differences (a handful of determinizations is noisy): ``inaccuracy`` from
-:data:`INACCURACY` points, ``mistake`` from :data:`MISTAKE`, ``blunder`` from :data:`BLUNDER`.
+How a decision is judged (docs/analysis.md, "How a decision is judged"): the best move is chosen by the judgement the
+hint gives (:func:`burraco.bots.judge.choose`: the search's candidates plus the move played, valued on
+``iterations`` determinizations seeded by the view, the best picked as the flat search picks it), so a move the hint
+recommends is never marked. When it picks another move, the choice is made again on
+:data:`~burraco.bots.judge.REFINE` samples with the move played kept unless another beats it significantly
+(:func:`~burraco.bots.judge.refine`). When the best is still another move, its *loss* — the best move's value minus its own —
+is measured on **independent** samples (:class:`~burraco.bots.judge.PairedLosses`), which the choice cannot have
+favoured: first :data:`MEASURE_START` of them, then twice as many at each look until the loss's interval clears
+every threshold or :data:`MEASURE_CAP` are drawn. A decision is marked when the interval's lower end is at least a
+threshold (``inaccuracy`` from :data:`INACCURACY` points, ``mistake`` from :data:`MISTAKE`, ``blunder`` from
+:data:`BLUNDER`), one-sided at the level :data:`ALPHA` for the seat's decisions in a hand together: Bonferroni over
+those decisions and over the looks (:func:`quantile`).
 
 >>> from burraco import Game, preset
 >>> g = Game.new(preset("italian-2p"), seed=4)
@@ -24,7 +28,7 @@ standard error of the paired differences (a handful of determinizations is noisy
 >>> out.decisions[0].seat, out.decisions[0].kind
 ('N', 'pile')
 >>> sorted(out.to_json())
-['decisions', 'format', 'iterations', 'rules', 'seats', 'seed', 'summary', 'thresholds']
+['alpha', 'decisions', 'format', 'iterations', 'measure', 'rules', 'seats', 'seed', 'summary', 'thresholds']
 """
 
 from __future__ import annotations
@@ -32,11 +36,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import asdict, dataclass, field
+from statistics import NormalDist
 from typing import Any
 
 from .actions import ADD, DISCARD, DRAW, MELD, PICK, SWAP, Action
-from .bots.ismcts import REWARD_SCALE, ISMCTSPlayer
+from .bots.hint import better_reason
+from .bots.judge import HINT_SEED, REFINE, SELECT, Choice, PairedLosses, choose, refine
 from .game import Game
+from .messages import message_to_json
 from .record import replay_match
 from .view import View
 
@@ -47,6 +54,15 @@ INACCURACY = 30.0
 MISTAKE = 80.0
 #: … a blunder
 BLUNDER = 200.0
+#: the significance of the marks: the chance that a hand of one seat gets a mark whose loss is really below its
+#: threshold is at most this (one-sided, Bonferroni over the seat's decisions in the hand and the looks)
+ALPHA = 0.05
+#: the independent samples of a loss's first look (the looks double: 16, 32 … :data:`MEASURE_CAP`)
+MEASURE_START = 16
+#: the most independent samples a decision's loss gets
+MEASURE_CAP = 1024
+#: the number of looks at a loss (16, 32, 64 … 1024)
+LOOKS = int(math.log2(MEASURE_CAP // MEASURE_START)) + 1
 #: the kinds of decision in a hand's summary
 KINDS = ("pile", "melds", "discards", "closing")
 
@@ -72,6 +88,14 @@ class Decision:
     se: float
     mark: str | None
     candidates: tuple[tuple[str, float], ...] = ()
+    #: the independent samples that measured the loss (0: the move played was the best, nothing to measure)
+    samples: int = 0
+    #: the lower end of the loss's one-sided interval at the hand's corrected level (the mark is the highest
+    #: threshold it reaches)
+    lower: float = 0.0
+    #: why the best move is better, in the hint's words (:func:`burraco.bots.hint.better_reason`, a message's JSON);
+    #: None when the move played was the best
+    why: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -95,6 +119,9 @@ class Decision:
                 se=float(d["se"]),
                 mark=None if d.get("mark") is None else str(d["mark"]),
                 candidates=tuple((str(a), float(v)) for a, v in d.get("candidates", ())),
+                samples=int(d.get("samples", 0)),
+                lower=float(d.get("lower", 0.0)),
+                why=d["why"] if isinstance(d.get("why"), dict) else None,
             )
         except (KeyError, TypeError, ValueError) as e:
             raise ValueError(f"not an analysed decision ({FORMAT}): {e}") from e
@@ -139,6 +166,8 @@ class Analysis:
             "iterations": self.iterations,
             "seed": self.seed,
             "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},
+            "alpha": ALPHA,
+            "measure": {"refine": REFINE, "start": MEASURE_START, "cap": MEASURE_CAP},
             "decisions": [d.to_json() for d in self.decisions],
             "summary": self.summary(),
         }
@@ -179,58 +208,106 @@ def kind_of(g: Game, a: Action) -> str:
     return "discards" if a.verb == DISCARD else "melds"
 
 
-def mark_of(loss: float, se: float) -> str | None:
-    """The mark of a loss in points (None below :data:`INACCURACY` or within one standard error)."""
-    if loss <= se:
-        return None
-    if loss >= BLUNDER:
+def t_quantile(p: float, df: int) -> float:
+    """The ``p`` quantile of Student's t with ``df`` degrees of freedom (``p`` ≥ 0.5): the Cornish-Fisher expansion
+    of the normal quantile (Abramowitz & Stegun 26.7.5), within 0.01 of the exact one from 15 degrees of freedom
+    up to p = 0.9999 (the coach's first look has 15)."""
+    z = NormalDist().inv_cdf(p)
+    v = float(max(1, df))
+    g1 = (z**3 + z) / 4
+    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
+    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
+    g4 = (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160
+    return z + g1 / v + g2 / v**2 + g3 / v**3 + g4 / v**4
+
+
+def quantile(decisions: int, df: int) -> float:
+    """The one-sided quantile of the marks (:func:`t_quantile`) at the level :data:`ALPHA` divided by ``decisions``
+    × :data:`LOOKS`: Bonferroni over a seat's decisions in a hand, each looked at up to LOOKS times."""
+    return t_quantile(1.0 - ALPHA / (max(1, decisions) * LOOKS), df)
+
+
+def mark_of(lower: float) -> str | None:
+    """The mark of a loss whose interval's lower end is ``lower`` points: the highest threshold it reaches (None
+    below :data:`INACCURACY`)."""
+    if lower >= BLUNDER:
         return "blunder"
-    if loss >= MISTAKE:
+    if lower >= MISTAKE:
         return "mistake"
-    if loss >= INACCURACY:
+    if lower >= INACCURACY:
         return "inaccuracy"
     return None
 
 
-def judge(
-    view: View, legal: Sequence[Action], played: Action, player: ISMCTSPlayer
-) -> tuple[list[tuple[Action, float]], Action, float, float]:
-    """Values (points) of the candidates and of the move played from ``view``; returns ``(candidates with their
-    values, the best, its value, the standard error of best - played)``."""
-    cands = player.root_candidates(view, list(legal))
-    if played not in cands:
-        cands.append(played)
-    if view.phase == "draw":
-        for a in legal:
-            if a not in cands:
-                cands.append(a)
-    values = player.candidate_values(view, cands)
-    means = [REWARD_SCALE * sum(v) / len(v) for v in values]
-    j = max(range(len(cands)), key=lambda i: (means[i], -i))
-    p = cands.index(played)
-    diffs = [REWARD_SCALE * (values[j][t] - values[p][t]) for t in range(len(values[j]))]
-    n = len(diffs)
-    if n > 1 and j != p:
+@dataclass(frozen=True)
+class Loss:
+    """A loss measured on independent samples: its mean, standard error, the interval's ends at the quantile used
+    and the number of samples (points)."""
+
+    mean: float
+    se: float
+    lower: float
+    upper: float
+    samples: int
+
+
+def measure(paired: PairedLosses, decisions: int) -> Loss:
+    """Sample the loss of ``paired`` adaptively: :data:`MEASURE_START` samples, then twice as many at each look
+    until its interval (± :func:`quantile` standard errors) holds no threshold or :data:`MEASURE_CAP` are drawn."""
+    n = MEASURE_START
+    diffs = paired.more(n)
+    while True:
+        n = len(diffs)
         m = sum(diffs) / n
-        se = math.sqrt(sum((d - m) ** 2 for d in diffs) / (n - 1) / n)
-    else:
-        se = 0.0
-    return list(zip(cands, means, strict=True)), cands[j], means[j], se
+        se = math.sqrt(sum((d - m) ** 2 for d in diffs) / (n - 1) / n) if n > 1 else math.inf
+        q = quantile(decisions, n - 1)
+        lo, hi = m - q * se, m + q * se
+        if n >= MEASURE_CAP or not any(lo < t <= hi for t in (INACCURACY, MISTAKE, BLUNDER)):
+            return Loss(m, se, lo, hi, n)
+        diffs = paired.more(min(n, MEASURE_CAP - n))
+
+
+def judge(
+    view: View,
+    legal: Sequence[Action],
+    played: Action,
+    *,
+    seed: int = 0,
+    iterations: int | None = SELECT,
+    time_budget: float | None = None,
+    decisions: int = 1,
+) -> tuple[Choice, Loss | None]:
+    """The judgement of ``played`` from ``view``: the choice of the best move (:func:`burraco.bots.judge.choose`,
+    the hint's at the same budget, on the hint's samples whatever ``seed``: the move the hint recommends at the
+    tables is never judged); when it picks another move, the choice again on :data:`~burraco.bots.judge.REFINE`
+    samples with ``played`` kept unless another move beats it significantly (:func:`burraco.bots.judge.refine`,
+    seeded by ``seed``; not when the first choice had as many samples already), and when that best is still another move, the loss
+    measured on independent samples (:func:`measure`, at the level corrected for ``decisions`` in the hand); None
+    when ``played`` is the best."""
+    c = choose(view, list(legal), played=played, seed=HINT_SEED, samples=iterations, time_budget=time_budget)
+    if c.best == played:
+        return c, None
+    if c.samples < REFINE:
+        c = refine(view, list(legal), played, seed=seed)
+        if c.best == played:
+            return c, None
+    return c, measure(PairedLosses(view, c.best, played, seed), decisions)
 
 
 def analyse(
     record: dict[str, Any],
     seats: Sequence[str] | None = None,
     *,
-    iterations: int = 16,
+    iterations: int = SELECT,
     time_budget: float | None = None,
     seed: int = 0,
     progress: Progress | None = None,
     hands: Collection[int] | None = None,
 ) -> Analysis:
     """Analyse the decisions of ``seats`` (default: every seat) in a record (RECORDS.md §3). ``iterations``
-    determinizations per decision (reproducible for a ``seed``), or ``time_budget`` seconds per decision;
-    ``hands``: only these hands (their indices from 0; default every hand)."""
+    determinizations per decision to choose the best move (the hint's budget), or ``time_budget`` seconds; the
+    samples are seeded by each decision's view and ``seed``, so a record gets the same judgement every time (with
+    ``iterations``); ``hands``: only these hands (their indices from 0; default every hand)."""
     m = replay_match(record)
     names = m.seats
     want = tuple(seats) if seats else names
@@ -238,8 +315,8 @@ def analyse(
     if unknown:
         raise ValueError(f"unknown seat {unknown[0]!r} (the seats are {' '.join(names)})")
     out = Analysis(m.rules.name, want, iterations, seed)
-    total = 0
     todo: list[tuple[int, int, Game, Action]] = []
+    per_hand: dict[tuple[int, str], int] = {}
     for h, game in enumerate(m.games):
         if hands is not None and h not in hands:
             continue
@@ -247,21 +324,30 @@ def analyse(
         for i, a in enumerate(game.actions):
             if a.seat in want and g.current_seat >= 0 and len(g.legal_actions()) > 1:
                 todo.append((h, i, g.clone(), a))
+                per_hand[(h, a.seat)] = per_hand.get((h, a.seat), 0) + 1
             g.apply(a)
     total = len(todo)
     if progress is not None and total:
         progress(0, total)
     for k, (h, i, g, a) in enumerate(todo):
-        player = ISMCTSPlayer(
-            seed=(seed * 1_000_003 + h) * 10_007 + i,
+        view = g.view(g.current_seat)
+        c, loss = judge(
+            view,
+            g.legal_actions(),
+            a,
+            seed=seed,
             iterations=None if time_budget is not None else iterations,
-            time_budget=time_budget or 1.0,
+            time_budget=time_budget,
+            decisions=per_hand[(h, a.seat)],
         )
-        seat = g.current_seat
-        view = g.view(seat)
-        cands, best, v_best, se = judge(view, g.legal_actions(), a, player)
-        v_played = next(v for c, v in cands if c == a)
-        loss = max(0.0, v_best - v_played)
+        if loss is None:
+            v_best = v_played = c.value(a)
+            mean = se = lower = 0.0
+            n = 0
+        else:
+            mean, se, lower, n = max(0.0, loss.mean), loss.se, loss.lower, loss.samples
+            v_best = c.value(c.best)
+            v_played = v_best - mean
         out.decisions.append(
             Decision(
                 hand=h,
@@ -269,13 +355,16 @@ def analyse(
                 seat=a.seat,
                 kind=kind_of(g, a),
                 played=str(a),
-                best=str(best),
+                best=str(c.best),
                 value_played=round(v_played, 1),
                 value_best=round(v_best, 1),
-                loss=round(loss, 1),
+                loss=round(mean, 1),
                 se=round(se, 1),
-                mark=mark_of(loss, se),
-                candidates=tuple((str(c), round(v, 1)) for c, v in cands),
+                mark=mark_of(lower),
+                candidates=tuple((str(x), round(v, 1)) for x, v in zip(c.candidates, c.values, strict=True)),
+                samples=n,
+                lower=round(lower, 1),
+                why=None if loss is None else message_to_json(better_reason(view, c.best, a)),
             )
         )
         if progress is not None:
@@ -284,7 +373,12 @@ def analyse(
 
 
 __all__ = [
+    "ALPHA",
     "Analysis",
+    "LOOKS",
+    "Loss",
+    "MEASURE_CAP",
+    "MEASURE_START",
     "BLUNDER",
     "Decision",
     "FORMAT",
@@ -295,4 +389,7 @@ __all__ = [
     "judge",
     "kind_of",
     "mark_of",
+    "measure",
+    "quantile",
+    "t_quantile",
 ]

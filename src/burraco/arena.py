@@ -40,9 +40,11 @@ difference's uses Student's t with ``deals - 1`` degrees of freedom (:func:`t95`
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 import math
+import operator
 import os
 import random
 import time
@@ -54,11 +56,13 @@ from .bots.base import Player
 from .bots.players import PlayerFactory as PlayerFactory  # re-exported: the arena's players
 from .bots.players import canonical_player
 from .bots.players import parse_player as parse_player
-from .deal import deal_from_seed
+from .deal import Deal, deal_from_seed
 from .files import write_json_atomic
-from .game import Game, initial_sides
+from .game import Game
 from .match import hand_points
 from .rules import Rules, rules_to_json
+from .seats import initial_sides
+from .state import fields_of
 
 #: a hand still running after this many actions is a bug in a player or the engine
 MAX_ACTIONS = 20_000
@@ -93,28 +97,98 @@ def player_seed(seed: int, deal: int, game: int, seat: int) -> int:
     return ((seed * 1_000_003 + deal) * 2 + game) * 8 + seat
 
 
+def sees_state(make: PlayerFactory) -> bool:
+    """Whether the players ``make`` makes receive the true game instead of their seat's view (``needs_state``, the
+    ``cheat`` search): every result that involves them says so (``a_sees_state``, ``b_sees_state``)."""
+    return bool(getattr(make(0), "needs_state", False))
+
+
+#: the parts of :func:`state_key`, named for the error that says what a player changed
+_STATE_PARTS = (
+    "hands", "hand sizes", "stock", "discard pile", "pozzetti", "pozzetti taken", "order the pozzetti were taken",
+    "seats that took the pozzetti", "pozzetti not yet seen", "pozzetti pending", "melds", "cards seen picked up",
+    "cards on the table", "turn state", "sides", "actions", "deal", "rules", "seats",
+)  # fmt: skip
+
+
+_RULES_FIELDS = operator.attrgetter(*(f.name for f in dataclasses.fields(Rules)))
+_DEAL_FIELDS = operator.attrgetter(*(f.name for f in dataclasses.fields(Deal)))
+
+
+def state_key(game: Game) -> tuple[Any, ...]:
+    """Every field of ``game``'s state as one comparable value (the native core's layout of the state,
+    :func:`~burraco.state.fields_of`, with the actions played, the deal, every field of the rules and the seats):
+    two keys are equal exactly when the states are (every field of :data:`~burraco.state.STATE_FIELDS`). Compared
+    whole rather than through a hash, so that no collision can hide a change; about 10 µs."""
+    d = game.deal
+    return (
+        *fields_of(game),
+        tuple(game.actions),
+        None if d is None else (d, _DEAL_FIELDS(d)),
+        (game.rules, _RULES_FIELDS(game.rules)),
+        (game.n, game.seats, game.side_seats, game.sides),
+    )
+
+
+def state_changes(before: tuple[Any, ...], after: tuple[Any, ...]) -> list[str]:
+    """The names of the parts of the state (:func:`state_key`) that differ."""
+    return [name for name, x, y in zip(_STATE_PARTS, before, after, strict=True) if x != y]
+
+
 def play_game(
-    rules: Rules, game: Game, players: list[Player], a_seats: set[int], clock: list[float], moves: list[int]
+    rules: Rules,
+    game: Game,
+    players: list[Player],
+    a_seats: set[int],
+    clock: list[float],
+    moves: list[int],
+    dets: list[int] | None = None,
 ) -> None:
-    """Play ``game`` to its end; time every decision into ``clock[0]`` (A) or ``clock[1]`` (B)."""
+    """Play ``game`` to its end; time every decision into ``clock[0]`` (A) or ``clock[1]`` (B). ``dets``: for a
+    timed search player (one with a time budget and no fixed number of iterations), the determinizations its
+    searches ran and the searches (decisions with two candidates or more) are added to ``dets[0]``, ``dets[1]`` (A)
+    or ``dets[2]``, ``dets[3]`` (B): what load took from it shows there.
+
+    A player decides from its seat's view; one that declares ``needs_state`` (the ``cheat`` search: measurement
+    only) gets a copy of the true game. After every decision the state is compared with what it was before
+    (:func:`state_key`): a player that changed the game (through something it was handed, or any other way) stops
+    the run with :class:`ArenaError`, which says who and what."""
     n = 0
     while game.end is None:
         seat = game.current_seat
         legal = game.legal_actions()
         view = game.view(seat)
         who = 0 if seat in a_seats else 1
+        before = state_key(game)
         t0 = time.perf_counter()
         p = players[seat]
         if getattr(p, "needs_state", False):  # the cheating reference: measurement only
-            a = p.choose_with_state(game, legal)  # type: ignore[attr-defined]
+            a = p.choose_with_state(game.clone(), legal)  # type: ignore[attr-defined]
         else:
             a = p.choose(view, legal)
         clock[who] += time.perf_counter() - t0
+        if dets is not None and timed_search(p):
+            ran = int(getattr(p, "last_iterations", 0))
+            if ran > 0:
+                dets[2 * who] += ran
+                dets[2 * who + 1] += 1
+        after = state_key(game)
+        if after != before:
+            raise ArenaError(
+                f"player {'AB'[who]} ({getattr(p, 'name', type(p).__name__)}) at seat {game.seat_name(seat)} "
+                f"changed the game while choosing its move (action {n + 1} of the hand): "
+                f"{', '.join(state_changes(before, after))} differ; the run stops, its results would not be fair"
+            )
         moves[who] += 1
         game.apply(a)
         n += 1
         if n > MAX_ACTIONS:
             raise RuntimeError(f"a hand ran past {MAX_ACTIONS} actions")
+
+
+def timed_search(p: Any) -> bool:
+    """Whether ``p`` searches for a time budget (its determinizations per decision depend on the machine)."""
+    return getattr(p, "iterations", 0) is None and hasattr(p, "last_iterations") and hasattr(p, "time_budget")
 
 
 def play_deal(
@@ -124,13 +198,16 @@ def play_deal(
 
     The record holds ``deal``, ``diff`` (A's total over the deal's games minus B's), ``games`` (per game:
     ``[A's total, B's total, how the hand ended]``; with more than two places B's is the mean of its places),
-    ``a_moves``, ``b_moves``, ``a_s`` and ``b_s`` (seconds spent deciding) and ``s`` (seconds to play the deal)."""
+    ``a_moves``, ``b_moves``, ``a_s`` and ``b_s`` (seconds spent deciding), ``s`` (seconds to play the deal) and,
+    for a timed search, ``a_dets``/``b_dets`` and ``a_searches``/``b_searches`` (its determinizations and the
+    decisions it searched: :func:`play_game`)."""
     t_start = time.perf_counter()
     n = rules.players
     first = (n - 1 + rules.direction) % n  # the dealer is the last seat, as in Game.new
     places = initial_sides(n)  # NS/EW; every seat with 2, 3 and 5 players; the three pairs with 6
     clock = [0.0, 0.0]
     moves = [0, 0]
+    dets = [0, 0, 0, 0]
     cards = deal_from_seed(rules, random.Random(seed * 1_000_003 + deal))
     games: list[list[Any]] = []
     for g_i, a_place in enumerate(places):  # A on NS first, then on EW (or in every place in turn)
@@ -139,7 +216,10 @@ def play_deal(
             (make_a if s in a_seats else make_b)(player_seed(seed, deal, g_i, s)) for s in range(n)
         ]
         g = Game(rules, cards, first, check=False)
-        play_game(rules, g, players, a_seats, clock, moves)
+        try:
+            play_game(rules, g, players, a_seats, clock, moves, dets)
+        except ArenaError as e:
+            raise ArenaError(f"deal {deal}, game {g_i + 1}: {e}") from e
         pts = hand_points(g)  # per place: its side's total (2, 4, 6 players) or its player's (3, 5)
         others = [p for i, p in enumerate(pts) if i != g_i]
         b_pts: float = others[0] if len(others) == 1 else sum(others) / len(others)
@@ -154,6 +234,10 @@ def play_deal(
         "a_s": clock[0],
         "b_s": clock[1],
         "s": time.perf_counter() - t_start,
+        "a_dets": dets[0],
+        "a_searches": dets[1],
+        "b_dets": dets[2],
+        "b_searches": dets[3],
     }
 
 
@@ -286,6 +370,12 @@ def summarize(rules: Rules, seed: int, records: Sequence[dict[str, Any]], second
     a_s = sum(float(x["a_s"]) for x in recs)
     b_s = sum(float(x["b_s"]) for x in recs)
     play_s = sum(float(x["s"]) for x in recs)
+    # a timed search's determinizations per searched decision (None: no timed search; older records: none kept)
+    per_dec: dict[str, float | None] = {}
+    for side in "ab":
+        ran = sum(int(x.get(f"{side}_dets", 0)) for x in recs)
+        searched = sum(int(x.get(f"{side}_searches", 0)) for x in recs)
+        per_dec[side] = ran / searched if searched else None
     two_sides = len(initial_sides(rules.players)) == 2
     mwr: float | None = None
     mhands: float | None = None
@@ -319,6 +409,8 @@ def summarize(rules: Rules, seed: int, records: Sequence[dict[str, Any]], second
         "a_ms_per_move": 1000.0 * a_s / a_moves if a_moves else 0.0,
         "b_ms_per_move": 1000.0 * b_s / b_moves if b_moves else 0.0,
         "decisions_per_s": (a_moves + b_moves) / play_s if play_s > 0 else 0.0,
+        "a_dets_per_decision": per_dec["a"],
+        "b_dets_per_decision": per_dec["b"],
         "a_moves": a_moves,
         "b_moves": b_moves,
         "ends": ends,
@@ -342,7 +434,24 @@ def play_duplicate(
         records.append(play_deal(rules, make_a, make_b, seed, i))
         if progress:
             progress(1)
-    return summarize(rules, seed, records, time.perf_counter() - t_start)
+    out = summarize(rules, seed, records, time.perf_counter() - t_start)
+    return out | who_saw_what(make_a, make_b)
+
+
+def who_saw_what(make_a: PlayerFactory, make_b: PlayerFactory) -> dict[str, bool]:
+    """``a_sees_state`` and ``b_sees_state``: whether player A, B received the true game (:func:`sees_state`)."""
+    return {"a_sees_state": sees_state(make_a), "b_sees_state": sees_state(make_b)}
+
+
+def state_note(data: dict[str, Any]) -> str | None:
+    """The warning every result of a run with a player that saw the true game carries (None for a fair run):
+    ``"A sees every hidden card (it receives the true game, not its view)"``."""
+    who = [x for x in ("a", "b") if data.get(f"{x}_sees_state")]
+    if not who:
+        return None
+    names = " and ".join(x.upper() for x in who)
+    verb = "see" if len(who) > 1 else "sees"
+    return f"{names} {verb} every hidden card (the true game, not a view): not a fair comparison"
 
 
 # --- runs over processes, saved to a file -----------------------------------------------------------------------
@@ -493,7 +602,7 @@ def run_arena(
             finished(rec)
     seconds = earlier + time.perf_counter() - t_start
     save_now()
-    out = summarize(rules, seed, [done[i] for i in range(deals)], seconds)
+    out = summarize(rules, seed, [done[i] for i in range(deals)], seconds) | who_saw_what(make_a, make_b)
     out["workers"] = workers
     return out
 
@@ -531,8 +640,11 @@ def plot_diffs(data: dict[str, Any], path: Path | str, title: str | None = None)
             or f"{data.get('rules', '')}: {a} vs {b}, {data.get('deals', len(diffs))} deals, "
             f"A wins {100 * float(data.get('a_win_rate', 0.0)):.1f}%"
         )
+        seen = state_note(data)
+        if seen is not None:  # whatever the title: a run with a player that saw every card says so
+            fig.text(0.5, 0.01, seen, ha="center", va="bottom", color="#c44e52", fontsize=9)
         ax.legend()
-        fig.tight_layout()
+        fig.tight_layout(rect=(0, 0.04 if seen is not None else 0, 1, 1))
         fig.savefig(str(path), dpi=100)
     finally:
         plt.close(fig)
@@ -561,6 +673,11 @@ __all__ = [
     "play_duplicate",
     "play_game",
     "player_seed",
+    "sees_state",
+    "state_changes",
+    "state_key",
+    "state_note",
+    "who_saw_what",
     "plot_available",
     "plot_diffs",
     "run_arena",

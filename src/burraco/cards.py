@@ -17,6 +17,8 @@ SUIT_NAMES = ("hearts", "diamonds", "clubs", "spades")
 SUIT_SINGULAR = ("heart", "diamond", "club", "spade")
 RANK_NAMES = ("ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king")
 JOKER = 52
+#: the wild cards' types: the joker and the four 2s
+WILD_TYPES = (JOKER, 1, 14, 27, 40)
 NUM_TYPES = 53
 DECK_SIZE = 108
 

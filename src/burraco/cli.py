@@ -6,12 +6,12 @@ import errno
 import json
 import os
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from typer.core import TyperCommand, TyperGroup
 
 from .rules import Rules, RulesError, preset
@@ -53,7 +53,12 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     help="Burraco: rules engine, records and simulation.",
+    # -h as well as --help, on every command (a context passes its help options to its commands')
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+#: the exit status of a usage error (a bad option, a path that cannot be used), as Click gives it everywhere
+USAGE = 2
 
 
 def _rules(name: str, players: int) -> Rules:
@@ -82,17 +87,12 @@ def _player(spec: str, option: str) -> str:
         raise typer.BadParameter(f"{option}: {e}") from e
 
 
-def _progress(console: Console, quiet: bool) -> Progress:
-    """The progress bar of long runs (on standard error; hidden when JSON goes to a pipe)."""
-    return Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-        disable=quiet and not console.is_terminal,
-    )
+def _progress(console: Console, quiet: bool) -> Any:
+    """The progress of a long run on standard error (:func:`burraco.progress.progress`: a bar on a terminal,
+    lines elsewhere, none for ``--json`` off a terminal)."""
+    from .progress import progress
+
+    return progress(console, quiet)
 
 
 def _add_tournament() -> None:
@@ -104,9 +104,65 @@ def _add_tournament() -> None:
 _add_tournament()
 
 
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"burraco {version('burraco')}")
+        except PackageNotFoundError:  # a checkout run without an install
+            typer.echo("burraco (not installed: version unknown)")
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
     """Burraco: rules engine, records and simulation."""
+
+
+def _output(path: Path | None, option: str, *, folder: bool = False) -> Path | None:
+    """An output path checked before any work (a usage error that names the option when it cannot be written:
+    no folder, a folder given for a file, no permission), so that a bad path never throws a long run away."""
+    from .files import output_problem
+
+    if path is not None:
+        why = output_problem(path, folder=folder)
+        if why is not None:
+            raise typer.BadParameter(why, param_hint=option)
+    return path
+
+
+def _plot_path(path: Path | None, option: str) -> Path | None:
+    """``--plot FILE``: writable, and of a format matplotlib draws (its suffix: .png, .svg, .pdf …)."""
+    if _output(path, option) is None or path is None:
+        return None
+    from .arena import plot_available
+
+    if plot_available():
+        from matplotlib.figure import Figure
+
+        kinds = Figure().canvas.get_supported_filetypes()
+        suffix = path.suffix.lstrip(".").lower()
+        if suffix not in kinds:
+            raise typer.BadParameter(
+                f"{path}: matplotlib draws {', '.join('.' + k for k in sorted(kinds))}, not {path.suffix or 'a file without a suffix'}",
+                param_hint=option,
+            )
+    return path
+
+
+def _wrote_or_fail(what: str, path: Path, write: Any) -> None:
+    """Write an output after the results have been printed; where writing fails anyway, one line says so and the
+    command ends with status 1 (the results are on the screen already)."""
+    try:
+        write()
+    except (OSError, ValueError) as e:
+        typer.echo(f"error: cannot write the {what} to {path}: {e}", err=True)
+        raise typer.Exit(1) from e
 
 
 @app.command(cls=_Command)
@@ -124,8 +180,7 @@ def replay(
 ) -> None:
     """Replay a record through the engine and print the result as JSON (exit 0 ok, 1 illegal action, 2 bad record).
 
-    A JSON-lines file gives one result a line, each with its line number first ("line"); the exit status is the
-    worst of theirs."""
+    A JSON-lines file gives one result a line, its line number first ("line"); the exit status is the worst one."""
     from .record import replay_lines, replay_text
 
     if watch:
@@ -154,14 +209,98 @@ def replay(
     raise typer.Exit(status)
 
 
+def read_record(file: Path, game: int | None) -> dict[str, Any]:
+    """The record ``analyse`` works on, read as ``replay`` reads it: a record, a record wrapped as ``{"record": …}``
+    (a line of ``simulate --records``), or a JSON-lines file of them, where ``game`` (from 1) picks one (it may be
+    left out when the file holds one). Raises ``RecordError`` (or ``OSError``, ``UnicodeDecodeError``)."""
+    from .record import RecordError, json_lines, load_record, unwrap_record
+
+    text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
+    lines = json_lines(text)
+    if lines is None:
+        if game not in (None, 1):
+            raise RecordError(f"{file} holds one record: --game {game} names none")
+        where, data = "", unwrap_record(load_record(text))
+    else:
+        if game is None:
+            raise RecordError(f"{file} holds {len(lines)} records, one a line: choose one with --game (1–{len(lines)})")
+        if not 1 <= game <= len(lines):
+            raise RecordError(f"--game {game}: {file} holds {len(lines)} records (1–{len(lines)})")
+        n, line = lines[game - 1]
+        where = f"line {n}: "
+        try:
+            data = unwrap_record(load_record(line))
+        except RecordError as e:
+            raise RecordError(f"{where}{e}") from e
+    if not isinstance(data, dict):
+        raise RecordError(f"{where}a record must be a JSON object")
+    return data
+
+
+@app.command(cls=_Command)
+def verify(
+    file: Path = typer.Argument(
+        ..., help="a game record with its deals' commitments (a download of burraco serve); - reads standard input"
+    ),
+    lang: str | None = typer.Option(None, "--lang", help="it, en, de, pt or nl (default: the system locale)"),
+    as_json: bool = typer.Option(False, "--json", help="one JSON object: every hand's check, with its text"),
+) -> None:
+    """Check that every hand of a record was dealt exactly as committed before the deal (docs/fairness.md): exit 0
+    when every hand was, 1 when one was not or cannot be checked (no commitment, seed not revealed yet), 2 when the
+    record is not valid."""
+    from .fair import verify_record
+    from .i18n import check_lang
+    from .messages import msg, render
+    from .record import RecordError, load_record, unwrap_record
+
+    try:
+        language = check_lang(lang)
+    except ValueError as e:
+        raise typer.BadParameter(str(e)) from e
+
+    def fail(why: str) -> None:
+        if as_json:
+            print(json.dumps({"ok": False, "error": "record", "message": why}, ensure_ascii=False))
+        else:
+            typer.echo(render(msg("fair_record_invalid", why=why), language), err=True)
+        raise typer.Exit(2)
+
+    try:
+        text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        fail(f"cannot read {file}: {e}")
+    try:
+        checks = verify_record(unwrap_record(load_record(text)))
+    except RecordError as e:
+        fail(str(e))
+        return
+    ok = sum(1 for c in checks if c.ok)
+    status = 0 if ok == len(checks) else 1
+    if as_json:
+        print(json.dumps({"ok": status == 0, "hands": [c.to_json(language) for c in checks]}, indent=1, ensure_ascii=False))
+    else:
+        for c in checks:
+            typer.echo(("✓ " if c.ok else "✗ " if c.ok is False else "? ") + render(c.why, language, symbols=True))
+        typer.echo(render(msg("fair_summary", ok=ok, n=len(checks)), language))
+    raise typer.Exit(status)
+
+
 @app.command(cls=_Command)
 def analyse(
     file: Path = typer.Argument(
-        ..., help="a game record (docs/records.md): a saved game, a server download …"
+        ...,
+        help="a game record (docs/records.md): a saved game, a server download, or a JSON-lines file as simulate "
+        "--records writes (choose its record with --game); - reads standard input",
     ),
     seat: list[str] = typer.Option([], "--seat", help="the seat(s) to analyse (default: every seat)"),
+    game: int | None = typer.Option(
+        None, "--game", min=1, help="the record of a JSON-lines file to analyse (1: its first line)"
+    ),
     iterations: int = typer.Option(
-        16, "--iterations", min=1, help="determinizations per decision (reproducible with --seed)"
+        32,
+        "--iterations",
+        min=1,
+        help="determinizations per decision on which the best move is chosen (32: the hint's budget)",
     ),
     budget: float | None = typer.Option(
         None, "--budget", help="seconds per decision instead of --iterations"
@@ -171,19 +310,17 @@ def analyse(
     out: Path | None = typer.Option(None, "--out", help="write the record annotated with the analysis here"),
 ) -> None:
     """The coach: how much each decision cost, from the seat's view at the time (never the hidden cards)."""
-    from rich.table import Table
-
     from .analysis import analyse as run_analysis
-    from .messages import cards_symbols
-    from .record import RecordError, load_record
+    from .record import RecordError
 
     if budget is not None and budget <= 0:
         raise typer.BadParameter("--budget must be a positive number of seconds")
+    _output(out, "--out")
     try:
-        record = load_record(file.read_text(encoding="utf-8"))
+        record = read_record(file, game)
     except (OSError, UnicodeDecodeError, RecordError) as e:
         typer.echo(f"error: cannot read {file}: {e}", err=True)
-        raise typer.Exit(2) from e
+        raise typer.Exit(USAGE) from e
     console = Console(stderr=True)
     try:
         with _progress(console, as_json) as bar:
@@ -198,12 +335,25 @@ def analyse(
             )
     except (ValueError, RecordError) as e:
         typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(2) from e
-    if out is not None:
-        out.write_text(json.dumps(res.annotate(record), indent=1, ensure_ascii=False), encoding="utf-8")
+        raise typer.Exit(USAGE) from e
     if as_json:
         print(json.dumps(res.to_json(), indent=1, ensure_ascii=False))
-        return
+    else:
+        _print_analysis(res)
+    if out is not None:
+        text = json.dumps(res.annotate(record), indent=1, ensure_ascii=False)
+        _wrote_or_fail("annotated record", out, lambda: out.write_text(text, encoding="utf-8"))
+        if not as_json:
+            Console().print(f"annotated record: {out}")
+
+
+def _print_analysis(res: Any) -> None:
+    """The coach's tables (``res``: an :class:`~burraco.analysis.Analysis`): the marked decisions, then the points
+    lost per hand and kind of decision."""
+    from rich.table import Table
+
+    from .messages import cards_symbols
+
     show = Console()
     t = Table(title=f"{res.rules}: marked decisions of {' '.join(res.seats)} ({res.iterations} samples each)")
     for col in ("hand", "move", "seat", "kind", "played", "better", "lost", "mark"):
@@ -237,8 +387,6 @@ def analyse(
             marks,
         )
     show.print(s)
-    if out is not None:
-        show.print(f"annotated record: {out}")
 
 
 @app.command(cls=_Command)
@@ -269,13 +417,11 @@ def simulate(
     ),
 ) -> None:
     """Play hands (or matches) between random legal players and report how they ended, scores and speed."""
-    from rich.table import Table
-
     from .parallel import ParallelError
-    from .sim import END_KINDS
     from .sim import simulate as run_sim
 
     r = _rules(rules, players)
+    _output(records, "--records")
     _count(games, "--games")
     if matches is not None:
         _count(matches, "--matches")
@@ -303,14 +449,22 @@ def simulate(
     except ParallelError as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(1) from e
-    if records is not None:
-        with records.open("w", encoding="utf-8") as f:
-            for rec in st.games:
-                f.write(json.dumps(rec, separators=(",", ":")) + "\n")
     data = st.to_json()
     if as_json:
         print(json.dumps(data))
-        return
+    else:
+        _print_simulation(r, st, data)
+    if records is not None:
+        lines = "".join(json.dumps(rec, separators=(",", ":")) + "\n" for rec in st.games)
+        _wrote_or_fail("records", records, lambda: records.write_text(lines, encoding="utf-8"))
+
+
+def _print_simulation(r: Rules, st: Any, data: dict[str, Any]) -> None:
+    """``simulate``'s tables: how the hands (and matches) ended, the mean scores, the speed."""
+    from rich.table import Table
+
+    from .sim import END_KINDS
+
     out = Console()
     t = Table(title=f"{r.name}: {st.hands} hands" + (f" in {st.matches} matches" if st.matches else ""))
     t.add_column("how hands ended")
@@ -387,6 +541,31 @@ def presets() -> None:
 
 
 @app.command(cls=_Command)
+def rules(
+    number: str | None = typer.Argument(None, help="a rule's number (3.2, 14.3); none: the list of the rules"),
+    lang: str | None = typer.Option(None, "--lang", help="en or it (the other languages read the English book)"),
+) -> None:
+    """The project's rule book in the terminal: a rule that a message, the help or the docs name ("rule 3.2")."""
+    from .i18n import check_lang
+    from .rulebook import RulebookError, plain_text, section, sections
+
+    try:
+        code = check_lang(lang) if lang else "en"
+    except ValueError as e:
+        raise typer.BadParameter(str(e), param_hint="--lang") from e
+    width = min(Console().width, 100)
+    if number is None:
+        for s in sections(code).values():
+            typer.echo(f"{'  ' * (s.level - 2)}{s.number}  {s.title}")
+        return
+    try:
+        found = section(number.strip().lstrip("§"), code)
+    except RulebookError as e:
+        raise typer.BadParameter(f"the rule book has no rule {number}", param_hint="NUMBER") from e
+    typer.echo(plain_text(found.page, width))
+
+
+@app.command(cls=_Command)
 def players() -> None:
     """List the spellings of the computer players (for play --partner/--opponents and arena --a/--b)."""
     from rich.table import Table
@@ -444,16 +623,7 @@ def arena(
     as_json: bool = typer.Option(False, "--json", help="print the figures as one JSON object"),
 ) -> None:
     """Play duplicate deals between two computer players (sides swapped on every deal) and report who is stronger."""
-    from rich.table import Table
-
-    from .arena import (
-        MATCH_CI_MIN_DEALS,
-        PLOT_INSTALL_HINT,
-        ArenaError,
-        plot_available,
-        plot_diffs,
-        run_arena,
-    )
+    from .arena import PLOT_INSTALL_HINT, ArenaError, plot_available, plot_diffs, run_arena
     from .parallel import ParallelError
 
     r = _rules(rules, players)
@@ -466,6 +636,9 @@ def arena(
     if plot is not None and not plot_available():
         typer.echo(f"error: {PLOT_INSTALL_HINT}", err=True)
         raise typer.Exit(1)
+    _plot_path(plot, "--plot")
+    if (resume or save) is not None and (resume or save or Path()).is_dir():
+        raise typer.BadParameter(f"{resume or save} is a folder: give a file name", param_hint="--resume/--save")
     console = Console(stderr=True)
     try:
         with _progress(console, as_json) as prog:
@@ -486,19 +659,37 @@ def arena(
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(1) from e
     data["a"], data["b"] = a, b
-    if plot is not None:
-        try:
-            plot_diffs(data, plot)
-        except ArenaError as e:
-            typer.echo(f"error: {e}", err=True)
-            raise typer.Exit(1) from e
     if as_json:
         print(json.dumps(data))
-        return
+    else:
+        _print_arena(r, a, b, data)
+    if plot is not None:  # after the figures: a plot that cannot be drawn loses nothing
+        try:
+            plot_diffs(data, plot)
+        except (ArenaError, OSError, ValueError) as e:
+            typer.echo(f"error: cannot draw the plot to {plot}: {e}", err=True)
+            raise typer.Exit(1) from e
+        if not as_json:
+            Console().print(f"plot: {plot}")
+
+
+def _print_arena(r: Rules, a: str, b: str, data: dict[str, Any]) -> None:
+    """``arena``'s table of figures (a player that saw hidden cards said so)."""
+    from rich.table import Table
+
+    from .arena import MATCH_CI_MIN_DEALS, state_note
+
     out = Console()
-    t = Table(title=f"{r.name}: {a} (A) vs {b} (B), duplicate deals")
+    seen = state_note(data)
+    t = Table(
+        title=f"{r.name}: {a} (A) vs {b} (B), duplicate deals",
+        caption=f"[bold red]{seen}[/]" if seen is not None else None,
+    )
     t.add_column("figure")
     t.add_column("value", justify="right")
+    if seen is not None:
+        who = " and ".join(x.upper() for x in ("a", "b") if data[f"{x}_sees_state"])
+        t.add_row("[bold red]saw every hidden card[/]", f"[bold red]{who}[/]")
     times = {2: "twice", 3: "three times", 5: "five times", 6: "three times"}.get(r.players, "twice")
     t.add_row(f"deals (each played {times})", str(data["deals"]))
     wlo, whi = data["a_win_rate_ci95"]
@@ -531,11 +722,13 @@ def arena(
         )
     t.add_row("A ms per move", f"{data['a_ms_per_move']:.3f}")
     t.add_row("B ms per move", f"{data['b_ms_per_move']:.3f}")
+    for side in "AB":  # a timed search: what the machine let it do (load shows here)
+        per = data.get(f"{side.lower()}_dets_per_decision")
+        if per is not None:
+            t.add_row(f"{side} determinizations per searched decision", f"{per:.0f}")
     t.add_row("decisions per second (per process)", f"{data['decisions_per_s']:.0f}")
     t.add_row("seconds", f"{data['seconds']:.2f}")
     out.print(t)
-    if plot is not None:
-        out.print(f"plot: {plot}")
 
 
 @app.command(cls=_Command)
@@ -552,7 +745,7 @@ def ladder(
         1, "--workers", "-w", help="spread each pairing's deals over this many processes (0: one per CPU)"
     ),
     ray: str | None = typer.Option(
-        None, "--ray", help="play the deals on the Ray cluster at ADDRESS ('local': start one here)"
+        None, "--ray", help="play the deals on the Ray cluster at ADDRESS ('local': start one here; needs burraco\\[ray])"
     ),
     save: Path | None = typer.Option(
         None, "--save", help="keep each pairing's progress in this folder (a stopped ladder continues there)"
@@ -563,8 +756,6 @@ def ladder(
     as_json: bool = typer.Option(False, "--json", help="print the ladder as JSON (docs/strength.md)"),
 ) -> None:
     """A round-robin of computer players in the duplicate arena, rated with OpenSkill: who is stronger, by how much."""
-    from rich.table import Table
-
     from .arena import PLOT_INSTALL_HINT, ArenaError, plot_available
     from .ladder import ladder as run_ladder
     from .ladder import plot_ladder
@@ -580,6 +771,8 @@ def ladder(
     if plot is not None and not plot_available():
         typer.echo(f"error: {PLOT_INSTALL_HINT}", err=True)
         raise typer.Exit(1)
+    _plot_path(plot, "--plot")
+    _output(save, "--save", folder=True)
     n_pairs = len(specs) * (len(specs) - 1) // 2
     console = Console(stderr=True)
     try:
@@ -593,34 +786,50 @@ def ladder(
     except (ArenaError, ParallelError, ValueError) as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(1) from e
+    except OSError as e:  # the --save folder failed while the ladder ran: what was saved stays
+        typer.echo(f"error: cannot keep the progress in {save}: {e}", err=True)
+        raise typer.Exit(1) from e
     data = lad.to_json()
-    if plot is not None:
-        plot_ladder(data, plot)
     if as_json:
         print(json.dumps(data))
-        return
+    else:
+        _print_ladder(r, deals, lad)
+    if plot is not None:  # after the ladder: a plot that cannot be drawn loses nothing
+        _wrote_or_fail("plot", plot, lambda: plot_ladder(data, plot))
+        if not as_json:
+            Console().print(f"plot: {plot}")
+
+
+def _print_ladder(r: Rules, deals: int, lad: Any) -> None:
+    """``ladder``'s tables: the ratings, then the pairings (a player that saw hidden cards marked)."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from .ladder import SEES_MARK, SEES_NOTE, marked
+
     out = Console()
-    t = Table(title=f"{r.name}: ratings after {deals} duplicate deals a pairing (OpenSkill)")
+    seen = any(x.sees_state for x in lad.ratings)
+    note = f"[bold red]{SEES_MARK} {SEES_NOTE}[/]" if seen else None
+    t = Table(title=f"{r.name}: ratings after {deals} duplicate deals a pairing (OpenSkill)", caption=note)
     for col in ("", "player", "rating (mu - 3 sigma)", "mu", "sigma", "deals won / tied / lost"):
         t.add_column(col, justify="left" if col == "player" else "right")
     for k, x in enumerate(lad.ratings, 1):
-        t.add_row(str(k), x.player, f"{x.ordinal:.1f}", f"{x.mu:.1f}", f"{x.sigma:.1f}", f"{x.won} / {x.tied} / {x.lost}")
+        name = escape(marked(x.to_json()))
+        t.add_row(str(k), name, f"{x.ordinal:.1f}", f"{x.mu:.1f}", f"{x.sigma:.1f}", f"{x.won} / {x.tied} / {x.lost}")
     out.print(t)
-    p = Table(title="pairings: points per deal, A - B (95% CI)")
+    p = Table(title="pairings: points per deal, A - B (95% CI)", caption=note)
     for col in ("A", "B", "mean diff", "95% CI", "A wins"):
         p.add_column(col, justify="left" if col in ("A", "B") else "right")
     for pair in lad.pairings:
         ci = pair.get("ci95")
         p.add_row(
-            pair["a"],
-            pair["b"],
+            escape(marked({"player": pair["a"], "sees_state": pair.get("a_sees_state")})),
+            escape(marked({"player": pair["b"], "sees_state": pair.get("b_sees_state")})),
             f"{pair['mean_diff']:+.0f}",
             f"{ci[0]:+.0f} .. {ci[1]:+.0f}" if ci else "—",
             f"{100 * pair['a_win_rate']:.0f}%",
         )
     out.print(p)
-    if plot is not None:
-        out.print(f"plot: {plot}")
 
 
 def _cannot_listen(host: str, port: int) -> OSError | None:
@@ -639,6 +848,53 @@ def _cannot_listen(host: str, port: int) -> OSError | None:
     return None
 
 
+def _db_problem(url: str) -> str | None:
+    """Why the server could not use the database URL ``url`` (checked before it starts, so a mistyped ``--db``
+    is one line, not the server's traceback), or None: SQLAlchemy must know it, with an asynchronous driver, and a
+    SQLite file's folder must exist."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+    forms = "sqlite+aiosqlite:///FILE or postgresql+asyncpg://USER@HOST/DB"
+    try:
+        parsed = make_url(url)
+        dialect = parsed.get_dialect()
+    except (ArgumentError, NoSuchModuleError, ValueError) as e:
+        return f"{url!r} is not a database URL the server can use ({forms}): {e}"
+    if not getattr(dialect, "is_async", False):
+        return f"{url!r}: the server needs an asynchronous driver: {forms}"
+    if parsed.get_backend_name() == "sqlite" and parsed.database and parsed.database != ":memory:":
+        from .files import output_problem
+
+        why = output_problem(Path(parsed.database))
+        if why is not None:
+            return f"{url!r}: {why}"
+    return None
+
+
+def _db_unreachable(url: str, timeout: float = 10.0) -> str | None:
+    """Why the server could not connect to the database at ``url`` (down, a wrong user or name …), or None: one
+    connection opened and closed before the server starts, so that its failure is one line."""
+    import asyncio
+
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    async def probe() -> None:
+        engine = create_async_engine(url)
+        try:
+            async with engine.connect():
+                pass
+        finally:
+            await engine.dispose()
+
+    try:
+        asyncio.run(asyncio.wait_for(probe(), timeout))
+    except Exception as e:  # whatever the driver raises: said in one line
+        why = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        return f"cannot connect to the database {url}: {why}"
+    return None
+
+
 @app.command(cls=_Command)
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="address to listen on (0.0.0.0: every interface)"),
@@ -654,6 +910,10 @@ def serve(
         "default: $BURRACO_REDIS, else none: one process serves every table)"),
     workers: int = typer.Option(1, "--workers", help="server processes sharing the port (above 1: needs --redis "
                                 "and a PostgreSQL --db)"),
+    director_signin: str | None = typer.Option(
+        None, "--director-signin", help="who may create a tournament event: auto (the directors' password on a "
+        "public server), on (the password always), off (anyone), account (a signed-in account only); default: "
+        "$BURRACO_DIRECTOR_SIGNIN, else auto"),
 ) -> None:
     """Start the online server: play in the browser at http://HOST:PORT (needs the server extra)."""
     try:
@@ -664,6 +924,14 @@ def serve(
         raise typer.BadParameter(f"--port must be 1 … 65535 (got {port})")
     from .server.config import cluster_refusal, default_db_url
 
+    if director_signin is not None:
+        if director_signin not in ("auto", "on", "off", "account"):
+            raise typer.BadParameter(f"must be auto, on, off or account (got {director_signin!r})",
+                                     param_hint="--director-signin")
+        os.environ["BURRACO_DIRECTOR_SIGNIN"] = director_signin  # every worker process reads it
+    bad_db = _db_problem(db) if db else None
+    if bad_db is not None:
+        raise typer.BadParameter(bad_db, param_hint="--db")
     refusal = cluster_refusal(db or default_db_url(), redis or os.environ.get("BURRACO_REDIS", ""), workers)
     if refusal is not None:
         typer.echo(f"error: {refusal}", err=True)
@@ -683,8 +951,73 @@ def serve(
             err=True,
         )
         raise typer.Exit(1)
+    unreachable = _db_unreachable(db or default_db_url())
+    if unreachable is not None:
+        typer.echo(f"error: {unreachable}", err=True)
+        raise typer.Exit(1)
     typer.echo(f"burraco: open http://{host}:{port}/ in your browser (Ctrl-C stops the server)", err=True)
     run_server(host=host, port=port, db=db, redis=redis, workers=workers)
+
+
+@app.command("account-password", cls=_Command)
+def account_password(
+    name: str = typer.Argument(..., help="the account's name (any case)"),
+    db: str | None = typer.Option(
+        None, "--db", help="the server's database URL (default: $BURRACO_DB, else the file in your data folder)"),
+) -> None:
+    """Set a new password for an account of the server's database (a forgotten password: docs/accounts.md). The
+    password is asked twice on the terminal, never given on the command line; every session of the account ends."""
+    bad_db = _db_problem(db) if db else None
+    if bad_db is not None:
+        raise typer.BadParameter(bad_db, param_hint="--db")
+    password = typer.prompt("new password", hide_input=True, confirmation_prompt=True)
+
+    _change_account(db, lambda acc: acc.set_password(name, password),
+                    lambda a: f"the password of {a.name!r} is changed; its sessions have ended")
+
+
+def _change_account(db: str | None, change: Callable[[Any], Awaitable[Any]], said: Callable[[Any], str]) -> None:
+    """One change to an account of the server's database (``burraco account-password``, ``burraco admin``): the
+    store migrated first, the change made through :class:`burraco.server.accounts.Accounts`, its outcome or the
+    refusal printed (exit status 1)."""
+    import asyncio
+
+    from .server.config import default_db_url
+
+    async def go() -> str:
+        from .server.accounts import AccountError, Accounts, Limits
+        from .server.store import Store
+
+        store = Store(db or default_db_url())
+        try:
+            await store.migrate()
+            return said(await change(Accounts(store, Limits(0, 0, 0.0))))
+        except AccountError as e:
+            return f"error: {e.message}"
+        finally:
+            await store.close()
+
+    out = asyncio.run(go())
+    typer.echo(out, err=out.startswith("error"))
+    if out.startswith("error"):
+        raise typer.Exit(1)
+
+
+@app.command("admin", cls=_Command)
+def admin(
+    name: str = typer.Argument(..., help="the account's name (any case)"),
+    remove: bool = typer.Option(False, "--remove", help="no longer an administrator"),
+    db: str | None = typer.Option(
+        None, "--db", help="the server's database URL (default: $BURRACO_DB, else the file in your data folder)"),
+) -> None:
+    """Make an account of the server's database a site administrator (docs/accounts.md "Administrators"): it may
+    disable accounts and close tables. The first account made on a server is one already."""
+    bad_db = _db_problem(db) if db else None
+    if bad_db is not None:
+        raise typer.BadParameter(bad_db, param_hint="--db")
+
+    _change_account(db, lambda acc: acc.set_admin(name, not remove),
+                    lambda a: f"{a.name!r} is {'no longer ' if remove else ''}an administrator of this server")
 
 
 @app.command(cls=_Command)

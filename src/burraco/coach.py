@@ -7,16 +7,16 @@ this module only says it: ``Move 12, mistake: you chose to discard 7♥; better:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from .actions import ADD, DISCARD, DRAW, MELD, PICK, REDRAW, SWAP, parse_action
 from .analysis import INACCURACY, KINDS, Decision
 from .cards import cards_str
 from .i18n import Translator
-from .match import seat_names
-from .messages import Message, msg
+from .messages import Message, MessageError, message_from_json, msg
+from .seats import seat_names
 
-__all__ = ["coach_lines", "mark_line", "move_message"]
+__all__ = ["better_message", "coach_lines", "mark_line", "move_message"]
 
 def move_message(text: str, players: int) -> Message:
     """A move of an analysis (``S add 2 Ac``) as the player says it: ``add A♣ to meld 2``."""
@@ -39,6 +39,17 @@ def move_message(text: str, players: int) -> Message:
     return msg("text", text=text)
 
 
+def better_message(d: Decision, players: int) -> Message:
+    """The better move of a judged decision as the coach says it: the hint's reason for it (what it gains, what the
+    move played gave away) where the analysis kept one, else the move in words."""
+    if d.why is not None:
+        try:
+            return message_from_json(d.why)
+        except (MessageError, KeyError, TypeError, ValueError):
+            pass
+    return move_message(d.best, players)
+
+
 def _loss(d: Decision) -> str:
     return f"{d.loss:.0f}"
 
@@ -49,16 +60,23 @@ def mark_line(tr: Translator, d: Decision, players: int) -> str:
     return tr(
         "tui_coach_seen",
         mark=tr.word("coach_mark", d.mark or "inaccuracy"),
-        best=move_message(d.best, players),
+        best=better_message(d, players),
         loss=_loss(d),
     )
 
 
 def coach_lines(
-    tr: Translator, decisions: Iterable[Decision], hand: int, players: int, iterations: int
+    tr: Translator,
+    decisions: Iterable[Decision],
+    hand: int,
+    players: int,
+    iterations: int,
+    turns: Sequence[int] | None = None,
 ) -> list[str]:
     """The page of the coach for one hand: a title, one line per marked decision (in the order played), the
-    points lost per kind of decision."""
+    points lost per kind of decision. ``turns``: the turn of each action of the hand, as the terminal's moves log
+    numbers its lines (``burraco.tui.movelog.turn_numbers``): a decision is named by its line there; without
+    it, by its action's number."""
     ds = [d for d in decisions if d.hand == hand]
     lines = [tr("tui_coach_title", h=hand + 1, n=len(ds), k=iterations)]
     marked = [d for d in ds if d.mark is not None]
@@ -66,10 +84,10 @@ def coach_lines(
         lines.append(
             tr(
                 "tui_coach_line",
-                i=d.index + 1,
+                i=turns[d.index] if turns is not None and d.index < len(turns) else d.index + 1,
                 mark=tr.word("coach_mark", d.mark or "inaccuracy"),
                 played=move_message(d.played, players),
-                best=move_message(d.best, players),
+                best=better_message(d, players),
                 loss=_loss(d),
             )
         )

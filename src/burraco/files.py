@@ -33,4 +33,32 @@ def write_json_atomic(path: Path | str, data: Any, *, indent: int | None = None)
         raise
 
 
-__all__ = ["write_json_atomic"]
+def output_problem(path: Path | str, *, folder: bool = False) -> str | None:
+    """Why ``path`` could not be written (a file, or with ``folder`` a folder to write files into), or None when
+    it can: checked before a long computation, so that a bad output path never throws finished work away.
+
+    >>> output_problem("/nonexistent-folder/x.png")
+    'there is no folder /nonexistent-folder'
+    >>> output_problem("/"), output_problem("/", folder=True) is None
+    ('/ is a folder: give a file name', True)
+    """
+    p = Path(path)
+    if p.exists():
+        if folder and not p.is_dir():
+            return f"{p} is a file, not a folder"
+        if not folder and p.is_dir():
+            return f"{p} is a folder: give a file name"
+        if not os.access(p, os.W_OK):
+            return f"cannot write {p} (no permission)"
+        return None
+    parent = p.parent
+    if not parent.exists():
+        return f"there is no folder {parent}"
+    if not parent.is_dir():
+        return f"{parent} is not a folder"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"cannot write in the folder {parent} (no permission)"
+    return None
+
+
+__all__ = ["output_problem", "write_json_atomic"]

@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .arena import plot_available, run_arena
-from .bots.players import canonical_player
+from .arena import plot_available, run_arena, sees_state
+from .bots.players import canonical_player, parse_player
 from .rules import Rules
 
-__all__ = ["FORMAT", "Ladder", "Rating", "ladder", "plot_ladder"]
+__all__ = ["FORMAT", "SEES_MARK", "SEES_NOTE", "Ladder", "Rating", "ladder", "marked", "plot_ladder"]
 
 #: the ``format`` of a ladder's JSON
 FORMAT = "burraco-ladder/1"
@@ -38,8 +38,8 @@ Progress = Callable[[int, int, int], None]
 
 @dataclass(frozen=True)
 class Rating:
-    """A player's rating after the ladder: OpenSkill's ``mu`` and ``sigma``, ``ordinal`` (mu − 3·sigma), and
-    its deals won, tied and lost."""
+    """A player's rating after the ladder: OpenSkill's ``mu`` and ``sigma``, ``ordinal`` (mu − 3·sigma), its
+    deals won, tied and lost, and whether it saw every hidden card (``sees_state``)."""
 
     player: str
     mu: float
@@ -48,6 +48,8 @@ class Rating:
     won: int
     tied: int
     lost: int
+    #: the player received the true game, not its seat's view (``needs_state``: the ``cheat`` search)
+    sees_state: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -58,6 +60,7 @@ class Rating:
             "won": self.won,
             "tied": self.tied,
             "lost": self.lost,
+            "sees_state": self.sees_state,
         }
 
 
@@ -86,7 +89,7 @@ class Ladder:
 
 
 _PAIR_KEYS = ("a", "b", "deals", "mean_diff", "ci95", "a_win_rate", "a_win_rate_ci95", "a_ms_per_move",
-              "b_ms_per_move", "seconds")  # fmt: skip
+              "b_ms_per_move", "seconds", "a_sees_state", "b_sees_state")  # fmt: skip
 
 
 def ladder(
@@ -117,6 +120,7 @@ def ladder(
     model = PlackettLuce()
     rated = {n: model.rating(name=n) for n in names}
     counts = {n: [0, 0, 0] for n in names}  # won, tied, lost
+    seeing = {n: sees_state(parse_player(n)) for n in names}
     folder = Path(save_dir) if save_dir is not None else None
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
@@ -142,12 +146,24 @@ def ladder(
             counts[b][slot_b] += 1
     out.ratings = sorted(
         (
-            Rating(n, float(r.mu), float(r.sigma), float(r.ordinal()), *counts[n])
+            Rating(n, float(r.mu), float(r.sigma), float(r.ordinal()), won, tied, lost, seeing[n])
             for n, r in rated.items()
+            for won, tied, lost in (counts[n],)
         ),
         key=lambda r: (-r.ordinal, r.player),
     )
     return out
+
+
+#: the mark beside a player that saw every hidden card, in the ladder's table and plot, and what it means
+SEES_MARK = "(!)"
+SEES_NOTE = "saw every hidden card (the true game, not its view): not a fair comparison"
+
+
+def marked(rating: dict[str, Any]) -> str:
+    """A rating's player as the ladder's table and plot name it: with :data:`SEES_MARK` when it saw every
+    hidden card."""
+    return f"{rating['player']} {SEES_MARK}" if rating.get("sees_state") else str(rating["player"])
 
 
 def _slug(spec: str) -> str:
@@ -166,7 +182,7 @@ def plot_ladder(data: dict[str, Any], path: Path | str, title: str | None = None
     import matplotlib.pyplot as plt
 
     ratings = data["ratings"]
-    names = [r["player"] for r in ratings]
+    names = [marked(r) for r in ratings]
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 0.6 * len(names) + 2.5))
     ys = list(range(len(names)))[::-1]
     left.errorbar(
@@ -175,7 +191,7 @@ def plot_ladder(data: dict[str, Any], path: Path | str, title: str | None = None
     left.set_yticks(ys, names)
     left.set_xlabel("rating (OpenSkill mu, bars ±3 sigma)")
     left.grid(axis="x", alpha=0.3)
-    idx = {n: k for k, n in enumerate(names)}
+    idx = {r["player"]: k for k, r in enumerate(ratings)}
     grid = [[float("nan")] * len(names) for _ in names]
     for p in data["pairings"]:
         a, b = idx[p["a"]], idx[p["b"]]
@@ -194,6 +210,9 @@ def plot_ladder(data: dict[str, Any], path: Path | str, title: str | None = None
     right.set_title("points per deal, row against column")
     fig.colorbar(im, ax=right, shrink=0.8)
     fig.suptitle(title or f"{data['rules']}: {data['deals']} duplicate deals a pairing")
-    fig.tight_layout()
+    seen = any(r.get("sees_state") for r in ratings)
+    if seen:
+        fig.text(0.5, 0.01, f"{SEES_MARK} {SEES_NOTE}", ha="center", va="bottom", color="tab:red", fontsize=9)
+    fig.tight_layout(rect=(0, 0.04 if seen else 0, 1, 1))
     fig.savefig(path, dpi=120)
     plt.close(fig)

@@ -26,18 +26,12 @@ from typing import Any
 
 from .actions import Action, IllegalActionError
 from .deal import Deal, deal_from_seed, deal_physical, draw_for_dealer
-from .game import Game, seat_names, side_names
+from .game import Game
 from .messages import msg
 from .rules import Rules, rules_to_json, victory_points
+from .seats import scorer_names, seat_names, side_names
+from .takeback import without_last
 from .view import View
-
-
-def scorer_names(rules: Rules) -> tuple[str, ...]:
-    """Who keeps a match total: the sides with 2, 4 and 6 players, every player with 3 and 5 (his own hands, his
-    half of a pair's, RULES.md §14.3–§14.4)."""
-    if rules.players in (3, 5):
-        return seat_names(rules.players)
-    return side_names(rules.players)
 
 
 def hand_points(g: Game) -> list[int]:
@@ -83,19 +77,6 @@ class Match:
         self.totals = [0] * len(self.sides)
         self._scored = 0  # hands whose score is in the totals
         self._view_totals: tuple[tuple[int, int], tuple[int, ...]] | None = None  # for view(): (key, totals)
-
-    @classmethod
-    def from_record(cls, record: Any, seed: int | None = None, *, physical_deal: bool = False) -> Match:
-        """The match of a record (RECORDS.md §3), ready to continue: the recorded hands are replayed and the hands
-        after them are dealt from ``seed`` (:meth:`deal_for_hand`), so a match rebuilt with the seed it was
-        started with goes on exactly as if it had never stopped. Raises ``RecordError`` / ``ActionError`` as
-        :func:`burraco.record.replay_match` does."""
-        from .record import replay_match  # record.py builds on this module
-
-        m = replay_match(record)
-        m.seed = seed
-        m.physical_deal = physical_deal
-        return m
 
     # ----- hands --------------------------------------------------------------------------------------------------
     def _source(self, *parts: object) -> random.Random:
@@ -152,6 +133,13 @@ class Match:
         self.games.append(g)
         return g
 
+    def take_back(self) -> Game:
+        """Take back the current hand's last action (:mod:`burraco.takeback` says which may be): the hand is rebuilt
+        from its deal and the actions before it, and replaces the current one, which is returned."""
+        g = without_last(self.game)
+        self.games[-1] = g
+        return g
+
     def apply(self, action: Action | str) -> None:
         """Apply an action to the current hand; the totals update when the hand ends."""
         self.game.apply(action)
@@ -173,12 +161,21 @@ class Match:
         return self._scored
 
     @property
+    def timed_out(self) -> bool:
+        """True when a hand in which the time-out was called has ended: the match ends with it, whatever number of
+        hands it was set for (RULES.md §0.1 "The time-out ends the match", §9.4)."""
+        done = self.hands_finished
+        return any(g.timeout_called for g in self.games[:done])
+
+    @property
     def is_over(self) -> bool:
-        """True when the match has ended (§11, §12, §0.1 "Match end")."""
+        """True when the match has ended (§11, §12, §0.1 "Match end"; a time-out ends it with its hand)."""
         r = self.rules
         done = self.hands_finished
         if done == 0 or (self.games and not self.games[-1].is_over):
             return False
+        if self.timed_out:
+            return True
         if r.hands_per_match is not None and done >= r.hands_per_match:
             return True
         top = max(self.totals)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from typing import Final
+from typing import Any, Final
 
 from .cards import CARD_STR, JOKER, RANK_NAMES, SUIT_NAMES, SUITS, cards_str
 from .messages import Message, MessageError, msg
@@ -57,7 +57,8 @@ def _pos_card(pos: int, suit: int) -> int:
 
 
 class Meld:
-    """One meld on the table (immutable). Build with :func:`make_meld` / :func:`attach`."""
+    """One meld on the table: an immutable value, shared by every game, view and cache that holds it (setting or
+    deleting an attribute raises AttributeError). Build with :func:`make_meld` / :func:`attach`."""
 
     __slots__ = (
         "kind",
@@ -89,6 +90,23 @@ class Meld:
 
     def __repr__(self) -> str:
         return f"Meld({KIND_NAMES[self.kind]}: {cards_str(self.display_cards())})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a meld is an immutable value: its {name!r} cannot be set")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a meld is an immutable value: its {name!r} cannot be deleted")
+
+    def __reduce__(self) -> tuple[Callable[..., Meld], tuple[object, ...]]:
+        """Pickled as its fields; loaded with a new :attr:`uid` (a uid is unique within one process only)."""
+        fields = (self.kind, self.cards, self.suit, self.rank, self.mask, self.wild, self.wild_pos, self.naturals)
+        return _load, (fields, self.burraco)
+
+    def __copy__(self) -> Meld:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Meld:
+        return self
 
     def __eq__(self, other: object) -> bool:
         """Two melds are equal when they hold the same cards in the same roles (naturals' places, the wild)."""
@@ -170,7 +188,43 @@ def _new(
     naturals: int,
     ctx: MeldRules,
 ) -> Meld:
-    m = Meld.__new__(Meld)
+    m = _building(kind, cards, suit, rank, mask, wild, wild_pos, naturals)
+    m.burraco = ctx.classify(m)
+    return _frozen(m)
+
+
+def _load(fields: tuple[int, tuple[int, ...], int, int, int, int, int, int], burraco: str | None) -> Meld:
+    """A pickled meld (:meth:`Meld.__reduce__`), with a new uid."""
+    m = _building(*fields)
+    m.burraco = burraco
+    return _frozen(m)
+
+
+class _Building:
+    """A meld while it is filled in: the same slots as :class:`Meld` without its refusal to be set; one
+    ``__class__`` assignment (:func:`_frozen`) then makes it a :class:`Meld` (five times cheaper than setting every
+    field of a Meld through ``object.__setattr__``)."""
+
+    __slots__ = Meld.__slots__
+
+    kind: int
+    cards: tuple[int, ...]
+    suit: int
+    rank: int
+    mask: int
+    wild: int
+    wild_pos: int
+    size: int
+    burraco: str | None
+    naturals: int
+    _hash: int
+    uid: int
+
+
+def _building(
+    kind: int, cards: tuple[int, ...], suit: int, rank: int, mask: int, wild: int, wild_pos: int, naturals: int
+) -> _Building:
+    m = _Building()
     m.kind = kind
     m.cards = cards
     m.suit = suit
@@ -180,10 +234,14 @@ def _new(
     m.wild_pos = wild_pos
     m.size = len(cards)
     m.naturals = naturals
-    m.burraco = ctx.classify(m)
     m._hash = hash((kind, cards, mask, wild))
     m.uid = next(_UIDS)
     return m
+
+
+def _frozen(m: _Building) -> Meld:
+    m.__class__ = Meld  # type: ignore[assignment]  # the same slots: from here on every field is fixed
+    return m  # type: ignore[return-value]
 
 
 class MeldRules:
@@ -221,7 +279,7 @@ class MeldRules:
         self._singles_cache: dict[tuple[int, tuple[int, ...], int, int], int] = {}
 
     # ----- classification (§4.8) ------------------------------------------------------------------------------
-    def classify(self, m: Meld) -> str | None:
+    def classify(self, m: Meld | _Building) -> str | None:
         """Burraco class re-derived from the cards: None below the minimum length, else clean/semiclean/dirty."""
         if m.size < self.min_len:
             return None
@@ -530,3 +588,13 @@ def burraco_bonus(meld: Meld, rules: Rules) -> int:
 def meld_points(meld: Meld, values: tuple[int, ...]) -> int:
     """Card points of a meld (every card at face value, §1.3)."""
     return sum(values[c] for c in meld.cards)
+
+
+def meld_json(m: Meld) -> dict[str, Any]:
+    """A meld as the replay result writes it (``cards``, ``kind``, ``wild``, ``burraco``; RECORDS.md §5)."""
+    return {
+        "cards": [CARD_STR[c] for c in m.display_cards()],
+        "kind": "set" if m.kind == SET else "sequence",
+        "wild": m.wild >= 0,
+        "burraco": m.burraco,
+    }

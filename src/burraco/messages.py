@@ -119,20 +119,28 @@ def text(s: str) -> Message:
     return Message("text", {"text": s})
 
 
-def render(m: Message, lang: str = "en", *, symbols: bool = False, player: bool = False) -> str:
+def render(
+    m: Message, lang: str = "en", *, symbols: bool = False, player: bool = False, you: str | None = None
+) -> str:
     """The text of ``m`` in ``lang`` (English where the language or the code is unknown). ``symbols``: cards as
-    ``7♥`` instead of ``7h``; ``player``: the form for a player's screen (symbols, and a refused action without its
-    record notation)."""
+    ``7♥`` instead of ``7h``; ``player``: the form for a player's screen (symbols; a refused action without its
+    record notation, told to the player who made it, "you"; the rules it cites as "rule 3.2" instead of "§3.2",
+    :func:`player_citations`). ``you``: the seat the text is told to (a refusal's own seat, in the player form):
+    a code with a second-person form (``code_you``) takes it."""
     symbols = symbols or player
     if player and m.code == "action_refused" and isinstance(m.params.get("reason"), Message):
+        action = m.params.get("action")
+        you = str(action).split(" ")[0] if isinstance(action, str) and action else you
         m = m.params["reason"]  # type: ignore[assignment]
     templates, words = _CATALOGUES.get(lang) or _CATALOGUES["en"]
-    tpl = templates.get(m.code)
+    tpl = templates.get(f"{m.code}_you") if you is not None else None
+    if tpl is None:
+        tpl = templates.get(m.code)
     if tpl is None:
         tpl = en.TEMPLATES.get(m.code)
         if tpl is None:
             return " ".join(
-                [m.code, *(f"{k}={_value(v, None, lang, words, symbols, player)}" for k, v in m.params.items())]
+                [m.code, *(f"{k}={_value(v, None, lang, words, symbols, player, you)}" for k, v in m.params.items())]
             )
     params = m.params
 
@@ -141,27 +149,62 @@ def render(m: Message, lang: str = "en", *, symbols: bool = False, player: bool 
         v = params.get(name, "?")
         if one is not None:
             return one if v == 1 else other
-        out = _value(v, table, lang, words, symbols, player)
+        out = _value(v, table, lang, words, symbols, player, you)
         if symbols and name in CARD_PARAMS and isinstance(v, str):
             return cards_symbols(out, words.get("joker", {}).get("JK") or en.WORDS["joker"]["JK"])
         return out
 
-    return FIELD.sub(field, tpl)
+    out = FIELD.sub(field, tpl)
+    return player_citations(out, lang) if player else out
 
 
 def _value(
-    v: Param, table: str | None, lang: str, words: dict[str, dict[str, str]], symbols: bool, player: bool
+    v: Param,
+    table: str | None,
+    lang: str,
+    words: dict[str, dict[str, str]],
+    symbols: bool,
+    player: bool,
+    you: str | None = None,
 ) -> str:
     if isinstance(v, Message):
-        return render(v, lang, symbols=symbols, player=player)
+        return render(v, lang, symbols=symbols, player=player, you=you)
     if isinstance(v, (list, tuple)):
-        return words["join"]["and"].join(_value(x, table, lang, words, symbols, player) for x in v)
+        return words["join"]["and"].join(_value(x, table, lang, words, symbols, player, you) for x in v)
     if table is not None:
         w = words.get(table, {}).get(str(v))
         if w is None:
             w = en.WORDS.get(table, {}).get(str(v))
         return str(v) if w is None else w
     return str(v)
+
+
+#: the rules an engine text cites, as it writes them: ``§3.2``, ``§6.6, §8.1.3``, ``§14.3–§14.4``, ``§0.1 C-22``
+#: (a citation of another document, ``RECORDS.md §4``, is not a rule)
+_CITED = re.compile(r"(?<!\.md )§\d+(?:\.\d+)*(?:(?:, |–)§\d+(?:\.\d+)*)*")
+#: a reference to the rule book's table of disagreeing sources (``C-22``): meaningless on a player's screen
+_CONTRADICTION = re.compile(r"(?:,|;)? ?\bC-\d+\b")
+
+
+def player_citations(text: str, lang: str = "en") -> str:
+    """A text's citations of the rule book as a player reads them: ``§3.2`` becomes ``rule 3.2`` (``regola
+    3.2`` …), ``§6.6, §8.1.3`` ``rules 6.6, 8.1.3``; the keys of the sources' disagreements (``C-22``) go.
+
+    >>> player_citations("it is N's turn, not S's (§3.1)"), player_citations("(§6.6, §8.1.3)", "it")
+    ("it is N's turn, not S's (rule 3.1)", '(regole 6.6, 8.1.3)')
+    >>> player_citations("(§0.1 C-22)"), player_citations("seats (RECORDS.md §4)")
+    ('(rule 0.1)', 'seats (RECORDS.md §4)')
+    """
+    if "§" not in text:
+        return text
+    word = (_CATALOGUES.get(lang) or _CATALOGUES["en"])[1].get("rule") or en.WORDS["rule"]
+
+    def cite(m: re.Match[str]) -> str:
+        run = m.group(0)
+        many = "," in run or "–" in run
+        return f"{word['many' if many else 'one']} {run.replace('§', '')}"
+
+    return _CITED.sub(cite, _CONTRADICTION.sub("", text))
 
 
 def message_to_json(m: Message) -> dict[str, Any]:
@@ -208,6 +251,7 @@ __all__ = [
     "message_from_json",
     "message_to_json",
     "msg",
+    "player_citations",
     "render",
     "text",
 ]

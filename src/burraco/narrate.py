@@ -22,8 +22,8 @@ from collections.abc import Sequence
 
 from .actions import ADD, DISCARD, DRAW, MELD, PICK, REDRAW, SWAP, TIMEOUT, Action
 from .cards import CARD_STR, cards_str
-from .game import seat_names
 from .messages import Message, msg
+from .seats import seat_names
 from .view import View
 
 
@@ -101,12 +101,33 @@ def narrate(
             out.append(msg("log_pozzetto_direct_you") if mine else msg("log_pozzetto_direct", who=who))
         else:
             out.append(msg("log_pozzetto_discard_you") if mine else msg("log_pozzetto_discard", who=who))
+    if len(after.side_seats) < len(before.side_seats):  # three and five players: the first out plays solo now
+        out += _pairs_formed(after, who_of, you)
     if after.end is not None and before.end is None:
         if after.end == "closed" and after.closed_by >= 0:
             closer = after.closed_by
             out.append(msg("log_closed_you") if closer == you else msg("log_closed", who=who_of[closer]))
         else:
             out.append(msg("log_hand_end", end=after.end))
+    return out
+
+
+def _pairs_formed(after: View, who_of: Sequence[str], you: int) -> list[Message]:
+    """The pairs formed against the solo player, one line each (RULES.md §14.3, §14.4): told from the solo's seat
+    ("You play alone from now on; B and C play as a pair"), from a seat of the pair ("A plays alone from now on;
+    you and C play as a pair"), or by a spectator."""
+    rule = "14.3" if after.rules.players == 3 else "14.4"
+    solo = after.solo
+    out: list[Message] = []
+    for pair in (x for x in after.side_seats if len(x) > 1):
+        names = [who_of[s] for s in pair]
+        if solo == you:
+            out.append(msg("log_solo_you", pair=names, rule=rule))
+        elif you in pair:
+            partner = next(who_of[s] for s in pair if s != you)
+            out.append(msg("log_pair_formed_you", solo=who_of[solo], partner=partner, rule=rule))
+        else:
+            out.append(msg("log_pair_formed", solo=who_of[solo], pair=names, rule=rule))
     return out
 
 

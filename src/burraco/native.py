@@ -1,4 +1,4 @@
-"""The native core: one hand in compact C form (``burraco._native``, src/native/native.c), beside the pure-Python
+"""The native core: one hand in compact C form (``burraco._native``, src/native/), beside the pure-Python
 engine, which stays the reference.
 
 A :class:`NativeHand` is made from a :class:`~burraco.game.Game` and serves the same legal actions (the same list,
@@ -17,33 +17,33 @@ sets of 2s or more than one wild per meld); anything else plays on the Python en
 
 from __future__ import annotations
 
+import copy
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from ._accel import core
+from ._accel import check_native, core
 from ._accel import native_rules as native_rules  # re-exported: the core's rules and what it plays
 from ._accel import supported as supported
-from .actions import Action, IllegalActionError
+from .actions import Action, IllegalActionError, parse_action
 from .cards import NUM_TYPES
-from .game import (
+from .deal import deal_from_seed
+from .game import Game, _core_game, _CoreGame, served
+from .messages import msg
+from .rules import Rules
+from .seats import seat_names
+from .state import (
     _END_CODE,
     _PHASE_CODE,
     _PHASES,
     ENDS,
     STATE_FIELDS,
-    Game,
     _meld_fields,
+    _set_state,
+    _side_names,
     fields_of,
-    initial_sides,
-    seat_names,
-    side_name,
-    side_names,
 )
-from .melds import _new, meld_rules
-from .messages import msg
-from .rules import Rules
 
 if TYPE_CHECKING:
     from .view import View
@@ -91,15 +91,15 @@ class NativeHand:
     @classmethod
     def from_game(cls, g: Game) -> NativeHand:
         """The native copy of ``g`` (ValueError where ``supported(rules)`` refuses its rules)."""
+        if isinstance(g, _CoreGame):  # a game served by the core alone: a copy of its state there
+            return cls(g.rules, g.deal, g._nh.clone())
         return cls(g.rules, g.deal, _core().Hand(native_rules(g.rules), fields_of(g)))
 
     @classmethod
     def new(cls, rules: Rules, seed: int, dealer: int | None = None) -> NativeHand:
         """The hand ``Game.new(rules, seed, dealer)`` deals, dealt by the core (the same shuffle: Python's Mersenne
-        Twister seeded as ``random.Random(seed)``; ``0 <= seed < 2**64``). Its ``deal`` is worked out when asked
-        for (:meth:`to_game`)."""
-        if not 0 <= seed < 1 << 64:
-            raise ValueError("the native core deals from seeds 0 <= seed < 2**64")
+        Twister seeded as ``random.Random(seed)`` is, for every int ``seed``: negative ones and ones beyond 64 bits
+        included). Its ``deal`` is worked out when asked for (:meth:`to_game`)."""
         if dealer is None:
             dealer = rules.players - 1
         first = (dealer + rules.direction) % rules.players
@@ -126,20 +126,25 @@ class NativeHand:
         got: list[Action] = self._h.legal_actions()
         return got
 
-    def apply(self, action: Action) -> None:
-        """Apply a legal action; anything else raises the :class:`~burraco.actions.ActionError` the Python engine
-        gives for it (the state is left as is)."""
-        if not self._h.apply(action):
-            err = self.to_game().check(action) if isinstance(action, Action) else None
-            raise err or IllegalActionError(msg("not_an_action", action=str(action)), str(action))
+    def apply(self, action: Action | str) -> None:
+        """Apply a legal action, or its text (``"N draw"``, as :meth:`Game.apply` takes it); anything else raises the
+        :class:`~burraco.actions.ActionError` the Python engine gives for it (the state is left as is)."""
+        if self._h.apply(action):  # an Action of the legal list: no more Python than that
+            return
+        a = parse_action(action, seat_names(self.rules.players)) if isinstance(action, str) else action
+        if a is not action and self._h.apply(a):
+            return
+        err = self.to_game().check(a) if isinstance(a, Action) else None
+        raise err or IllegalActionError(msg("not_an_action", action=str(a)), str(a))
 
     def apply_index(self, i: int) -> None:
         """Apply the ``i``-th action of :meth:`legal_actions`."""
         self._h.apply_index(i)
 
     def random_playout(self, seed: int) -> int:
-        """Play uniform random legal actions (the core's own random stream, from ``seed``) to the end of the hand,
-        the GIL released; returns the number of decisions."""
+        """Play uniform random legal actions (the core's own random stream, splitmix64 seeded with ``seed`` modulo
+        2**64: it has no Python counterpart) to the end of the hand, the GIL released; returns the number of
+        decisions."""
         got: int = self._h.random_playout(seed)
         return got
 
@@ -173,8 +178,11 @@ class NativeHand:
         return got
 
     def seeded_heuristic_playout(self, level: str, seed: int, depth: int | None = None) -> int:
-        """:meth:`heuristic_playout` with seat ``k`` drawing from ``random.Random(seed + k)`` (seeded in the core: the
-        search player's rollouts, which seed their players so and never use them afterwards)."""
+        """:meth:`heuristic_playout` with seat ``k`` drawing from ``random.Random(seed + k)`` (the search player's
+        rollouts, which seed their players so and never use them afterwards), for every int ``seed``. Seeded in the
+        core, a seat's generator only once it first draws, from the thread's copies of the last seeds' generators:
+        the rollouts of every candidate move of a determinization share one seed, and seeding a Mersenne Twister
+        costs more than a dozen decisions of the playout."""
         got: int = self._h.seeded_heuristic_playout(_LEVEL[level], seed, -1 if depth is None else depth)
         return got
 
@@ -221,90 +229,31 @@ class NativeHand:
         """A Python :class:`Game` in this state (``actions``: its history, for records; empty by default)."""
         deal = self.deal
         if isinstance(deal, tuple):  # dealt by the core (:meth:`new`): the deal Game.new makes from that seed
-            from .deal import deal_from_seed
-
             deal = self.deal = deal_from_seed(self.rules, deal[1])
         return game_from_fields(self.rules, deal, self.fields(), actions or [])
-
-
-def _initial_side_of(n: int) -> tuple[int, ...]:
-    return tuple(next(k for k, m in enumerate(initial_sides(n)) if s in m) for s in range(n))
-
-
-def _groups(n: int, side_of_seat: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    k = max(side_of_seat) + 1
-    return tuple(tuple(s for s in range(n) if side_of_seat[s] == j) for j in range(k))
-
-
-def _side_names(n: int, side_of_seat: tuple[int, ...]) -> tuple[str, ...]:
-    if tuple(side_of_seat) == _initial_side_of(n):
-        return side_names(n)
-    seats = seat_names(n)
-    return tuple(side_name(seats, m) for m in _groups(n, tuple(side_of_seat)))
 
 
 def game_from_fields(rules: Rules, deal: Any, f: tuple[Any, ...], actions: list[Action]) -> Game:
     """A Python game from the native layout (:func:`fields_of`)."""
     g = Game(rules, None, 0)
-    ctx = meld_rules(rules)
-    n = rules.players
-    side_of_seat, solo = f[14] if len(f) > 14 else (_initial_side_of(n), -1)
-    side_of_seat = tuple(side_of_seat)
-    fields: dict[str, Any] = {
-        "deal": deal,
-        "n": n,
-        "seats": seat_names(n),
-        "sides": _side_names(n, side_of_seat),
-        "side_seats": _groups(n, side_of_seat),
-        "side_of_seat": side_of_seat,
-        "solo": solo,
-        "hands": [bytearray(h) for h in f[0]],
-        "hand_n": list(f[1]),
-        "stock": list(f[2]),
-        "pile": list(f[3]),
-        "pozzetti": list(f[4]),
-        "poz_taken": list(f[5]),
-        "poz_order": list(f[6]),
-        "poz_by": list(f[7]),
-        "hidden": [None if h is None else list(h) for h in f[8]],
-        "poz_pending": [bool(p) for p in f[9]],
-        "melds": [[_new(m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], ctx) for m in side] for side in f[10]],
-        "known": [bytearray(k) for k in f[11]],
-        "table": bytearray(f[12]),
-        "actions": list(actions),
-    }
-    ints = f[13]
-    names = (
-        "turn", "phase", "picked", "drew", "lone", "lone_gone", "top", "top_used", "melded", "opening", "must_open",
-        "drawn", "redrawn", "last_turn", "timeout_called", "end", "closed_by", "first", "laid", "stalemate_run",
-        "turns", "timeout_left",
-    )  # fmt: skip
-    flags = {"picked", "drew", "lone_gone", "top_used", "melded", "opening", "must_open", "redrawn", "last_turn",
-             "timeout_called"}  # fmt: skip
-    for name, v in zip(names, ints, strict=False):
-        if name == "phase":
-            fields[name] = _PHASES[v]
-        elif name == "end":
-            fields[name] = ENDS[v]
-        elif name in flags:
-            fields[name] = bool(v)
-        else:
-            fields[name] = v
-    for name, v in fields.items():
-        setattr(g, name, v)
-    g._ctx = ctx
-    from .gen import generator
-
-    g._gen = generator(ctx)
-    g._values = rules.card_values()
-    g._legal = None
-    g._meldkeys = [None] * len(g.melds)
-    assert len(g.hands) == n and all(len(h) == NUM_TYPES for h in g.hands)
+    g.deal = deal
+    g.actions = list(actions)
+    _set_state(g, f)
+    assert len(g.hands) == rules.players and all(len(h) == NUM_TYPES for h in g.hands)
     return g
 
 
 def _write_back(g: Game, h: NativeHand, acts: Sequence[Action]) -> None:
     """``g`` becomes the state the core's playout left in ``h`` (after ``acts``), its caches cleared."""
+    if isinstance(g, _CoreGame):  # a game served by the core alone: it is served by the playout's copy now
+        g.actions.extend(acts)
+        g._nh = h._h
+        g._legal = None
+        if g._shadow is not None:  # BURRACO_CHECK_NATIVE: the Python engine plays the same actions
+            for a in acts:
+                g._shadow.apply(a)
+            g._check_shadow()
+        return
     done = game_from_fields(g.rules, g.deal, h.fields(), [*g.actions, *acts])
     for name in STATE_FIELDS:
         setattr(g, name, getattr(done, name))
@@ -359,7 +308,7 @@ def random_hands(g: Game, count: int, seed: int) -> int:
 
 class Determinizer:
     """The determinizations of one :class:`~burraco.view.View` on the native core: :meth:`sample` is
-    :func:`burraco.view.determinize` (``weights`` and ``avoid`` as there), drawing the same numbers from ``rng``,
+    :func:`burraco.determinize.determinize` (``weights`` and ``avoid`` as there), drawing the same numbers from ``rng``,
     so that it gives the same state; the view's fixed part is converted once, a sample costs a few microseconds."""
 
     __slots__ = ("rules", "_d")
@@ -371,13 +320,11 @@ class Determinizer:
         avoid: Sequence[int] | None = None,
     ) -> None:
         r = view.rules
-        why = supported(r)
-        if _mod is None or why is not None:
-            raise ValueError(f"the native core does not determinize this view: {why or 'not built'}")
+        if _mod is None or not served(r):
+            raise ValueError(f"the native core does not determinize this view: {supported(r) or 'not built'}")
         self.rules = r
         n = r.players
         seat = view.seat
-        pool = [c for c, k in enumerate(view.unseen) for _ in range(k)]
         need = [0 if s == seat else view.hand_sizes[s] - sum(view.known[s]) for s in range(n)]
         ws: list[tuple[float, ...] | None] = [None] * n
         if weights is not None:
@@ -420,7 +367,7 @@ class Determinizer:
         fix_drawn = seat != turn and view.drew and view.end is None
         assert _mod is not None
         self._d = _mod.Determinizer(
-            native_rules(r), base, pool, seat, need, ws, view.hidden_pozzetto,
+            native_rules(r), base, view.unseen, seat, need, ws, view.hidden_pozzetto,
             [int(x) for x in view.hidden_seats], view.pile_size, view.stock_size,
             [int(p) for p in view.pozzetti], list(r.pozzetto_sizes), fix_drawn,
             [0 if avoid is None or s == seat else int(avoid[s]) for s in range(n)],
@@ -436,6 +383,12 @@ class Determinizer:
     def sample_from(self, twister: Twister) -> NativeHand:
         """:meth:`sample` drawing from a :class:`Twister` (no conversion of the generator's state per sample)."""
         return NativeHand(self.rules, None, self._d.sample_from(twister._t))
+
+    def draw(self, rng: random.Random) -> NativeHand:
+        """:meth:`sample` drawing through ``rng``'s own ``random()`` and ``getrandbits()``, the calls
+        ``determinize`` makes (no copy of the generator's state: for one sample at a time, and any
+        ``random.Random``, subclasses included)."""
+        return NativeHand(self.rules, None, self._d.draw(rng))
 
 
 class Twister:
@@ -459,10 +412,53 @@ class Twister:
         rng.setstate(self._t.getstate())
 
 
+#: the last view :func:`determinize` converted for the core, with the weights and avoid masks it was asked with and
+#: its :class:`Determinizer` (a search determinizes one view many times)
+_LAST_VIEW: tuple[Any, ...] | None = None
+
+
+def determinize(
+    view: View,
+    rng: random.Random,
+    weights: Sequence[Sequence[float] | None] | None = None,
+    avoid: Sequence[int] | None = None,
+    reference: Callable[..., Game] | None = None,
+) -> Game | None:
+    """:func:`burraco.determinize.determinize` served by the core: the same state, drawn with the same calls of ``rng``'s
+    own ``random()`` and ``getrandbits()`` (:meth:`Determinizer.draw`), as a :class:`Game` whose state is the
+    core's (its Python fields made when one is first read); None where the core does not determinize the view
+    (not built, rules it refuses, sizes beyond its own). The view's conversion is kept for the next call with the
+    same view, weights and avoid masks. ``reference``: the Python determinization, which ``BURRACO_CHECK_NATIVE``
+    (the test suite) runs beside it on a copy of ``rng`` and compares."""
+    global _LAST_VIEW
+    if _mod is None or not served(view.rules):
+        return None
+    wkey = None if weights is None else tuple(None if w is None else tuple(w) for w in weights)
+    akey = None if avoid is None else tuple(avoid)
+    last = _LAST_VIEW
+    if last is not None and last[0] is view and last[1] == wkey and last[2] == akey:
+        dets: Determinizer = last[3]
+    else:
+        try:
+            dets = Determinizer(view, weights, avoid)
+        except ValueError:  # beyond the core's sizes: the Python engine
+            return None
+        _LAST_VIEW = (view, wkey, akey, dets)
+    before = copy.deepcopy(rng) if check_native and reference is not None else None
+    g = _core_game(view.rules, dets._d.draw(rng), None, [])
+    if before is not None and reference is not None:
+        shadow = reference(view, before, weights, avoid)
+        if fields_of(shadow) != g._nh.fields() or before.getstate() != rng.getstate():
+            raise AssertionError("the core's determinization differs from the Python engine's")
+        g._shadow = shadow
+    return g
+
+
 def random_deals(rules: Rules, seeds: list[int], dealer: int | None = None) -> int:
     """Deal ``Game.new(rules, s)`` and play it out with uniform random actions (:meth:`NativeHand.random_playout`
-    from ``s``) for every seed ``s``, all in the core with the GIL released; returns the total number of
-    decisions."""
+    from ``s``) for every int seed ``s`` (the deal is ``Game.new``'s for every int, negative ones and ones beyond 64
+    bits included; the playout's stream is seeded with ``s`` modulo 2**64), all in the core with the GIL released;
+    returns the total number of decisions."""
     if dealer is None:
         dealer = rules.players - 1
     first = (dealer + rules.direction) % rules.players

@@ -16,9 +16,10 @@ from typing import Any
 
 from .actions import ActionError, IllegalActionError
 from .deal import Deal, DealError
-from .game import Game, seat_names
+from .game import Game
 from .match import Match
 from .rules import Rules, RulesError, rules_from_json
+from .seats import seat_names
 
 FORMAT = "burraco-record/1"
 
@@ -100,7 +101,12 @@ def _play(rules: Rules, dealer: int, hands: list[tuple[Deal, list[str]]]) -> tup
     for i, (deal, actions) in enumerate(hands):
         if m.is_over or (m.games and not m.game.is_over):
             if actions:
-                why = "the match is over" if m.is_over else f"hand {i - 1} has not ended"
+                if not m.is_over:
+                    why = f"hand {i - 1} has not ended"
+                elif m.timed_out:
+                    why = "the match ended with the hand of its time-out (RULES.md §0.1)"
+                else:
+                    why = "the match is over"
                 raise ReplayError(IllegalActionError(f"{actions[0]}: {why}"), i, 0, actions[0])
             continue
         try:
@@ -120,6 +126,26 @@ def _play(rules: Rules, dealer: int, hands: list[tuple[Deal, list[str]]]) -> tup
 def replay_match(record: Any) -> Match:
     """Play a record through the engine and return the match, to continue it (raises RecordError or ReplayError)."""
     return _play(*parse_record(record))[0]
+
+
+def continue_match(record: Any, seed: int | None = None, *, physical_deal: bool = False) -> Match:
+    """The match of a record (RECORDS.md §3), ready to continue: the recorded hands are replayed and the hands
+    after them are dealt from ``seed`` (:meth:`Match.deal_for_hand <burraco.match.Match.deal_for_hand>`), so a
+    match rebuilt with the seed it was started with goes on exactly as if it had never stopped. Raises
+    ``RecordError`` / ``ReplayError`` as :func:`replay_match` does.
+
+    >>> from burraco import Match, preset
+    >>> half = Match(preset("italian-2p"), seed=1)
+    >>> first = half.start_hand()
+    >>> first.apply("N draw")
+    >>> again = continue_match(half.to_record(), seed=1)
+    >>> again.game.actions == first.actions, again.deal_for_hand(1) == half.deal_for_hand(1)
+    (True, True)
+    """
+    m = replay_match(record)
+    m.seed = seed
+    m.physical_deal = physical_deal
+    return m
 
 
 def replay(record: Any) -> dict[str, Any]:
@@ -225,6 +251,7 @@ def game_from_record(record: Any) -> Game:
 
 
 __all__ = [
+    "continue_match",
     "replay",
     "replay_text",
     "replay_lines",

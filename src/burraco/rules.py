@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from importlib import resources
+from types import MappingProxyType
 from typing import Any
 
 
@@ -24,7 +26,26 @@ class RulesError(ValueError):
     """An unknown preset, an unknown override key or a value that does not fit the rules."""
 
 
-class PickupRule(str, Enum):
+#: the enums whose members are made: :class:`_Choice` refuses every change to their members
+_SEALED: set[type] = set()
+
+
+class _Choice(str, Enum):
+    """A rule's choice among named values. Its members, shared by every rule set (and reachable from every view),
+    refuse to be changed once their enum is made (an Enum member takes new attributes otherwise, even ``_value_``)."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if type(self) in _SEALED:
+            raise AttributeError(f"{type(self).__name__}.{self.name} is an immutable value: {name!r} cannot be set")
+        super().__setattr__(name, value)
+
+    def __delattr__(self, name: str) -> None:
+        if type(self) in _SEALED:
+            raise AttributeError(f"{type(self).__name__}.{self.name} is an immutable value: {name!r} cannot be deleted")
+        super().__delattr__(name)
+
+
+class PickupRule(_Choice):
     """What a player must do in a turn in which he picked up the discard pile (§6.3, §14.1 row 17)."""
 
     NONE = "none"
@@ -32,14 +53,14 @@ class PickupRule(str, Enum):
     MUST_USE_TOP_CARD = "must_use_top_card"
 
 
-class StockEnd(str, Enum):
+class StockEnd(_Choice):
     """What happens when the stock runs low (§9.2, §0.1 Brazilian stock end)."""
 
     END_AFTER_THIRD_LAST = "end_after_third_last"
     MORTO_BECOMES_STOCK = "morto_becomes_stock"
 
 
-class TimeoutPolicy(str, Enum):
+class TimeoutPolicy(_Choice):
     """Who plays the final round after a time-out (§9.4.2, C-29)."""
 
     NONE = "none"
@@ -47,12 +68,14 @@ class TimeoutPolicy(str, Enum):
     FIBUR_PARTNER_OF_NEXT_DRAWER = "fibur_partner_of_next_drawer"
 
 
-class BurracoNeeded(str, Enum):
+class BurracoNeeded(_Choice):
     """The burraco class a side needs on the table to close (§8.1, §14.1 row 25)."""
 
     ANY = "any"
     CLEAN = "clean"
 
+
+_SEALED.update((PickupRule, StockEnd, TimeoutPolicy, BurracoNeeded))
 
 ALL_SET_RANKS = frozenset({1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13})
 
@@ -151,9 +174,12 @@ class Rules:
     #: house rule (§14.1 row 36, C-45): the first player may put his first stock card face up on the pile and draw
     #: another, once (action ``redraw``)
     first_player_redraw: bool = False
-    extra: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    #: free-form data carried with the rules (not a rule): kept as a read-only copy (:func:`frozen_data`), so that
+    #: nobody holding the rules (a computer player through its view) can change them for every game that shares them
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "extra", frozen_data(self.extra))
         if self.players not in (2, 3, 4, 5, 6):
             raise RulesError(f"players must be 2 to 6, not {self.players!r}")
         if self.players in (3, 5, 6) and (
@@ -211,7 +237,11 @@ class Rules:
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state.pop("_hash_cache", None)  # string hashes differ between processes
+        state["extra"] = _thawed(self.extra)  # a read-only mapping does not pickle
         return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state, extra=frozen_data(state.get("extra", {})))
 
     # ----- derived values -------------------------------------------------------------------------------------
     @property
@@ -315,6 +345,32 @@ class Rules:
                 v = sorted(v)
             out[f.name] = v
         return out
+
+
+def frozen_data(value: Any) -> Any:
+    """A read-only copy of free-form data: every mapping a read-only mapping (``types.MappingProxyType`` of a copy),
+    every list and tuple a tuple, every set a frozenset, recursively; other values as they are.
+
+    >>> d = frozen_data({"a": [1, {"b": 2}]})
+    >>> d["a"], type(d).__name__
+    ((1, mappingproxy({'b': 2})), 'mappingproxy')
+    """
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: frozen_data(v) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(frozen_data(v) for v in value)
+    if isinstance(value, set | frozenset):
+        return frozenset(frozen_data(v) for v in value)
+    return value
+
+
+def _thawed(value: Any) -> Any:
+    """:func:`frozen_data`'s mappings as plain dicts again (to pickle them)."""
+    if isinstance(value, Mapping):
+        return {k: _thawed(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return tuple(_thawed(v) for v in value)
+    return value
 
 
 _VALUES: dict[Rules, tuple[int, ...]] = {}
@@ -491,6 +547,10 @@ def _count_defaults(base: Rules, players: int) -> dict[str, Any]:
     return out
 
 
+#: presets that 3, 5 and 6 players may not play (RULES.md §0.1 "Player count": Italian FIBUR presets only)
+_TWO_AND_FOUR_ONLY = frozenset(n for n in PRESETS if n == "international" or n.startswith("brazilian"))
+
+
 def preset(name: str = "italian", /, **overrides: Any) -> Rules:
     """A named preset (RECORDS.md §3) with optional overrides of single parameters."""
     if name not in PRESETS:
@@ -500,6 +560,11 @@ def preset(name: str = "italian", /, **overrides: Any) -> Rules:
         return base
     changes = {k: _coerce(k, v) for k, v in overrides.items()}
     players = changes.get("players", base.players)
+    if players in (3, 5, 6) and name in _TWO_AND_FOUR_ONLY:
+        raise RulesError(
+            f"{name} is played by 2 or 4, not {players}: 3, 5 and 6 players are Italian FIBUR variants "
+            "(RULES.md §0.1 'Player count', §14.3, §14.4): use italian-3p, italian-5p or italian-6p"
+        )
     if players != base.players:
         # another number of players brings that count's parameters (RULES.md §14.3–§14.4) unless given
         for k, v in _count_defaults(base, players).items():

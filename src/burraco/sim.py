@@ -29,8 +29,9 @@ from typing import Any
 from . import native
 from .bots.random_player import RandomPlayer
 from .game import Game
-from .match import Match, hand_points, scorer_names
+from .match import Match, hand_points
 from .rules import Rules
+from .seats import scorer_names
 
 END_KINDS = ("closed", "stock", "stalemate", "timeout", "cap")
 

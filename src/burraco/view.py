@@ -1,38 +1,29 @@
-"""What one seat may know (RULES.md §0.1 "Views"), and determinization: a full state consistent with a view.
+"""What one seat may know (RULES.md §0.1 "Views"); :mod:`burraco.determinize` deals a full state consistent with it.
 
 A :class:`View` holds the seat's own hand (without a pozzetto taken with the discard that it may not look at yet),
 every meld, the discard pile (all of it when the rules keep it open, only the top card and the size when closed), the
 size of the stock and of every hand, which pozzetti are left and who took them, the cards each seat was seen to pick
 up from an open pile and still holds, and the public turn state. Nothing else: not the other hands, the stock order
-or an unrevealed pozzetto. Legality never depends on hidden cards, so :meth:`View.legal_actions` is exact.
+or an unrevealed pozzetto. Legality never depends on hidden cards, so :func:`burraco.determinize.legal_actions` of a view is exact.
 
->>> import random
->>> from burraco import Game, preset, determinize
->>> g = Game.new(preset("italian"), seed=3)
->>> v = g.view(0)
+>>> from burraco import Game, preset
+>>> v = Game.new(preset("italian"), seed=3).view(0)
 >>> len(v.hand), v.stock_size, v.hand_sizes
 (11, 41, (11, 11, 11, 11))
->>> d = determinize(v, random.Random(1))
->>> d.hand_cards(0) == g.hand_cards(0), d.view(0) == v
-(True, True)
 """
 
 from __future__ import annotations
 
-import math
-import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .actions import Action
 from .cards import CARD_STR, JOKER, NUM_TYPES
-from .gen import generator
-from .melds import Meld, meld_rules
+from .melds import Meld, meld_json
 from .rules import Rules
+from .seats import scorer_names, seat_names
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .state import HandState
 
 
 @dataclass(frozen=True)
@@ -107,12 +98,6 @@ class View:
         side = self.seat_side[seat]
         return tuple(s for s in range(self.rules.players) if self.seat_side[s] != side)
 
-    def legal_actions(self) -> list[Action]:
-        """The legal actions of the seat to act (only meaningful when it is this seat's turn)."""
-        if self.turn != self.seat:
-            return []
-        return determinize(self, random.Random(0)).legal_actions()
-
     def unseen_counts(self) -> list[int]:
         """Counts of the cards this seat cannot locate (other hands beyond known cards, stock, pozzetti, ...)."""
         return list(self.unseen)
@@ -130,8 +115,7 @@ class View:
         >>> d["seat"], d["phase"], len(d["hand"]), d["hand_sizes"], d["stock"], d["known"]
         ('N', 'draw', 11, {'N': 11, 'S': 11}, 63, {'N': [], 'S': []})
         """
-        from .game import meld_json, seat_names
-        from .match import scorer_names
+        from .seats import seat_names
 
         n = self.rules.players
         seats = seat_names(n)
@@ -191,36 +175,34 @@ class View:
 
 
 def hand_counts(cards: tuple[int, ...] | list[int]) -> bytearray:
+    """Cards as counts per card type (a ``bytearray`` of one count per type, the joker last)."""
     v = bytearray(NUM_TYPES)
     for c in cards:
         v[c] += 1
     return v
 
 
-def _shuffle(x: list[int], rng: random.Random) -> None:
-    """Fisher-Yates driven by one uniform integer below len(x)! (drawn by rejection): its mixed-radix digits are
-    independent uniform choices, so the distribution is that of ``rng.shuffle``, about twice as fast for the ~80
-    unseen cards of a determinization."""
-    n = len(x)
-    if n < 2:
-        return
-    f = _FACT.get(n)
-    if f is None:
-        f = _FACT[n] = math.factorial(n)
-    bits = f.bit_length()
-    r = rng.getrandbits(bits)
-    while r >= f:
-        r = rng.getrandbits(bits)
-    for i in range(n - 1, 0, -1):
-        r, j = divmod(r, i + 1)
-        x[i], x[j] = x[j], x[i]
+def sides_json(
+    side_seats: tuple[tuple[int, ...], ...], sides: tuple[str, ...], solo: int, players: int
+) -> dict[str, Any]:
+    """The sides as they stand (public, RECORDS.md §2): ``sides`` (name -> its seats, in side order),
+    ``seat_side`` (seat -> its side's name) and ``solo`` (the seat playing alone against the pairs formed during
+    a hand of 3 or 5 players, else None)."""
+
+    seats = seat_names(players)
+    return {
+        "sides": {sides[k]: [seats[s] for s in members] for k, members in enumerate(side_seats)},
+        "seat_side": {seats[s]: sides[k] for k, members in enumerate(side_seats) for s in members},
+        "solo": seats[solo] if solo >= 0 else None,
+    }
 
 
-_FACT: dict[int, int] = {}
+#: the keys of :func:`sides_json` (in :meth:`View.to_json` and the server's payloads)
+SIDES_KEYS = ("sides", "seat_side", "solo")
 
 
-def make_view(g: Game, seat: int) -> View:
-    """What ``seat`` may know of ``g`` (what :meth:`Game.view <burraco.game.Game.view>` returns)."""
+def make_view(g: HandState, seat: int) -> View:
+    """What ``seat`` may know of the hand ``g`` (what :meth:`Game.view <burraco.game.Game.view>` returns)."""
     hid = g.hidden[seat]
     h = g.hands[seat]
     hand: list[int] = []
@@ -309,212 +291,4 @@ def make_view(g: Game, seat: int) -> View:
     return v
 
 
-_TURN_FIELDS = (
-    "picked",
-    "drew",
-    "lone",
-    "lone_gone",
-    "top",
-    "top_used",
-    "melded",
-    "opening",
-    "laid",
-    "must_open",
-    "last_turn",
-    "stalemate_run",
-    "turns",
-    "timeout_called",
-    "timeout_left",
-    "end",
-    "closed_by",
-    "first",
-)
-
-
-_ONES = (1.0,) * NUM_TYPES
-
-
-def _weighted_sample(pool: list[int], w: Sequence[float], k: int, rng: random.Random) -> list[int]:
-    """``k`` cards drawn from ``pool`` without replacement, each draw proportional to ``w[card]`` (Efraimidis and
-    Spirakis: the ``k`` largest keys ``u ** (1 / w)``); the drawn cards are removed from ``pool``."""
-    rnd = rng.random
-    keyed = sorted(((rnd() ** (1.0 / w[c]) if w[c] > 0 else 0.0), i) for i, c in enumerate(pool))
-    chosen = sorted((i for _, i in keyed[-k:]), reverse=True)
-    out = [pool[i] for i in chosen]
-    for i in chosen:
-        pool[i] = pool[-1]
-        pool.pop()
-    return out
-
-
-#: how many times a seat's sampled hand is drawn again while it holds a meld the seat is taken not to hold
-#: (``determinize``'s ``avoid``); the last draw stays, so every world the view allows keeps some probability
-AVOID_TRIES = 8
-
-#: ranks of a run of naturals in one suit, in order: 3 … King, then the Ace above the King (a 2 is left out: in a
-#: hand it is a wild as often as a natural)
-_RUN_RANKS = (*range(2, 13), 0)
-
-
-def holds_natural_meld(counts: Sequence[int], extra: Sequence[int], avoid: int) -> bool:
-    """Whether the cards ``counts`` (53 counts) plus the cards ``extra`` (a list of card types) hold three naturals
-    that make a meld of the kinds in ``avoid``: bit 0 a run of three in one suit (ranks 3 … K and Q K A), bit ``r``
-    (1 = Ace … 13 = King) a set of three of rank ``r``."""
-    h = list(counts)
-    for c in extra:
-        h[c] += 1
-    if avoid & 1:
-        for base in (0, 13, 26, 39):
-            run = 0
-            for r in _RUN_RANKS:
-                run = run + 1 if h[base + r] else 0
-                if run == 3:
-                    return True
-    for r in range(13):
-        if avoid >> (r + 1) & 1 and h[r] + h[13 + r] + h[26 + r] + h[39 + r] >= 3:
-            return True
-    return False
-
-
-def determinize(
-    view: View,
-    rng: random.Random,
-    weights: Sequence[Sequence[float] | None] | None = None,
-    avoid: Sequence[int] | None = None,
-) -> Game:
-    """A full :class:`Game` consistent with ``view``: every card the seat knows stays where it is (its hand, the
-    table, the visible pile, the cards others were seen to pick up); the rest is dealt uniformly at random to the
-    other hands, the stock, the pozzetti left, an unseen own pozzetto and the covered part of a closed pile.
-
-    ``weights`` (optional, per seat a weight per card type, or None): the unknown cards of those seats' hands are
-    drawn first, by weighted sampling without replacement (a card of weight 0.5 is half as likely as one of weight
-    1 at each draw); the rest is dealt uniformly as above (:mod:`burraco.bots.infer` makes such weights).
-
-    ``avoid`` (optional, per seat a mask of :func:`holds_natural_meld`, 0 for none): those seats' unknown cards are
-    drawn the same way (weight 1 where ``weights`` gives none) and drawn again, up to :data:`AVOID_TRIES` times in
-    all, while the seat's hand (its known cards and the drawn ones) holds such a meld of naturals.
-
-    The result has no deal or action history (it cannot be written as a record); everything else is playable.
-    """
-    from .game import Game, seat_names
-
-    r = view.rules
-    n = r.players
-    pool: list[int] = []
-    for c, k in enumerate(view.unseen):
-        if k:
-            pool.extend([c] * k)
-    drawn: list[list[int] | None] = [None] * n
-    if weights is not None or avoid is not None:
-        for s in range(n):
-            w = weights[s] if weights is not None else None
-            a = avoid[s] if avoid is not None else 0
-            if (w is None and not a) or s == view.seat:
-                continue
-            k = view.hand_sizes[s] - sum(view.known[s])
-            if k <= 0:
-                continue
-            ws = _ONES if w is None else w
-            for tries in range(1, AVOID_TRIES + 1):
-                saved = pool[:] if a else pool
-                cards = _weighted_sample(pool, ws, k, rng)
-                if not a or tries == AVOID_TRIES or not holds_natural_meld(view.known[s], cards, a):
-                    break
-                pool[:] = saved
-            drawn[s] = cards
-    _shuffle(pool, rng)
-    pos = 0
-
-    def take(k: int) -> list[int]:
-        nonlocal pos
-        out = pool[pos : pos + k]
-        pos += k
-        return out
-
-    g = Game(r, None, 0)  # an empty shell: every field is set here
-    g.n = n
-    g.seats = seat_names(n)
-    g._ctx = meld_rules(r)
-    g._gen = generator(g._ctx)
-    g._values = r.card_values()
-    hands: list[bytearray] = []
-    hidden: list[list[int] | None] = [None] * n
-    for s in range(n):
-        v = bytearray(NUM_TYPES)
-        if s == view.seat:
-            for c in view.hand:
-                v[c] += 1
-            if view.hidden_pozzetto:
-                hid = [0] * NUM_TYPES
-                for c in take(view.hidden_pozzetto):
-                    v[c] += 1
-                    hid[c] += 1
-                hidden[s] = hid
-        else:
-            kn = view.known[s]
-            v[:] = kn
-            got = drawn[s]
-            for c in take(view.hand_sizes[s] - sum(kn)) if got is None else got:
-                v[c] += 1
-            if view.hidden_seats[s]:
-                hidden[s] = [0] * NUM_TYPES  # its content is unknown to us; only the flag matters here
-        hands.append(v)
-    g.hands = hands
-    g.hand_n = list(view.hand_sizes)
-    if r.discard_pile_open or view.pile_size == 0:
-        g.pile = list(view.pile)
-    else:
-        g.pile = take(view.pile_size - 1) + [view.pile[-1]]
-    g.stock = take(view.stock_size)
-    g.pozzetti = [
-        tuple(take(size)) if present else None for present, size in zip(view.pozzetti, r.pozzetto_sizes, strict=True)
-    ]
-    assert pos == len(pool), "determinization left cards over"
-    g.poz_taken = list(view.poz_taken)
-    g.poz_order = list(view.poz_order)
-    g.poz_by = list(view.poz_by)
-    g.hidden = hidden
-    g.poz_pending = list(view.poz_pending)
-    g.melds = [list(m) for m in view.melds]
-    g.side_seats = view.side_seats
-    g.side_of_seat = view.seat_side
-    g.sides = view.sides
-    g.solo = view.solo
-    g.known = [bytearray(k) for k in view.known]
-    g.table = bytearray(view.table)
-    g.turn = view.turn if view.turn >= 0 else view.first
-    g.phase = view.phase
-    g.actions = []
-    g._legal = None
-    g._meldkeys = [None] * len(view.melds)
-    for f in _TURN_FIELDS:
-        setattr(g, f, getattr(view, f))
-    g.redrawn = view.redrawn
-    g.drawn = view.drawn
-    if view.seat != g.turn and g.drew and g.end is None:
-        # which card he drew is unknown to this seat: any card of his sampled hand may stand for it
-        hand = g.hands[g.turn]
-        g.drawn = next((c for c in range(NUM_TYPES) if hand[c]), -1)
-    return g
-
-
-def sides_json(
-    side_seats: tuple[tuple[int, ...], ...], sides: tuple[str, ...], solo: int, players: int
-) -> dict[str, Any]:
-    """The sides as they stand (public, RECORDS.md §2): ``sides`` (name -> its seats, in side order),
-    ``seat_side`` (seat -> its side's name) and ``solo`` (the seat playing alone against the pairs formed during
-    a hand of 3 or 5 players, else None)."""
-    from .game import seat_names
-
-    seats = seat_names(players)
-    return {
-        "sides": {sides[k]: [seats[s] for s in members] for k, members in enumerate(side_seats)},
-        "seat_side": {seats[s]: sides[k] for k, members in enumerate(side_seats) for s in members},
-        "solo": seats[solo] if solo >= 0 else None,
-    }
-
-
-#: the keys of :func:`sides_json` (in :meth:`View.to_json` and the server's payloads)
-SIDES_KEYS = ("sides", "seat_side", "solo")
-
-__all__ = ["AVOID_TRIES", "JOKER", "SIDES_KEYS", "View", "determinize", "holds_natural_meld", "make_view", "sides_json"]
+__all__ = ["JOKER", "SIDES_KEYS", "View", "hand_counts", "make_view", "sides_json"]

@@ -28,7 +28,7 @@ tell apart the moves within :data:`CLUB_MARGIN` points of the best and plays one
 levels for people); ``hard`` does everything above and plays the best move (ties drawn at random).
 ``HeuristicPlayer(level, safety=False)`` plays as before the partner's safety (issue 22: no ``_Ctx.feeds``, no
 ``_Ctx.dirty_cost``, ``medium`` blind to the opponents' melds), for benchmarks/partner_safety.py only; the
-native core (src/native/native.c) plays the default, identically.
+native core (src/native/heuristic.c) plays the default, identically.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Inference about hidden hands from public play: how likely each unseen card is in each other seat's hand.
 
-A uniform determinization (:func:`burraco.view.determinize`) deals the unseen cards at random. Players do not hold
+A uniform determinization (:func:`burraco.determinize.determinize`) deals the unseen cards at random. Players do not hold
 cards at random, though, and three things they do show in their hands:
 
 * a player who could attach a natural card to his side's melds almost always does (it scores on the table, it
@@ -12,7 +12,7 @@ cards at random, though, and three things they do show in their hands:
   of a seat that has ended a turn holds no natural run or set of three (:func:`seat_avoid`).
 
 :func:`seat_weights` and :func:`seat_avoid` turn these into relative weights per card type and meld masks for every
-other seat, which :func:`burraco.view.determinize` uses to sample their hands (weighted sampling without
+other seat, which :func:`burraco.determinize.determinize` uses to sample their hands (weighted sampling without
 replacement, a hand drawn again while it holds such a meld); :class:`Inference` holds the model's parameters.
 Everything comes from the seat's view only: the melds on the table, the counts it may know and whose turns have
 been played.
@@ -97,7 +97,7 @@ class Inference:
         return cls(fits_opponent=FITS_OPPONENT_MELD, avoid_melds=True)
 
     def sample_args(self, view: View) -> tuple[list[list[float] | None], list[int] | None]:
-        """``weights`` and ``avoid`` for :func:`burraco.view.determinize` of ``view``."""
+        """``weights`` and ``avoid`` for :func:`burraco.determinize.determinize` of ``view``."""
         return seat_weights(view, self.fits_own, self.fits_opponent), seat_avoid(view) if self.avoid_melds else None
 
     @classmethod
@@ -130,7 +130,7 @@ def pick_weighted(loglik: list[float], u: float) -> int:
 
 
 def seat_avoid(view: View) -> list[int]:
-    """Per seat, the natural melds its hand is taken not to hold (a mask for :func:`burraco.view.determinize`'s
+    """Per seat, the natural melds its hand is taken not to hold (a mask for :func:`burraco.determinize.determinize`'s
     ``avoid``; 0: none).
 
     A player who ends his turn holding three naturals that make a meld has, nearly always, laid them down: measured

@@ -1,7 +1,7 @@
 """Information-set Monte Carlo search (ISMCTS, Cowling, Powley & Whitehouse 2012) over the seat's view.
 
 Every iteration samples one full state consistent with the seat's :class:`~burraco.view.View`
-(:func:`~burraco.view.determinize`: the seat's hand, the table, the visible pile and the cards others were seen
+(:func:`~burraco.determinize.determinize`: the seat's hand, the table, the visible pile and the cards others were seen
 to pick up stay where they are; the rest is dealt at random, the other hands weighted by
 :func:`~burraco.bots.infer.seat_weights`: natural cards that fit a seat's side melds are rarely in its hand; set
 ``infer=False`` for uniform sampling). Statistics are kept per action of the information set
@@ -45,9 +45,11 @@ from typing import Any, Protocol
 
 from .. import native
 from ..actions import DISCARD, Action
-from ..game import Game, player_shares
+from ..determinize import determinize
+from ..game import Game
 from ..melds import CLEAN, SET, Meld
-from ..view import View, determinize
+from ..scoring import player_shares
+from ..view import View
 from .heuristic import LEVELS, HeuristicPlayer
 from .infer import Inference, pick_weighted
 

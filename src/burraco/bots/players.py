@@ -13,7 +13,7 @@ the server's tables all name their players with a *player spec* read by :func:`p
 >>> parse_spec("hardest")
 Traceback (most recent call last):
 ...
-burraco.bots.players.PlayerSpecError: unknown player 'hardest': write random, easy, medium, hard, expert, heuristic:LEVEL, ismcts[:N|:Ts], ismcts-uniform[:N|:Ts], cheat[:N|:Ts], policy:PATH (`burraco players`)
+burraco.bots.players.PlayerSpecError: unknown player 'hardest': write random, easy, medium, hard, expert, heuristic:LEVEL, ismcts[:N|:Ts], ismcts-uniform[:N|:Ts], cheat[:N|:Ts], policy:PATH, python:MODULE:NAME (`burraco players`)
 
 The levels for people (issue 22; docs/strength.md, "Levels for people") are ``easy``, ``medium``, ``hard`` and
 ``expert``: ``expert`` is the search at :data:`EXPERT_SECONDS` a move, whose canonical spelling (in records and in
@@ -23,8 +23,14 @@ that shows a player to people.
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import inspect
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
 
 from .base import Player
 from .heuristic import LEVELS, HeuristicPlayer
@@ -54,13 +60,16 @@ SPELLINGS: tuple[tuple[str, str], ...] = (
     ("ismcts:Ts:threads=N", "the same search on N threads (ismcts:0.25s:threads=2)"),
     ("ismcts-uniform[:N|:Ts]", "the same search sampling hidden hands uniformly (for measurement)"),
     ("cheat[:N|:Ts]", "the same search seeing every card: a measuring stick, never seated by burraco play"),
-    ("policy:PATH", "a learned policy's weights file (examples/train_bc.py; needs the rl extra's numpy)"),
+    ("policy:PATH", "a learned policy: numpy weights (.npz, examples/train_bc.py; the rl extra), a PPO checkpoint "
+                    "(.pt, examples/train_policy.py) or an sb3-contrib model (.zip; both need the train extra)"),
+    ("python:MODULE:NAME", "any Python player: a class (made with the seed, Class(seed), or Class()) or a function "
+                           "(view, legal) -> action; MODULE a module name or a .py file (python:my_bot.py:MyBot)"),
 )
 
 #: the accepted spellings in one line, for error messages
 ACCEPTED = (
     "random, easy, medium, hard, expert, heuristic:LEVEL, ismcts[:N|:Ts], ismcts-uniform[:N|:Ts], cheat[:N|:Ts], "
-    "policy:PATH (`burraco players`)"
+    "policy:PATH, python:MODULE:NAME (`burraco players`)"
 )
 
 
@@ -70,9 +79,10 @@ class PlayerSpecError(ValueError):
 
 @dataclass(frozen=True)
 class PlayerSpec:
-    """A parsed player spec: ``kind`` (``random``, ``heuristic``, ``ismcts``, ``ismcts-uniform``, ``cheat`` or
-    ``policy``), the heuristic's ``level``, the search's budget (``iterations`` or ``seconds``, neither: the
-    default), or the policy's weights file ``path``. ``str()`` is its canonical spelling."""
+    """A parsed player spec: ``kind`` (``random``, ``heuristic``, ``ismcts``, ``ismcts-uniform``, ``cheat``,
+    ``policy`` or ``python``), the heuristic's ``level``, the search's budget (``iterations`` or ``seconds``,
+    neither: the default), the policy's weights file ``path`` or the Python player's ``MODULE:NAME`` (in
+    ``path``). ``str()`` is its canonical spelling."""
 
     kind: str
     level: str | None = None
@@ -83,8 +93,8 @@ class PlayerSpec:
     threads: int = 1
 
     def __str__(self) -> str:
-        if self.kind == "policy":
-            return f"policy:{self.path}"
+        if self.kind in ("policy", "python"):
+            return f"{self.kind}:{self.path}"
         if self.kind == "heuristic":
             return f"heuristic:{self.level}"
         more = f":threads={self.threads}" if self.threads > 1 else ""
@@ -102,11 +112,13 @@ class PlayerSpec:
             level = self.level or "hard"
             return lambda seed: HeuristicPlayer(level, seed)
         if self.kind == "policy":
-            from ..envs.policy import PolicyNet, PolicyPlayer  # numpy: the rl extra
+            from ..envs.policy import PolicyPlayer, load_policy_net  # numpy: the rl extra
 
             path = str(self.path)
-            net = PolicyNet.load(path)  # read once; every seat shares the weights
+            net = load_policy_net(path)  # read once; every seat shares the weights
             return lambda seed: PolicyPlayer(net, seed, name=f"policy:{path}")
+        if self.kind == "python":
+            return python_factory(str(self.path))
         from .ismcts import CheatingISMCTSPlayer, ISMCTSPlayer
 
         cls = CheatingISMCTSPlayer if self.kind == "cheat" else ISMCTSPlayer
@@ -126,6 +138,14 @@ def parse_spec(text: str) -> PlayerSpec:
         if not rest.strip():
             raise PlayerSpecError(f"policy needs a weights file: write policy:PATH, not {text.strip()!r}")
         return PlayerSpec("policy", path=rest.strip())  # the path keeps its case
+    if head.strip().lower() == "python" and colon:
+        module, colon2, name = rest.strip().rpartition(":")
+        if not colon2 or not module.strip() or not name.strip().isidentifier():
+            raise PlayerSpecError(
+                f"python needs a module and a name: write python:MODULE:NAME (python:my_bots:Greedy, "
+                f"python:my_bot.py:choose), not {text.strip()!r}"
+            )
+        return PlayerSpec("python", path=f"{module.strip()}:{name.strip()}")
     name, colon, arg = text.strip().lower().partition(":")
     name, arg = name.strip(), arg.strip()
     if name == "random" and not colon:
@@ -196,6 +216,78 @@ def level_word(text: str) -> str:
     return spec.kind
 
 
+class _FunctionPlayer:
+    """A :class:`Player` around a function ``(view, legal) -> action``."""
+
+    def __init__(self, fn: Callable[..., Any], name: str) -> None:
+        self.fn = fn
+        self.name = name
+
+    def choose(self, view: Any, legal: list[Any]) -> Any:
+        return self.fn(view, legal)
+
+
+def _import_target(where: str) -> Any:
+    """The object ``NAME`` of ``MODULE:NAME``; MODULE a module name (looked up on ``sys.path``, then in the
+    current directory) or a ``.py`` file."""
+    module, _, name = where.rpartition(":")
+    try:
+        if module.endswith(".py"):
+            path = Path(module).resolve()
+            if not path.is_file():
+                raise PlayerSpecError(f"python:{where}: no file {module!r}")
+            spec = importlib.util.spec_from_file_location(f"burraco_player_{path.stem}", path)
+            assert spec is not None and spec.loader is not None
+            mod = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(mod)
+        else:
+            try:
+                mod = importlib.import_module(module)
+            except ModuleNotFoundError as e:
+                if e.name != module.split(".")[0] or str(Path.cwd()) in sys.path:
+                    raise
+                sys.path.append(str(Path.cwd()))  # burraco's script does not put the current directory there
+                mod = importlib.import_module(module)
+    except PlayerSpecError:
+        raise
+    except Exception as e:  # the module's own error, named
+        raise PlayerSpecError(f"python:{where}: cannot import {module!r}: {type(e).__name__}: {e}") from e
+    try:
+        return getattr(mod, name)
+    except AttributeError as e:
+        raise PlayerSpecError(f"python:{where}: {module!r} has no {name!r}") from e
+
+
+def python_factory(where: str) -> PlayerFactory:
+    """The factory of ``python:MODULE:NAME``: a class is made once per seat and game with the seed
+    (``NAME(seed)``) where its constructor takes an argument, else ``NAME()``; its objects must have
+    ``choose(view, legal)``. A function is the player's choice itself, ``NAME(view, legal) -> action``."""
+    target = _import_target(where)
+    label = f"python:{where}"
+    if isinstance(target, type):
+        if not callable(getattr(target, "choose", None)):
+            raise PlayerSpecError(f"{label}: a player class needs a method choose(view, legal) -> action")
+        try:
+            params = [
+                p for p in inspect.signature(target).parameters.values()
+                if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) or p.kind is p.VAR_POSITIONAL
+            ]
+        except (TypeError, ValueError):
+            params = []
+
+        def make(seed: int) -> Player:
+            p = target(seed) if params else target()
+            if not getattr(p, "name", None):
+                p.name = label
+            return cast(Player, p)
+
+        return make
+    if callable(target):
+        player = _FunctionPlayer(target, label)
+        return lambda seed: cast(Player, player)
+    raise PlayerSpecError(f"{label} is neither a class nor a function")
+
+
 def parse_player(text: str) -> PlayerFactory:
     """A player factory (seed → fresh player) from a player spec in any spelling of :data:`SPELLINGS`;
     :class:`PlayerSpecError` (a :class:`ValueError`) naming the accepted spellings otherwise."""
@@ -215,4 +307,5 @@ __all__ = [
     "level_word",
     "parse_player",
     "parse_spec",
+    "python_factory",
 ]

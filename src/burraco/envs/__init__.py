@@ -1,4 +1,5 @@
-"""Research environments: a fixed action space with masks and observation tensors (:mod:`.encoding`), a
+"""Research environments: a fixed action space (:mod:`.action_space`) with indices and masks (:mod:`.action_index`),
+observation tensors (:mod:`.observation`) in the layouts of :mod:`.layout` (:mod:`.encoding` imports them all), a
 PettingZoo AEC environment, a Gymnasium single-agent environment and an OpenSpiel game.
 
 They need the ``rl`` extra (``pip install "burraco[rl]"``: numpy, gymnasium, pettingzoo, open-spiel); the engine

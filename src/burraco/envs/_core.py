@@ -8,20 +8,25 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from gymnasium import spaces
 
 from ..actions import Action
 from ..cards import cards_str
 from ..game import Game
 from ..match import Match, hand_points
 from ..rules import Rules, rules_from_json
-from .encoding import Encoder, check_rules, encode_view, layout_for, legal_indices
+from .action_index import legal_indices
+from .action_space import check_rules
 from .features import ACTION_FEATURES, action_features
+from .layout import layout_for
 from .native_env import hand_of, native_encoding
+from .observation import Encoder, encode_view
 
 #: episode kinds
 EPISODES = ("hand", "match")
-#: reward kinds: the side's score difference at the end of every hand, or +1/0/-1 for the match
-REWARDS = ("score", "win")
+#: reward kinds: the side's score difference at the end of every hand, +1/0/-1 for the match, or the score
+#: difference with a potential-based term after every step (``progress``: :meth:`Table.potential`)
+REWARDS = ("score", "win", "progress")
 
 
 def scorer_of(g: Game, seat: int) -> int:
@@ -69,18 +74,34 @@ class Table:
         reward_scale: float = 0.001,
         max_hands: int = 100,
         native: bool | None = None,
+        timeout_turns: int | None = None,
     ) -> None:
         if episode not in EPISODES:
             raise ValueError(f"episode must be one of {EPISODES}, not {episode!r}")
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
+        if reward == "progress" and rules.players not in (2, 4):
+            raise ValueError(
+                "reward='progress' needs two sides (2 or 4 players): with 3, 5 and 6 players who scores with whom "
+                "changes during the hand, so the score as it stands has no fixed owner"
+            )
+        if timeout_turns is not None and (timeout_turns < 1 or not rules.has_timeouts):
+            raise ValueError(
+                "timeout_turns needs rules with time-outs (a fixed number of hands and a timeout_policy, RULES.md "
+                f"§9.4: italian-tournament) and at least 1 turn; {rules.name!r} has "
+                + ("them" if rules.has_timeouts else "none")
+            )
         self.rules = rules
         self.episode = episode
         self.reward = reward
         self.reward_scale = reward_scale
         self.max_hands = max_hands
+        #: the director announces the time-out once the match has played this many turns (RULES.md §9.4; the
+        #: match then ends with that hand, §0.1 "The time-out ends the match"); None: never
+        self.timeout_turns = timeout_turns
+        self._turns_done = 0  # the turns of the match's finished hands
         self.n = rules.players
-        #: the action space and observation layout (:func:`burraco.envs.encoding.layout_for`)
+        #: the action space and observation layout (:func:`burraco.envs.layout.layout_for`)
         self.layout = layout_for(rules)
         self.match = Match(rules, seed=0)
         self.game: Game = self.match.start_hand()
@@ -109,6 +130,7 @@ class Table:
         self.match = Match(self.rules, seed=seed)
         self.game = self.match.start_hand()
         self._totals_before = tuple(self.match.totals)
+        self._turns_done = 0
         self._legal_game = None
         self._feat_game = None
         self._mask_game = None
@@ -151,8 +173,7 @@ class Table:
         g = self.game
         if self._mask_game is g and self._mask_n == len(g.actions):  # once per step, however often it is asked
             return self._mask
-        self._mask = m = self._new_mask(size)
-        m.flags.writeable = False
+        self._mask = m = self._new_mask(size)  # read-only for good: it is handed out again until the next step
         self._mask_game, self._mask_n = g, len(g.actions)
         return m
 
@@ -161,7 +182,7 @@ class Table:
         ba = bytearray(size)
         for c in self._codes:
             ba[c] = 1
-        return np.frombuffer(ba, dtype=np.int8)
+        return np.frombuffer(bytes(ba), dtype=np.int8)  # over bytes: nobody can make it writeable again
 
     def action_features(self, seat: int) -> npt.NDArray[np.float32]:
         """The legal actions of ``seat`` as feature rows (:func:`burraco.envs.features.action_features`, from its
@@ -209,25 +230,54 @@ class Table:
         except ValueError:
             return None
 
+    def potential(self, seat: int) -> float:
+        """The score difference of ``seat``'s side as things stand (its side's total minus the other's if the hand
+        ended now: melds, bonuses, cards held, the pozzetto, §10.1), times ``reward_scale``; 0 once the episode is
+        over. The ``progress`` reward adds its change at every step (a potential-based reward: over an episode the
+        rewards add up to the score rewards less the potential of its first state, so the best policies are the
+        same). It reads the cards of every hand: it is a reward, never part of an observation."""
+        if self.over:
+            return 0.0
+        g = self.game
+        own = g.side_of(seat)
+        return (g.side_score(own)["total"] - g.side_score(1 - own)["total"]) * self.reward_scale
+
+    def announce_timeout(self) -> None:
+        """The director announces the time-out now (RULES.md §9.4): the hand in progress plays its time-out round
+        and the match ends with it (§0.1 "The time-out ends the match"). :class:`~burraco.actions.IllegalActionError`
+        where the rules have no time-outs or one was announced in this hand; RuntimeError once the episode is
+        over."""
+        if self.over:
+            raise RuntimeError("the episode is over: no time-out can be announced (call reset())")
+        self.game.apply(Action.timeout())
+        self._legal_game = None
+
     # ----- playing ------------------------------------------------------------------------------------------------
     def play(self, a: Action) -> list[float] | None:
         """Apply a legal action; returns the rewards per seat when a reward is due (end of a hand or match)."""
         m = self.match
         g = self.game
         g.apply(a)  # the match's current hand, without Match.apply's check for a finished hand on every action
+        if (
+            self.timeout_turns is not None
+            and g.end is None
+            and not g.timeout_called
+            and self._turns_done + g.turns >= self.timeout_turns
+        ):
+            g.apply(Action.timeout())  # the time limit: the director's announcement
         if g.end is None:
             return None
         m.hands_finished  # the match scores the finished hand into its totals  # noqa: B018
         worth = hand_rewards(g)
         out: list[float] | None = None
-        if self.reward == "score":
+        if self.reward != "win":
             out = [w * self.reward_scale for w in worth]
         if self.episode == "hand":
             self.over = True
             if self.reward == "win":
                 out = [float(np.sign(w)) for w in worth]
             return out
-        if m.is_over or len(m.games) >= self.max_hands:
+        if m.is_over or len(m.games) >= self.max_hands:  # is_over: also after a time-out hand (Match.timed_out)
             self.over = True
             self.truncated = not m.is_over
             if self.reward == "win":
@@ -235,6 +285,7 @@ class Table:
                 out = [0.0 if w is None else (1.0 if scorer_of(g, s) == w else -1.0) for s in range(self.n)]
             return out
         self._totals_before = tuple(m.totals)
+        self._turns_done += g.turns
         self.game = m.start_hand()
         return out
 
@@ -253,6 +304,35 @@ class Table:
         lines.append("hands: " + " ".join(f"{g.seats[s]}={g.hand_n[s]}" for s in range(g.n)))
         lines.append(f"match totals: {self.match.totals}")
         return "\n".join(lines)
+
+
+class TableActions(spaces.Discrete):
+    """The flat action space of a :class:`Table` (``Discrete(num_actions)``) whose ``sample(mask)`` knows the
+    table's own masks: given the mask the table made for the current state (the very array, read-only, that
+    ``observe`` / ``last`` / ``infos`` hand out), it draws from the legal indices the mask was made from instead of
+    scanning the 96,218 entries four times -- the same draw from the same generator as ``Discrete.sample`` (one
+    uniform choice among the sorted legal indices). Any other mask goes to ``Discrete.sample``, checks and all."""
+
+    def __init__(self, n: int, table: Table, seed: int | None = None) -> None:
+        super().__init__(n, seed=seed)
+        self._table = table
+
+    def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
+        t = self._table
+        if mask is not None and probability is None and mask is t._mask and t._mask_game is t.game \
+                and t._mask_n == len(t.game.actions):
+            codes = sorted(t._codes)
+            if not codes:
+                return self.start
+            # Generator.choice(a) draws integers(0, len(a)): the same draw, without its checks
+            return self.start + self.dtype.type(codes[int(self.np_random.integers(0, len(codes)))])
+        return super().sample(mask, probability)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, spaces.Discrete) and self.n == other.n and self.start == other.start
+
+    def __hash__(self) -> int:
+        return hash((spaces.Discrete, int(self.n), int(self.start)))
 
 
 def new_seed(rng: random.Random) -> int:

@@ -50,7 +50,8 @@ from ..cards import NUM_TYPES, is_wild_card, same_suit_near
 from ..melds import Meld, MeldError, attach, burraco_bonus, make_meld, meld_rules
 from ..messages import MessageError
 from ..view import View
-from .encoding import MELD_FEATURES, _meld_row
+from .layout import MELD_FEATURES
+from .observation import _meld_row
 
 #: the feature blocks of one action row: (name, offset, width)
 FEATURE_LAYOUT: tuple[tuple[str, int, int], ...]

@@ -5,7 +5,7 @@ Registered as ``burraco/Burraco-v0`` by ``import burraco.envs``::
     >>> import gymnasium, burraco.envs
     >>> env = gymnasium.make("burraco/Burraco-v0", rules="italian-2p", opponents="heuristic:easy")
     >>> obs, info = env.reset(seed=3)
-    >>> obs["observation"].shape == (burraco.envs.encoding.OBS_SIZE,), int(info["action_mask"].sum())
+    >>> obs["observation"].shape == (burraco.envs.layout.OBS_SIZE,), int(info["action_mask"].sum())
     (True, 2)
     >>> obs, reward, terminated, truncated, info = env.step(0)     # draw from the stock
     >>> terminated
@@ -40,7 +40,7 @@ from gymnasium import spaces
 from ..actions import Action
 from ..bots.base import Player
 from ..view import View
-from ._core import Table, make_rules
+from ._core import Table, TableActions, make_rules
 
 ObsDict = dict[str, npt.NDArray[Any]]
 #: a policy as a plain function of the seat's view and its legal actions
@@ -77,7 +77,9 @@ class OpponentPool:
     seat at every reset, with the environment's seeded random source, in proportion to ``weights``.
 
     Self-play: :meth:`add` the learner's checkpoints (a frozen copy of its policy) as it trains; with
-    ``max_size`` the oldest checkpoint added is dropped first (the members given at construction stay)."""
+    ``max_size`` the oldest checkpoint added is dropped first (the members given at construction stay).
+    What it remembers of its draws is bounded: :attr:`drawn` holds the draws of the last reset only and
+    :attr:`counts` how often each member was drawn since the pool was made."""
 
     def __init__(
         self, members: Sequence[Any] = (), weights: Sequence[float] | None = None, max_size: int | None = None
@@ -86,28 +88,47 @@ class OpponentPool:
         self._fixed_w = list(weights) if weights is not None else [1.0] * len(self._fixed)
         if len(self._fixed_w) != len(self._fixed):
             raise ValueError("OpponentPool: one weight per member")
-        self._added: list[tuple[Callable[[int], Player], float]] = []
+        if max_size is not None and max_size < 1:
+            raise ValueError("OpponentPool: max_size is at least 1 (or None: no limit)")
+        self._added: list[tuple[Callable[[int], Player], float, str]] = []
+        self._n_added = 0  # checkpoints ever added (their default labels)
         self.max_size = max_size
-        #: the index (members first, then the checkpoints in the order added) drawn at the last reset, per draw
+        #: the indices (members first, then the checkpoints in the order added and still kept) drawn since the
+        #: last :meth:`start_episode`: one per seat the pool serves
         self.drawn: list[int] = []
+        #: per member, how often it was drawn (checkpoints by the labels given to :meth:`add`)
+        self.counts: dict[str, int] = {}
 
-    def add(self, member: Any, weight: float = 1.0) -> None:
-        """Add a member (a checkpoint of the learner's policy, for self-play)."""
-        self._added.append((_factory_of(member), weight))
+    def add(self, member: Any, weight: float = 1.0, label: str | None = None) -> None:
+        """Add a member (a checkpoint of the learner's policy, for self-play); ``label`` names it in
+        :attr:`counts` (default ``checkpoint N``, N counting every checkpoint ever added)."""
+        self._n_added += 1
+        self._added.append((_factory_of(member), weight, label or f"checkpoint {self._n_added}"))
         if self.max_size is not None and len(self._added) > self.max_size:
             self._added.pop(0)
 
     def __len__(self) -> int:
         return len(self._fixed) + len(self._added)
 
+    def labels(self) -> list[str]:
+        """The members' labels in the order of :attr:`drawn`'s indices (``member N`` for those given at
+        construction)."""
+        return [f"member {i}" for i in range(len(self._fixed))] + [lab for _, _, lab in self._added]
+
+    def start_episode(self) -> None:
+        """Forget the last episode's draws (the environment calls it at every reset)."""
+        self.drawn.clear()
+
     def draw(self, rng: np.random.Generator, seed: int) -> Player:
         """One member, made for this episode."""
-        facs = self._fixed + [f for f, _ in self._added]
-        w = np.array(self._fixed_w + [x for _, x in self._added], dtype=np.float64)
+        facs = self._fixed + [f for f, _, _ in self._added]
+        w = np.array(self._fixed_w + [x for _, x, _ in self._added], dtype=np.float64)
         if not facs:
             raise ValueError("the opponent pool is empty")
         i = int(rng.choice(len(facs), p=w / w.sum()))
         self.drawn.append(i)
+        label = self.labels()[i]
+        self.counts[label] = self.counts.get(label, 0) + 1
         return facs[i](seed)
 
 
@@ -136,6 +157,7 @@ class BurracoGymEnv(gym.Env[ObsDict, int]):
         render_mode: str | None = None,
         mask_in_obs: bool = True,
         native: bool | None = None,
+        timeout_turns: int | None = None,
     ) -> None:
         if illegal not in ("raise", "penalize"):
             raise ValueError("illegal must be 'raise' or 'penalize'")
@@ -153,7 +175,11 @@ class BurracoGymEnv(gym.Env[ObsDict, int]):
             o if isinstance(o, OpponentPool) else _factory_of(o) for o in specs
         ]
         self.mask_in_obs = mask_in_obs
-        self.table = Table(self.rules, episode, reward, reward_scale, max_hands, native=native)
+        self.table = Table(
+            self.rules, episode, reward, reward_scale, max_hands, native=native, timeout_turns=timeout_turns
+        )
+        self._progress = reward == "progress"
+        self._phi = 0.0  # the potential of the state the agent acts from (reward="progress")
         self.illegal = illegal
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
@@ -165,12 +191,14 @@ class BurracoGymEnv(gym.Env[ObsDict, int]):
             )
         else:
             self.observation_space = box  # type: ignore[assignment]
-        self.action_space = spaces.Discrete(lay.num_actions)  # type: ignore[assignment]
+        self.action_space = TableActions(lay.num_actions, self.table)  # type: ignore[assignment]
         self._players: dict[int, Player] = {}
         self._rng = random.Random()
         self._mask: npt.NDArray[np.int8] = np.zeros(lay.num_actions, dtype=np.int8)
 
     def _obs(self) -> tuple[Any, dict[str, Any]]:
+        if self._progress:
+            self._phi = self.table.potential(self.seat)
         mask = self.table.mask(self.seat)
         self._mask = mask
         vec = self.table.observation(self.seat)
@@ -197,10 +225,11 @@ class BurracoGymEnv(gym.Env[ObsDict, int]):
             seat = t.to_act
             legal = t.legal()
             p = self._players[seat]
+            # every player gets its own copies: nothing it is handed is the table's (issue 37)
             if getattr(p, "needs_state", False):  # the cheating reference: measurement only
-                a = p.choose_with_state(t.game, legal)  # type: ignore[attr-defined]
+                a = p.choose_with_state(t.game.clone(), list(legal))  # type: ignore[attr-defined]
             else:
-                a = p.choose(t.game.view(seat), legal)
+                a = p.choose(t.game.view(seat), list(legal))
             r = t.play(a)
             if r is not None:
                 total += r[self.seat]
@@ -215,6 +244,9 @@ class BurracoGymEnv(gym.Env[ObsDict, int]):
         others = [x for x in range(self.rules.players) if x != self.seat]
         order = sorted(others, key=lambda x: (x - self.seat) % self.rules.players)
         self._players = {}
+        for f in self._factories:
+            if isinstance(f, OpponentPool):
+                f.start_episode()
         for i, x in enumerate(order):
             f = self._factories[i]
             pseed = s % 1_000_003 * 8 + x
@@ -222,22 +254,38 @@ class BurracoGymEnv(gym.Env[ObsDict, int]):
         self._others()
         return self._obs()
 
-    def step(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+    def act(self, action: int) -> tuple[float, bool]:
+        """Play the agent's action index and let the computer players answer: the agent's reward and whether
+        the index was illegal (the episode then ended with ``illegal_reward``). The step of :meth:`step` and of the
+        vector environment's Python tables; ``illegal="raise"`` raises instead."""
         t = self.table
-        if t.over:
-            raise RuntimeError("the episode is over: call reset()")
         a = t.action_of(int(action))
         if a is None:
             if self.illegal == "raise":
                 raise ValueError(f"action {action!r} is not legal now")
             reward = t.penalize(self.seat, self.illegal_reward)[self.seat]
-            obs, info = self._obs()
-            info["illegal_action"] = True
-            return obs, reward, True, False, info
+            return reward - self._phi, True
         r = t.play(a)
         reward = 0.0 if r is None else r[self.seat]
         reward += self._others()
+        if self._progress:  # the potential's change (0 for the state after the episode)
+            reward += t.potential(self.seat) - self._phi
+        return reward, False
+
+    def announce_timeout(self) -> None:
+        """The director announces the time-out now (RULES.md §9.4; the match ends with this hand, §0.1), on the
+        environment's table. ``timeout_turns=N`` announces it by itself once the match has played N turns."""
+        self.table.announce_timeout()
+
+    def step(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        t = self.table
+        if t.over:
+            raise RuntimeError("the episode is over: call reset()")
+        reward, illegal = self.act(action)
         obs, info = self._obs()
+        if illegal:
+            info["illegal_action"] = True
+            return obs, reward, True, False, info
         if self.render_mode == "human":
             self.render()
         return obs, float(reward), t.over and not t.truncated, t.truncated, info

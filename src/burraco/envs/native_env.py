@@ -1,11 +1,11 @@
 """The research environments on the native core (``burraco._native``: ``Encoding`` and ``VecTables``): the
-observation of :mod:`burraco.envs.encoding` and the indices of the legal actions written by the core from a native
+observation of :mod:`burraco.envs.observation` and the indices of the legal actions written by the core from a native
 hand's state, and N tables stepped in one call into numpy buffers.
 
 :func:`native_encoding` gives the rules' native ``Encoding`` (None where the core is not built or does not play the
 rules): ``encode(hand, seat, out, totals)`` writes the seat's observation -- from its view only -- into a float32
 buffer, ``legal_indices(hand)`` and ``mask(hand, out)`` the legal actions of the seat to act in the action space of
-the rules' :class:`~burraco.envs.encoding.Layout`. the environments' ``Table`` (burraco/envs/_core.py) uses it where the core plays
+the rules' :class:`~burraco.envs.layout.Layout`. the environments' ``Table`` (burraco/envs/_core.py) uses it where the core plays
 the rules (``native=True``, the default there) and :class:`~burraco.envs.vector.BurracoVecEnv` steps its tables on
 ``VecTables`` where every opponent is named ``random`` or ``heuristic:LEVEL`` and the episode is one hand. The Python encoder and environments
 stay the reference: tests/test_native_envs.py compares both on every state of random hands."""
@@ -17,9 +17,12 @@ from typing import Any
 import numpy as np
 
 from .._accel import core, native_rules, supported
-from ..game import Game, fields_of
+from ..game import Game
 from ..rules import Rules
-from .encoding import _SEQ, Layout, _rules_row, layout_for
+from ..state import fields_of
+from .action_space import _SEQ
+from .layout import Layout, layout_for
+from .observation import _rules_row
 
 _ENCODINGS: dict[Rules, Any] = {}
 _SEQ_KEYS = 3 * 3 * 2048 * 5

@@ -4,7 +4,7 @@ One game is one hand. The deal is a chain of chance nodes, one card each: the sh
 engine cuts it (:func:`burraco.deal.deal_from_order`) — the pozzetti first (``pozzetti[0]`` first), then the hands
 seat by seat, the up-card, and the rest is the stock from the top — each outcome a card type with probability
 proportional to the copies left, so every deal has its true probability. Player actions are the indices of
-:mod:`burraco.envs.encoding` (the rules' :class:`~burraco.envs.encoding.Layout`). Returns are the side's hand
+:mod:`burraco.envs.action_index` (the rules' :class:`~burraco.envs.layout.Layout`). Returns are the side's hand
 total minus the other side's, times ``score_scale`` (zero-sum; partners get the same return); with 3, 5 and 6
 players what the player's scorer adds to its match total minus the mean of the others
 (``burraco.envs._core.hand_rewards``: with 3 and 5 the solo's whole score against each half of a pair's, the
@@ -49,11 +49,15 @@ import pyspiel
 from ..actions import Action
 from ..cards import NUM_TYPES, cards_str
 from ..deal import deal_from_order
+from ..determinize import determinize
 from ..game import Game
 from ..rules import Rules, preset
-from ..view import View, determinize
+from ..view import View
 from ._core import hand_rewards
-from .encoding import Layout, check_rules, decode_action, encode_game, encode_view, layout_for, legal_indices
+from .action_index import decode_action, legal_indices
+from .action_space import check_rules
+from .layout import Layout, layout_for
+from .observation import encode_game, encode_view
 
 _MAX_UTILITY = 20_000.0  # no hand scores that many points
 _DEFAULTS: dict[str, Any] = {"preset": "italian", "players": 0, "overrides": "", "score_scale": 0.001}
@@ -367,7 +371,7 @@ PRIVATE_BLOCKS = ("hand", "unseen")  # the unseen counts are the deck minus the 
 
 
 class BurracoObserver:
-    """The observer: the tensor of :func:`burraco.envs.encoding.encode_view` and :func:`view_string`, both limited
+    """The observer: the tensor of :func:`burraco.envs.observation.encode_view` and :func:`view_string`, both limited
     to what the observation type asks for (``public``, ``private``); with ``perfect_recall`` the information
     state string, and no tensor (the game provides none: asking for one raises). ``layout``: the game's
     (:attr:`BurracoGame.layout`; default the 2- and 4-player one)."""

@@ -3,8 +3,8 @@ names PettingZoo's ``api_test`` asks for; ``agent_names="seats"`` names them by 
 W``, ``N S`` with two players, ``A B C …`` with 3, 5 and 6; :attr:`BurracoAEC.seat_letters` maps one to the other).
 
 Observations are dicts ``{"observation": float32[obs_size], "action_mask": int8[num_actions]}`` (the rules'
-:class:`~burraco.envs.encoding.Layout`: :data:`~burraco.envs.encoding.OBS_SIZE` and
-:data:`~burraco.envs.encoding.NUM_ACTIONS` with 2 and 4 players); only the agent to act has a non-zero mask. ``mask_in_obs=False`` makes the observation the vector alone (a
+:class:`~burraco.envs.layout.Layout`: :data:`~burraco.envs.layout.OBS_SIZE` and
+:data:`~burraco.envs.action_space.NUM_ACTIONS` with 2 and 4 players); only the agent to act has a non-zero mask. ``mask_in_obs=False`` makes the observation the vector alone (a
 ``Box``, what ``api_test`` expects without a warning) and puts the mask in ``infos[agent]["action_mask"]``. The mask
 is computed once per step (the table caches it until the next action).
 Rewards are team rewards: both partners get their side's score minus the other side's at the end of a hand
@@ -13,7 +13,10 @@ Rewards are team rewards: both partners get their side's score minus the other s
 (``burraco.envs._core.hand_rewards``): the teams change with the phase — every player alone until the first
 goes out, then the solo against the pair(s) whose partners share the pair's split score (RULES.md §14.3), every
 player alone again in the individual hands after 1000. An episode is one hand (``episode="hand"``) or a whole match
-(``episode="match"``; truncated after ``max_hands`` hands).
+(``episode="match"``; truncated after ``max_hands`` hands). A time-out (:meth:`BurracoAEC.announce_timeout`, or by
+itself after ``timeout_turns`` turns of the match, with rules that have time-outs) ends the match with its hand
+(RULES.md §0.1 "The time-out ends the match"): the episode terminates there with the match's result.
+``raw_env(**kw)`` is the environment, ``env(**kw)`` the same in PettingZoo's usual wrappers.
 
 >>> from burraco.envs import pettingzoo_env
 >>> env = pettingzoo_env(rules="italian-2p")
@@ -45,8 +48,8 @@ from pettingzoo import AECEnv
 
 from ..actions import Action
 from ..view import View
-from ._core import Table, make_rules, new_seed
-from .encoding import decode_action
+from ._core import Table, TableActions, make_rules, new_seed
+from .action_index import decode_action
 
 ObsDict = dict[str, npt.NDArray[Any]]
 
@@ -81,6 +84,7 @@ class BurracoAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         render_mode: str | None = None,
         agent_names: str = "numbered",
         mask_in_obs: bool = True,
+        timeout_turns: int | None = None,
     ) -> None:
         super().__init__()
         if agent_names not in ("numbered", "seats"):
@@ -89,7 +93,9 @@ class BurracoAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         if illegal not in ("raise", "penalize"):
             raise ValueError("illegal must be 'raise' or 'penalize'")
         self.rules = make_rules(rules, players)
-        self.table = Table(self.rules, episode, reward, reward_scale, max_hands)
+        if reward == "progress":
+            raise ValueError("reward='progress' is the single-agent environments' (Gymnasium, vector)")
+        self.table = Table(self.rules, episode, reward, reward_scale, max_hands, timeout_turns=timeout_turns)
         self.illegal = illegal
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
@@ -107,7 +113,7 @@ class BurracoAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
             else box
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(lay.num_actions) for a in self.possible_agents}
+        self.action_spaces = {a: TableActions(lay.num_actions, self.table) for a in self.possible_agents}
         self._rng = random.Random()
         self._rewarded = False
         self.agents: list[str] = []
@@ -188,6 +194,13 @@ class BurracoAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
             self.render()
 
     # ----- extras ---------------------------------------------------------------------------------------------------
+    def announce_timeout(self) -> None:
+        """The director announces the time-out now (RULES.md §9.4): the hand plays its time-out round and the
+        match -- the episode, with ``episode="match"`` -- ends with it (§0.1 "The time-out ends the match").
+        ``timeout_turns=N`` announces it by itself once the match has played N turns."""
+        self.table.announce_timeout()
+        self._info_mask()
+
     def legal_actions(self) -> list[Action]:
         """The legal actions of the agent to act, as engine actions."""
         return [] if self.table.over else list(self.table.legal())
@@ -228,9 +241,23 @@ class BurracoAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         pass
 
 
-def env(**kwargs: Any) -> BurracoAEC:
-    """PettingZoo's usual constructor name."""
+def raw_env(**kwargs: Any) -> BurracoAEC:
+    """The environment itself, unwrapped (PettingZoo's ``raw_env`` convention); ``kwargs`` are
+    :class:`BurracoAEC`'s."""
     return BurracoAEC(**kwargs)
 
 
-__all__ = ["BurracoAEC", "IllegalActionError", "env"]
+def env(**kwargs: Any) -> AECEnv:
+    """The environment with PettingZoo's usual wrappers, as its own games are made (``env()`` wraps
+    ``raw_env()``): ``AssertOutOfBoundsWrapper`` (an index outside the action space is an error) and
+    ``OrderEnforcingWrapper`` (``step`` or ``observe`` before ``reset`` is an error). Illegal indices inside the
+    space are the environment's own business (``illegal``). ``env.unwrapped`` is the :class:`BurracoAEC`."""
+    from pettingzoo.utils import wrappers
+
+    e: AECEnv = raw_env(**kwargs)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+__all__ = ["BurracoAEC", "IllegalActionError", "env", "raw_env"]

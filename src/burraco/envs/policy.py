@@ -1,7 +1,7 @@
 """A learned policy as a computer player: ``policy:PATH`` in every player spec (``burraco arena --a policy:PATH``).
 
 The policy scores each legal action it is shown: the seat's observation vector
-(:func:`burraco.envs.encoding.encode_view`) and one action-feature row (:mod:`burraco.envs.features`) go through
+(:func:`burraco.envs.observation.encode_view`) and one action-feature row (:mod:`burraco.envs.features`) go through
 a small network, and the player takes the action with the highest score (``temperature`` > 0: samples from the
 softmax of the scores). Everything comes from the seat's :class:`~burraco.View`; nothing of the hidden state.
 
@@ -13,8 +13,10 @@ embedding of the observation, then a small MLP over the embedding and each actio
     h2 = relu(W2 · h1 + b2)                         # H2
     score = w3 · h2 + b3
 
-The file holds ``format`` (:data:`FORMAT`), ``W_e`` (E × obs_size), ``b_e``, ``W1`` (H1 × (E +
-ACTION_FEATURES)), ``b1``, ``W2`` (H2 × H1), ``b2``, ``w3`` (H2), ``b3`` (1): the sizes are read from the arrays,
+The file holds ``format`` (:data:`~burraco.envs.policy_net.FORMAT`), ``W_e`` (E × obs_size), ``b_e``, ``W1`` (H1 × (E +
+ACTION_FEATURES)), ``b1``, ``W2`` (H2 × H1), ``b2``, ``w3`` (H2), ``b3`` (1) and optionally ``log_obs`` ([1]: the
+observation enters as ``sign(obs)·log(1 + |obs|)``, as the PPO-trained scorers of
+:mod:`burraco.envs.torch_policy` have it): the sizes are read from the arrays,
 and a file of another format or made for another feature layout (an earlier version's ``W_obs``/``W_act`` files:
 222 action features) is refused with a message that says which.
 """
@@ -25,79 +27,33 @@ import random
 from pathlib import Path
 
 import numpy as np
-import numpy.typing as npt
 
 from ..actions import Action
 from ..view import View
-from .encoding import encode_view, layout_for
-from .features import ACTION_FEATURES, action_features
-from .weights import checked_arrays, read_npz
-
-#: the arrays a weights file holds (beside ``format``)
-WEIGHT_NAMES = ("W_e", "b_e", "W1", "b1", "W2", "b2", "w3", "b3")
-#: the version of the weights file (2: the observation embedding and the 242 action features)
-FORMAT = 2
+from .features import action_features
+from .layout import layout_for
+from .observation import encode_view
+from .policy_net import FORMAT, WEIGHT_NAMES, PolicyFileError, PolicyNet
 
 
-class PolicyFileError(ValueError):
-    """A weights file that cannot serve as a policy (missing, unreadable, made for another layout)."""
-
-
-class PolicyNet:
-    """The scoring network of a policy file (numpy inference)."""
-
-    def __init__(self, weights: dict[str, npt.NDArray[np.float32]]) -> None:
-        if "format" not in weights:
-            old = " (an earlier version's file, W_obs/W_act)" if "W_obs" in weights else ""
-            raise PolicyFileError(
-                f"policy weights have no format{old}; this version reads format {FORMAT}: train again with "
-                "examples/train_bc.py"
-            )
-        self.w = checked_arrays(weights, FORMAT, WEIGHT_NAMES, PolicyFileError, "policy weights")
-        w = self.w
-        emb = int(w["W_e"].shape[0])
-        feats = int(w["W1"].shape[1]) - emb
-        if feats != ACTION_FEATURES:
-            raise PolicyFileError(
-                f"policy weights expect {feats} action features, this version has {ACTION_FEATURES}"
-            )
-        if (w["b_e"].shape != (emb,) or w["b1"].shape != (w["W1"].shape[0],) or w["W2"].shape[1] != w["W1"].shape[0]
-                or w["b2"].shape != (w["W2"].shape[0],) or w["w3"].shape != (w["W2"].shape[0],) or w["b3"].shape != (1,)):
-            raise PolicyFileError("policy weights have inconsistent shapes")
-        self.obs_size = int(w["W_e"].shape[1])
-        self.embedding = emb
-        self._W1e = np.ascontiguousarray(w["W1"][:, :emb])
-        self._W1a_t = np.ascontiguousarray(w["W1"][:, emb:].T)
-
-    @property
-    def hidden(self) -> tuple[int, int, int]:
-        """The sizes (E, H1, H2)."""
-        return self.embedding, int(self.w["W1"].shape[0]), int(self.w["W2"].shape[0])
-
-    @classmethod
-    def load(cls, path: str | Path) -> PolicyNet:
-        """Read a ``.npz`` weights file."""
-        return cls(read_npz(path, PolicyFileError, "policy weights"))
-
-    def save(self, path: str | Path, half: bool = False) -> None:
-        """Write the weights as ``.npz`` (``half``: as float16, half the size; read back as float32)."""
-        dt = np.float16 if half else np.float32
-        arrays = {k: v.astype(dt) for k, v in self.w.items()}
-        np.savez_compressed(Path(path), format=np.array([FORMAT], dtype=np.int32), **arrays)  # type: ignore[arg-type]
-
-    def scores(self, obs: npt.NDArray[np.float32], feats: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-        """The score of each action row of ``feats`` in the state ``obs``."""
-        w = self.w
-        if obs.shape[0] != self.obs_size:
-            raise PolicyFileError(
-                f"policy weights are for observations of {self.obs_size} values, this table gives {obs.shape[0]} "
-                "(another number of players or packs)"
-            )
-        e = np.maximum(w["W_e"] @ obs + w["b_e"], 0.0)
-        h = np.maximum(feats @ self._W1a_t + (self._W1e @ e + w["b1"]), 0.0)
-        h = np.maximum(h @ w["W2"].T + w["b2"], 0.0)
-        out: npt.NDArray[np.float32] = h @ w["w3"] + w["b3"][0]
-        return out
+def load_policy_net(path: str | Path) -> PolicyNet:
+    """The policy of a file, by its suffix: numpy weights (``.npz``, :meth:`PolicyNet.load`), a PPO checkpoint
+    (``.pt``, ``examples/train_policy.py``) or an sb3-contrib model (``.zip`` of
+    :class:`burraco.envs.sb3.MaskableRowsPolicy`); the last two are read with PyTorch (the ``train`` extra) and
+    played with numpy (:func:`burraco.envs.torch_policy.policy_net_from_file`)."""
+    p = Path(path)
+    if p.suffix.lower() not in (".pt", ".pth", ".zip"):
+        return PolicyNet.load(p)
+    if not p.is_file():
+        raise PolicyFileError(f"cannot read policy weights {str(path)!r}: no such file")
+    try:
+        from .torch_policy import policy_net_from_file
+    except ImportError as e:
+        raise PolicyFileError(
+            f'{str(path)!r} is a PyTorch file: reading it needs PyTorch (pip install "burraco[train]"), or export '
+            "its .npz"
+        ) from e
+    return policy_net_from_file(p)
 
 
 class PolicyPlayer:
@@ -111,7 +67,8 @@ class PolicyPlayer:
 
     @classmethod
     def load(cls, path: str | Path, seed: int = 0, temperature: float = 0.0) -> PolicyPlayer:
-        return cls(PolicyNet.load(path), seed, temperature, name=f"policy:{path}")
+        """A player of the file at ``path`` (:func:`load_policy_net`: ``.npz``, ``.pt`` or ``.zip``)."""
+        return cls(load_policy_net(path), seed, temperature, name=f"policy:{path}")
 
     def choose(self, view: View, legal: list[Action]) -> Action:
         if len(legal) == 1:
@@ -129,4 +86,5 @@ class PolicyPlayer:
         return self.rng.choices(legal, weights=p.tolist())[0]
 
 
-__all__ = ["FORMAT", "PolicyFileError", "PolicyNet", "PolicyPlayer", "WEIGHT_NAMES"]
+#: the network's names are those of :mod:`burraco.envs.policy_net`, re-exported here where users import them
+__all__ = ["FORMAT", "PolicyFileError", "PolicyNet", "PolicyPlayer", "WEIGHT_NAMES", "load_policy_net"]

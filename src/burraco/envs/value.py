@@ -4,7 +4,7 @@ The flat search (:class:`~burraco.bots.ismcts.ISMCTSPlayer`) plays every root ca
 with the heuristic at every seat. ``ISMCTSPlayer(value=ValueNet.load(PATH), rollout_depth=D)`` stops a rollout
 after ``D`` decisions instead and takes this network's estimate of the hand's result for the searching seat (its
 side's total against the best other side's, in units of :data:`~burraco.bots.ismcts.REWARD_SCALE`, as a finished
-rollout is judged), from the seat's observation (:func:`burraco.envs.encoding.encode_view`; on the native core its
+rollout is judged), from the seat's observation (:func:`burraco.envs.observation.encode_view`; on the native core its
 encoder, the same vector) — nothing of the hidden state but what the determinization put in the seat's view.
 
 The network: ``relu(W1 · obs + b1) → relu(W2 · h + b2) → w3 · h + b3``, weights in a numpy ``.npz`` file written by
@@ -22,8 +22,9 @@ import numpy.typing as npt
 
 from ..game import Game
 from ..native import NativeHand
-from .encoding import encode_view, layout_for
+from .layout import layout_for
 from .native_env import native_encoding
+from .observation import encode_view
 from .weights import checked_arrays, read_npz
 
 #: the arrays a value file holds (beside ``format`` and ``obs_size``)

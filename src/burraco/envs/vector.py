@@ -40,6 +40,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import gymnasium as gym
 import numpy as np
 import numpy.typing as npt
 from gymnasium.utils import seeding
@@ -88,19 +89,14 @@ def step_tables(
     per table, the entries set in ``masks`` / ``final_mask``)."""
     for i, env in enumerate(envs):
         t = env.table
-        a = t.action_of(int(actions[i]))
-        if a is None:
-            reward = t.penalize(env.seat, env.illegal_reward)[env.seat]
-        else:
-            r = t.play(a)
-            reward = 0.0 if r is None else r[env.seat]
-            reward += env._others()
-        rewards[i] = reward
+        rewards[i] = env.act(int(actions[i]))[0]
         terminated[i] = t.over and not t.truncated
         truncated[i] = t.truncated
         if t.over:
             _write(env, i, final_obs, final_mask, final_set)
             env.reset()
+        elif env._progress:
+            env._phi = t.potential(env.seat)
         _write(env, i, obs, masks, mask_set)
 
 
@@ -149,6 +145,8 @@ class BurracoVecEnv:
         plain = (
             kinds is not None
             and e0.table.episode == "hand"
+            and e0.table.reward in ("score", "win")
+            and e0.table.timeout_turns is None
             and e0.illegal == "penalize"
             and e0.render_mode is None
         )
@@ -244,6 +242,34 @@ class BurracoVecEnv:
             return got
         return self.envs[i].legal_indices()
 
+    def legal_into(self, out: npt.NDArray[np.int32], counts: npt.NDArray[np.int32]) -> npt.NDArray[np.int32]:
+        """Every table's legal indices, compactly: row ``i`` of ``out`` (N × K, int32) gets table ``i``'s legal
+        indices, in the order of :meth:`legal_indices`, then -1; ``counts[i]`` their number (0 when the learner is
+        not to act). Pass the same buffers at every call, ``out`` first filled with -1 and ``counts`` with 0: only
+        what changed is rewritten. Returns ``out``, or a wider copy of it where a table has more than K legal
+        actions (pass that one next time)."""
+        if self.native is not None:
+            most = self.native.legal_into(out, counts)  # the core writes them (nothing where one is too wide)
+            if most <= out.shape[1]:
+                return out
+            wider = np.full((out.shape[0], max(most, 2 * out.shape[1])), -1, dtype=np.int32)
+            wider[:, : out.shape[1]] = out
+            self.native.legal_into(wider, counts)
+            return wider
+        for i in range(self.num_envs):
+            li = self.envs[i].legal_indices()
+            n = len(li)
+            if n > out.shape[1]:
+                wider = np.full((out.shape[0], max(n, 2 * out.shape[1])), -1, dtype=np.int32)
+                wider[:, : out.shape[1]] = out
+                out = wider
+            c = int(counts[i])
+            out[i, :n] = li
+            if c > n:
+                out[i, n:c] = -1
+            counts[i] = n
+        return out
+
     def action_features(self, i: int) -> npt.NDArray[np.float32]:
         """Table ``i``'s legal actions as feature rows (from its learner seat's view only)."""
         if self.native is not None:
@@ -261,4 +287,98 @@ class BurracoVecEnv:
         pass
 
 
-__all__ = ["BurracoVecEnv", "step_tables"]
+#: the columns of the compact masks by default (above every legal-action count seen in the presets' random games
+#: but stbl's, docs/research.md "How the scheme was chosen")
+MAX_LEGAL = 256
+
+
+class BurracoVectorEnv(gym.vector.VectorEnv):
+    """:class:`BurracoVecEnv` as a ``gymnasium.vector.VectorEnv`` (``SAME_STEP`` auto-reset).
+
+    ``observation_space`` is N × obs_size, ``action_space`` a ``MultiDiscrete`` of one flat index per table.
+    ``masks="full"`` (default) puts the tables' masks in ``infos["action_mask"]`` (bool N × num_actions);
+    ``masks="indices"`` gives them compactly instead: ``infos["legal"]`` (int32 N × ``max_legal``, each row the
+    table's legal indices then -1; widened when a table has more) and ``infos["legal_count"]`` (int32 N), so an agent never scans 96,218 entries
+    per table (:meth:`sample_legal` picks one uniformly from them). A finished table's last observation is in
+    ``infos["final_obs"]`` (an object array, None for the others, with the boolean ``infos["_final_obs"]``), as
+    Gymnasium's own vector environments put it. The arrays returned are the environment's buffers, rewritten at
+    every call (``copy=True``: copies). ``kwargs`` are :class:`BurracoVecEnv`'s."""
+
+    metadata = {"autoreset_mode": gym.vector.AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(
+        self,
+        num_envs: int,
+        rules: Any = "italian",
+        opponents: Opponent | Sequence[Opponent] = "random",
+        *,
+        masks: str = "full",
+        max_legal: int = MAX_LEGAL,
+        copy: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        if masks not in ("full", "indices"):
+            raise ValueError("masks must be 'full' or 'indices'")
+        self.venv = BurracoVecEnv(num_envs, rules, opponents, **kwargs)
+        self.num_envs = num_envs
+        self.masks = masks
+        self.copy = copy
+        lay = self.venv.envs[0].table.layout
+        self.single_observation_space = gym.spaces.Box(-1e6, 1e6, (lay.obs_size,), np.float32)
+        self.single_action_space = gym.spaces.Discrete(lay.num_actions)
+        self.observation_space = gym.vector.utils.batch_space(self.single_observation_space, num_envs)
+        self.action_space = gym.vector.utils.batch_space(self.single_action_space, num_envs)
+        self.legal = np.full((num_envs, max_legal), -1, dtype=np.int32)
+        self.legal_count = np.zeros(num_envs, dtype=np.int32)
+        self._rng = np.random.default_rng()
+
+    def _infos(self, ended: npt.NDArray[np.bool_] | None) -> dict[str, Any]:
+        infos: dict[str, Any] = {}
+        if self.masks == "full":
+            infos["action_mask"] = self.venv.masks.copy() if self.copy else self.venv.masks
+        else:
+            self.legal = self.venv.legal_into(self.legal, self.legal_count)
+            infos["legal"] = self.legal.copy() if self.copy else self.legal
+            infos["legal_count"] = self.legal_count.copy() if self.copy else self.legal_count
+        if ended is not None and ended.any():
+            final = np.full(self.num_envs, None, dtype=object)
+            for i in np.flatnonzero(ended):
+                final[i] = self.venv.final_obs[i].copy()
+            infos["final_obs"] = final
+            infos["_final_obs"] = ended.copy()
+        return infos
+
+    def reset(
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        """Deal every table (table ``i`` from ``seed + i``; a list gives its first seed)."""
+        first = seed[0] if isinstance(seed, list) else seed
+        if first is not None:
+            self._rng = np.random.default_rng(first)
+        obs, _ = self.venv.reset(seed=first)
+        return (obs.copy() if self.copy else obs), self._infos(None)
+
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
+    ]:
+        obs, _, rewards, terminated, truncated = self.venv.step(actions)
+        infos = self._infos(terminated | truncated)
+        if self.copy:
+            return obs.copy(), rewards.copy(), terminated.copy(), truncated.copy(), infos
+        return obs, rewards, terminated, truncated, infos
+
+    def sample_legal(self, rng: np.random.Generator | None = None) -> npt.NDArray[np.int64]:
+        """One legal index per table, uniformly (from the compact masks of the last call; ``masks="indices"``)."""
+        if self.masks != "indices":
+            raise ValueError("sample_legal reads the compact masks: make the environment with masks='indices'")
+        u = (rng or self._rng).random(self.num_envs)
+        k = (u * self.legal_count).astype(np.int64)
+        return self.legal[np.arange(self.num_envs), k].astype(np.int64)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        self.venv.close()
+
+
+__all__ = ["MAX_LEGAL", "BurracoVecEnv", "BurracoVectorEnv", "step_tables"]

@@ -30,10 +30,13 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, log_
     import uvicorn
 
     from .config import cluster_refusal, default_db_url
+    from .guard import GuardedH11Protocol  # a deadline per request, a cap per address (server/guard.py)
 
     why = cluster_refusal(db or default_db_url(), redis or os.environ.get("BURRACO_REDIS", ""), workers)
     if why is not None:
         raise ValueError(why)
+    if host not in ("127.0.0.1", "::1", "localhost"):  # listening beyond this machine: a public server
+        os.environ["BURRACO_PUBLIC"] = "1"
     # fewer, later collections: a full collection over every table's games would stall the event loop
     gc.set_threshold(50_000, 20, 100)
     if workers > 1:  # each worker process builds its own app from the environment (uvicorn's factory)
@@ -42,7 +45,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, log_
         if redis:
             os.environ["BURRACO_REDIS"] = redis
         uvicorn.run("burraco.server:cluster_app", factory=True, workers=workers, host=host, port=port,
-                    ws_max_size=1 << 20, log_level=log_level, ws="websockets-sansio")
+                    ws_max_size=1 << 20, log_level=log_level, ws="websockets-sansio", http=GuardedH11Protocol)
         return
     cfg = ServerConfig()
     if db:
@@ -50,7 +53,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, log_
     if redis:
         cfg = dataclasses.replace(cfg, redis_url=redis)
     uvicorn.run(create_app(cfg), host=host, port=port, ws_max_size=1 << 20, log_level=log_level,
-                ws="websockets-sansio")
+                ws="websockets-sansio", http=GuardedH11Protocol)
 
 
 def cluster_app():  # type: ignore[no-untyped-def]

@@ -14,25 +14,33 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..game import Game
-from ..messages import msg, render
+from ..messages import LANGS, catalogue, msg, render
 from ..rules import PRESETS, rules_from_json
+from .account_pages import AccountPages
+from .accounts import COOKIE as SESSION_COOKIE
+from .accounts import Accounts, Limits, session_token
+from .assets import IMMUTABLE, PAGES, REVALIDATE, Asset, Assets
 from .cluster import MOVED_CODE, Cluster, ClusterError
 from .coach import Coach
 from .coach import routes as coach_routes
 from .config import ServerConfig
-from .director import Directors, request_lang
-from .director import routes as director_routes
+from .director import Directors
+from .director_routes import request_lang
+from .director_routes import routes as director_routes
 from .events import TableGone, encode
+from .guard import QuietDisconnects
+from .guests import COOKIE, MAX_AGE, guest_of, new_guest
 from .hub import Hub
 from .narration import check_lang
 from .protocol import CLIENT_TYPES, LEVELS, PROTOCOL_MINOR, PROTOCOL_VERSION, ClientError
+from .quietlog import quiet
 from .ratelimit import Bucket, BucketMap, admit, ip_key
 from .relay import Relay, Relays, RemoteConn
 from .security import SecurityHeaders, origin_allowed
@@ -44,6 +52,9 @@ STATIC = Path(__file__).parent / "static"
 
 #: a connection whose outgoing queue grows past this is too slow to follow the table: it is closed
 MAX_QUEUE = 2000
+#: the close code of a connection whose ``hello`` could not be answered for a while (Redis did not answer):
+#: "try again later"
+TRY_LATER_CODE = 1013
 #: a batch (protocol 1.4, ``hello.batch``) holds at most this many characters of messages; one longer message
 #: goes alone
 MAX_BATCH = 256 * 1024
@@ -55,10 +66,19 @@ class Connection:
     def __init__(self, ws: WebSocket, ip: str, config: ServerConfig) -> None:
         self.ws = ws
         self.ip = ip
+        self.guest: str | None = None  # its browser's guest id, from the signed cookie (server/guests.py)
+        self.account: str | None = None  # the account its browser is signed in to (server/accounts.py)
+        self.bot = False  # that account is a bot's: a program signed in with its bot token
+        self.bot_token = ""  # that token (checked against the store at each of its messages: it may be replaced)
         self.seat: int | None = None
         self.table: Table | None = None
         self.lang = "en"
         self.bucket = Bucket(config.conn_rate, config.conn_burst)
+        #: messages it may still send past its rate limit, each refused ``rate_limited``, before it is closed
+        #: (code 1008): a client that does not slow down when told to is cut off
+        self.refusals = Bucket(config.flood_refill, config.flood_refusals)
+        #: it said ``hello`` (a connection that has not within ``hello_deadline`` seconds is closed)
+        self.greeted = False
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
         self.close_code = 1008  # 1012 when no process can take its table now (cluster.py): reconnect
@@ -137,6 +157,25 @@ class IpLimits:
         self.http = BucketMap(config.http_rate, config.http_burst, cap)
         per_min = config.ip_tables_per_minute
         self.create = BucketMap(per_min / 60.0, max(1.0, per_min), cap)
+        #: address -> until when (monotonic) it may open no websocket: one of its connections was cut off for
+        #: flooding (its other connections stay open)
+        self.flooded: dict[str, float] = {}
+
+    def cooling(self, ip: str) -> bool:
+        """Whether ``ip`` is kept off new websockets now (a flood of its was cut off lately)."""
+        until = self.flooded.get(ip)
+        if until is None:
+            return False
+        if until > time.monotonic():
+            return True
+        del self.flooded[ip]
+        return False
+
+    def cut_off(self, ip: str) -> None:
+        now = time.monotonic()
+        if len(self.flooded) >= self.config.ip_memory:
+            self.flooded = {k: v for k, v in self.flooded.items() if v > now}
+        self.flooded[ip] = now + self.config.flood_cooldown
 
     def bucket(self, ip: str) -> Bucket:
         return self.buckets.get(ip)
@@ -153,15 +192,36 @@ def _ip(scope_client: Any) -> str:
 def create_app(config: ServerConfig | None = None) -> Starlette:
     """The server as an ASGI app (``burraco serve`` runs it with uvicorn)."""
     cfg = config or ServerConfig()
+    quiet()  # a fault that hits every connection is logged once per interval, not once per connection
     store = Store(cfg.db_url)
     hub = Hub(cfg, store)
     cluster = Cluster(cfg, hub) if cfg.redis_url else None  # several processes (server/cluster.py)
+    if cluster is not None:  # a write its process sits in past the lease holds the next owner's up: ended
+        store.write_idle_limit = max(3.0, cfg.lease_ttl)
     hub.cluster = cluster
     relays: Relays | None = None  # their connections relayed to each other (server/relay.py)
     desks = Directors(hub)
     coach = Coach(cfg, store)  # the analyses of finished games (server/coach.py)
     limits = IpLimits(cfg)
     catalogues: dict[str, bytes] = {}  # language -> its encoded message catalogue
+    keys: dict[str, bytes] = {}  # the server's keys: "guest" signs the guest cookies (server/guests.py)
+    assets = Assets(STATIC, catalogue, LANGS)  # the page's files under their hashed names (server/assets.py)
+    rulebooks: dict[str, Asset] = {}  # language -> the rule book's page as served (made at its first request)
+    accounts = Accounts(store, Limits(cfg.signin_account_failures, cfg.signin_ip_failures, cfg.signin_window))
+    bot_conns: dict[str, set[Connection]] = {}  # a bot account's id -> its websockets open on this process
+
+    def close_bot(bot: str) -> int:
+        """Its token was replaced: the websockets the bot opened here with the old one are closed now (those on
+        another process, at their next message: each is checked against the store)."""
+        open_ = bot_conns.pop(bot, set())
+        for c in open_:
+            c.send(ClientError("bad_token", "this bot's token was replaced by its owner: sign in with the new one")
+                   .to_json())
+            c.send_close()
+        return len(open_)
+
+    account_pages = AccountPages(accounts, keys, lambda: assets.url("rulebook.css"), lambda: assets.url("account.js"),
+                                 hub.close_table, hub.remove_chat, close_bot)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -169,6 +229,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             await cluster.start()
             await relays.start()
         await hub.start()
+        keys["guest"] = await store.server_key("guest")
+        keys["session"] = await store.server_key("session")  # the session cookies (server/accounts.py)
+        keys["csrf"] = await store.server_key("csrf")  # the account forms' CSRF tokens
         app.state.hub = hub
         await desks.resume()  # the online tables of events in play are followed from the start
         yield
@@ -179,8 +242,38 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     def err(code: str, message: str, status: int = 400) -> JSONResponse:
         return JSONResponse({"error": code, "message": message}, status_code=status)
 
+    def send(request: Request, asset: Asset, cache: str) -> Response:
+        """A file of the page: 304 where the browser's copy is current, else its bytes (gzip where accepted)."""
+        if request.headers.get("if-none-match") == f'"{asset.etag}"':
+            return Response(status_code=304, headers={"ETag": f'"{asset.etag}"', "Cache-Control": cache})
+        body, headers = asset.pick(request.headers.get("accept-encoding", ""))
+        return Response(body, media_type=asset.media_type, headers={**headers, "Cache-Control": cache})
+
     async def index(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+        resp = send(request, assets.index, REVALIDATE)
+        if guest_of(request.cookies.get(COOKIE), keys["guest"]) is None:  # a browser new here: its guest id
+            _, value = new_guest(keys["guest"])
+            resp.set_cookie(COOKIE, value, max_age=MAX_AGE, path="/", secure=request.url.scheme == "https",
+                            httponly=True, samesite="lax")
+        return resp
+
+    async def static(request: Request) -> Response:
+        found = assets.static(request.path_params["path"])
+        if found is None:
+            return Response("not found", status_code=404, media_type="text/plain")
+        asset, hashed = found
+        return send(request, asset, IMMUTABLE if hashed else REVALIDATE)
+
+    async def service_worker(request: Request) -> Response:
+        return send(request, assets.service_worker, REVALIDATE)
+
+    async def page_messages(request: Request) -> Response:
+        lang, page = request.path_params["lang"], request.path_params["page"]
+        asset = assets.catalogues.get((lang, page))
+        if asset is None:
+            return err("not_found", f"no messages for {lang!r}/{page!r} (languages: {', '.join(LANGS)}; pages: "
+                       f"{', '.join(PAGES)})", 404)
+        return send(request, asset, IMMUTABLE if request.query_params.get("v") == assets.version else REVALIDATE)
 
     def limited(handler: Any) -> Any:
         """An HTTP route behind the per-IP request limit (``429`` with a JSON error past it)."""
@@ -309,14 +402,47 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             body = catalogues[lang] = json.dumps(catalogue(lang), ensure_ascii=False).encode()
         return Response(body, media_type="application/json", headers={"Cache-Control": "max-age=3600"})
 
+    async def rulebook(request: Request) -> Response:
+        """The rule book in a language (English for one it is not written in), one HTML page with an anchor per
+        rule, ``#rule-3.2``: where the table's "Why?" leads (issue 44)."""
+        from ..messages import LANGS
+        from ..rulebook import html_page
+
+        lang = request.path_params["lang"]
+        if lang not in LANGS:
+            return err("not_found", f"no rule book in {lang!r} (languages: {', '.join(LANGS)})", 404)
+        page = rulebooks.get(lang)
+        if page is None:  # its style sheet by its hashed name: revalidated, as the page that names the files
+            page = rulebooks[lang] = assets.page(html_page(lang))
+        return send(request, page, REVALIDATE)
+
     async def ws_endpoint(ws: WebSocket) -> None:
         ip = _ip(ws.client)
         if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), cfg.origins):
             # another site's page may not play from its visitors' browsers: refused before the handshake (403)
             await ws.close(code=1008)
             return
+        if limits.cooling(ip):  # it flooded lately: refused before the handshake (403), which costs next to nothing
+            await ws.close(code=1008)
+            return
         await ws.accept()
         conn = Connection(ws, ip, cfg)
+        conn.guest = guest_of(ws.cookies.get(COOKIE), keys["guest"])
+        if ws.cookies.get(SESSION_COOKIE):  # a signed-in browser: its account (one indexed query)
+            signed_in = await accounts.account_of(session_token(ws.cookies.get(SESSION_COOKIE), keys["session"]))
+            conn.account = signed_in.id if signed_in is not None else None
+        bearer = ws.headers.get("authorization", "")
+        if bearer:  # a program playing as a bot account (docs/accounts.md "Bots")
+            scheme, _, token = bearer.partition(" ")
+            bot = await accounts.bot_of_token(token.strip()) if scheme.lower() == "bearer" else None
+            if bot is None:
+                await ws.send_text(encode(ClientError("bad_token", "this bot token is not valid (Authorization: "
+                                                      "Bearer <the token the bot's owner made on /account>)")
+                                          .to_json()))
+                await ws.close(code=1008)
+                return
+            conn.account, conn.bot, conn.bot_token = bot.id, True, token.strip()
+            bot_conns.setdefault(bot.id, set()).add(conn)
         conn.on_moved = rejoin
         writer = asyncio.create_task(conn.writer())
         if limits.conns.get(ip, 0) >= cfg.ip_connections:
@@ -325,8 +451,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             await writer
             return
         limits.conns[ip] = limits.conns.get(ip, 0) + 1
+        deadline = asyncio.get_running_loop().call_later(cfg.hello_deadline, no_hello, conn)
         try:
-            while True:
+            while not conn.closed:
                 frame = await ws.receive()
                 if frame["type"] == "websocket.disconnect":
                     break
@@ -340,6 +467,12 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                     conn.moving = None
                     if conn.closed:
                         break
+                if conn.bot and await accounts.bot_of_token(conn.bot_token) is None:
+                    # its token was replaced (or its account disabled) since the handshake, on any process
+                    conn.send(ClientError("bad_token", "this bot token is no longer valid: its owner replaced it, "
+                                          "or the account was disabled").to_json())
+                    conn.send_close()
+                    break
                 reply = await on_message(conn, text)
                 if reply is not None:
                     conn.send(with_text(reply, conn.lang))
@@ -348,9 +481,16 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         except RuntimeError:  # the socket went away while we were sending
             pass
         finally:
+            deadline.cancel()
+            held = bot_conns.get(conn.account or "") if conn.bot else None
+            if held is not None:
+                held.discard(conn)
+                if not held:
+                    del bot_conns[conn.account or ""]
             limits.conns[ip] -= 1
             if limits.conns[ip] <= 0:
                 del limits.conns[ip]
+            closing = conn.closed  # the server closes it (a flood, no hello, ...): what is queued goes first
             conn.closed = True
             if conn.moving is not None:
                 conn.moving.cancel()
@@ -358,16 +498,37 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                 conn.table.detach(conn)
             if conn.relay is not None and relays is not None:
                 relays.end(conn.relay)
+            if closing:
+                with contextlib.suppress(TimeoutError, asyncio.CancelledError, Exception):
+                    async with asyncio.timeout(5.0):
+                        await asyncio.shield(writer)
             writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await writer
+
+    def no_hello(conn: Connection) -> None:
+        """``hello_deadline`` seconds after a websocket opened: closed (code 1008) unless it said ``hello``."""
+        if not conn.greeted and not conn.closed:
+            conn.send(ClientError("no_table", f"say hello within {cfg.hello_deadline:g} s of connecting")
+                      .to_json())
+            conn.send_close()
 
     async def on_message(conn: Connection | RemoteConn, text: str) -> dict[str, Any] | None:
         """Answer one client message: a direct reply, an error, or None (the effect is broadcast)."""
         # every message counts against the limits, an oversized one too; a refused one still gets its ``ref`` back
         # when it can be read (a message of at most max_message bytes: parsing it costs little)
         allowed = admit(conn.bucket, limits.bucket(conn.ip))
-        oversized = len(text.encode("utf-8", "replace")) > cfg.max_message
+        if not allowed:  # refused as cheaply as can be: no size check, its ``ref`` read only from a short message
+            if isinstance(conn, Connection) and not conn.refusals.take():
+                conn.send(ClientError("rate_limited", "too many messages past the limit: the connection is closed")
+                          .to_json())
+                conn.close_code = 1008
+                conn.send_close()
+                limits.cut_off(conn.ip)
+                return None
+            return ClientError("rate_limited", "too many messages: slow down").to_json(
+                _ref(text) if len(text) <= SHORT else None)
+        oversized = len(text) > cfg.max_message or len(text.encode("utf-8", "replace")) > cfg.max_message
         msg: Any = None
         unreadable = ""
         if not oversized:
@@ -380,8 +541,6 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         ref = msg.get("ref") if isinstance(msg, dict) else None
         if ref is not None and not isinstance(ref, str | int):
             ref = None
-        if not allowed:
-            return ClientError("rate_limited", "too many messages: slow down").to_json(ref)
         if oversized:
             return ClientError("too_large", f"messages are limited to {cfg.max_message} bytes").to_json()
         if unreadable:
@@ -421,8 +580,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             # this process is joining the table again where it is now, the message is answered there
             if isinstance(conn, RemoteConn):
                 return None
-            if (conn.moving is not None and conn.moving is not asyncio.current_task() and conn.relay is None
-                    and not again):
+            if conn.moving is not None and conn.moving is not asyncio.current_task() and not again:
+                # (the move may have ended already: a lease found lost while the write was on its way)
                 with contextlib.suppress(Exception):
                     await asyncio.shield(conn.moving)
                 if conn.relay is not None or conn.table is not None:
@@ -433,6 +592,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             return ClientError("server_error", "the server could not handle this message").to_json(ref)
 
     async def hello(conn: Connection | RemoteConn, msg: dict[str, Any], text: str) -> dict[str, Any] | None:
+        if isinstance(conn, Connection):
+            conn.greeted = True
         v = msg.get("v")
         if v != PROTOCOL_VERSION:
             raise ClientError("version", f"this server speaks protocol version {PROTOCOL_VERSION}, not {v!r}")
@@ -443,18 +604,18 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             conn.batch = msg.get("batch") is True
         tid = msg.get("table")
         if cluster is not None and isinstance(tid, str) and 0 < len(tid) <= 32 and tid.isascii() and tid.isalnum():
-            try:
-                owner = await cluster.owner_of(tid)
-            except ClusterError as e:
-                raise ClientError("server_error", str(e)) from e
+            owner = await owner_when_up(conn, tid)
             if owner is not None:
                 if isinstance(conn, RemoteConn) or relays is None:  # relayed here, but it moved on meanwhile
                     conn.send_close()  # its front finds the owner
                     return None
                 try:
                     conn.relay = relays.open(conn, tid, owner, msg, text)
-                except ClusterError as e:
-                    raise ClientError("server_error", str(e)) from e
+                except ClusterError as e:  # this process is stopping: the client connects again, elsewhere
+                    conn.send(ClientError("unavailable", str(e)).to_json())
+                    conn.close_code = MOVED_CODE
+                    conn.send_close()
+                    raise ClientError("unavailable", str(e)) from e
                 conn.hello = msg
                 return None
         if isinstance(conn, Connection):
@@ -464,11 +625,32 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             if t is None:
                 raise ClientError("no_table", f"no table {msg.get('table')!r}")
             try:
-                await t.attach(conn, msg.get("token"), msg.get("name"), msg.get("last"), msg.get("held"))
+                await t.attach(conn, msg.get("token"), msg.get("name"), msg.get("last"), msg.get("held"),
+                               msg.get("creator"))
                 return None
             except TableGone:  # it left memory while we waited for it: ask the hub again (a fresh copy)
                 continue
         raise ClientError("server_error", "the table could not be loaded: try again")
+
+    async def owner_when_up(conn: Connection | RemoteConn, tid: str) -> str | None:
+        """The table's owner (None: this process), asked again while Redis does not answer: the ``hello`` waits,
+        its connection open, until Redis is back (``redis_wait`` seconds at most; then ``unavailable``, and the
+        connection is closed with code 1013 so that the client connects again later)."""
+        deadline = time.monotonic() + cfg.redis_wait
+        delay = 0.05
+        while True:
+            try:
+                return await cluster.owner_of(tid) if cluster is not None else None
+            except ClusterError as e:
+                stopping = cluster is None or cluster.closing
+                if stopping or conn.closed or time.monotonic() + delay > deadline:
+                    if isinstance(conn, Connection) and not conn.closed:  # never left open unjoined
+                        conn.send(ClientError("unavailable", str(e)).to_json())
+                        conn.close_code = MOVED_CODE if stopping else TRY_LATER_CODE
+                        conn.send_close()
+                    raise ClientError("unavailable", str(e)) from e
+            await asyncio.sleep(delay)
+            delay = min(2 * delay, 1.0)
 
     async def handle_remote(conn: RemoteConn, text: str) -> dict[str, Any] | None:
         """A message of a connection another process relays here (server/relay.py)."""
@@ -537,24 +719,53 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         Route("/api/tables/{table_id}/games/{game_no:int}/record", limited(record)),
         Route("/api/tables/{table_id}/games/{game_no:int}/replay", limited(replay)),
         Route("/messages/{lang}.json", limited(messages)),
+        Route("/rules/{lang}", limited(rulebook)),
+        Route("/messages/{lang}/{page}.json", limited(page_messages)),
+        Route("/sw.js", service_worker),
+        Route("/static/{path:path}", static),
         WebSocketRoute("/ws", ws_endpoint),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    routes += director_routes(desks, limited, lambda r: _ip(r.client))  # the tournament desk (docs/tournaments.md)
+    routes += director_routes(desks, limited, lambda r: _ip(r.client), account_pages.account,
+                              accounts.named, accounts.names_of)  # the tournament desk (docs/tournaments.md)
+    routes += account_pages.routes(limited, lambda r: _ip(r.client))  # accounts (docs/accounts.md)
     routes += coach_routes(coach, hub, limited, lambda r: _ip(r.client), desks.sealed, request_lang)
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
+    # every text answer compressed where the browser accepts gzip (the page's files are compressed once, in
+    # assets.py; a stream, such as the coach's progress, is flushed chunk by chunk)
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    middleware=[Middleware(QuietDisconnects), Middleware(SecurityHeaders),
+                                Middleware(GZipMiddleware, minimum_size=500)])
     app.state.hub = hub
     return app
 
 
+#: a refused message is read for its ``ref`` only when it is at most this many characters (reading it is then cheap)
+SHORT = 512
+
+
+def _ref(text: str) -> str | int | None:
+    """The ``ref`` of a message, when it is JSON with a string or integer ``ref``."""
+    try:
+        m = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    ref = m.get("ref") if isinstance(m, dict) else None
+    return ref if isinstance(ref, str | int) else None
+
+
 def with_text(reply: dict[str, Any], lang: str) -> dict[str, Any]:
     """(1.2) A refusal or a hint that carries ``msg`` also carries ``text``: it rendered in the connection's
-    language, cards as symbols (``burraco.messages.render`` with ``player=True``)."""
+    language, cards as symbols (``burraco.messages.render`` with ``player=True``), and ``rules``: the rules of the
+    rule book it cites (``["3.2"]``; the page ``/rules/<lang>#rule-3.2`` tells them), where it cites any."""
     m = reply.get("msg")
     if isinstance(m, dict):
         from ..messages import message_from_json, render
+        from ..rulebook import cited
 
-        reply["text"] = render(message_from_json(m), lang, player=True)
+        message = message_from_json(m)
+        reply["text"] = render(message, lang, player=True)
+        rules = cited(message)
+        if rules:
+            reply["rules"] = rules
     return reply
 
 
@@ -562,8 +773,8 @@ def replay_steps(record: dict[str, Any]) -> dict[str, Any]:
     """Every state of a finished game, for the browser's replay viewer: per hand, the table (everything: the game
     is over) before the first action and after each one."""
     from ..deal import Deal
-    from ..game import seat_names
-    from ..match import hand_points, scorer_names
+    from ..match import hand_points
+    from ..seats import scorer_names, seat_names
 
     rules = rules_from_json(record["rules"])
     seats = seat_names(rules.players)
@@ -577,7 +788,9 @@ def replay_steps(record: dict[str, Any]) -> dict[str, Any]:
             g.apply(a)
             steps.append(_snapshot(g, a))
         points = dict(zip(scorer_names(rules), hand_points(g), strict=True)) if g.is_over else None
-        out.append({"hand_no": i, "steps": steps, "scores": g.scores(), "end": g.end, "points": points})
+        # (1.6) the deal and how it was made: the page checks it against its commitment (docs/fairness.md)
+        out.append({"hand_no": i, "steps": steps, "scores": g.scores(), "end": g.end, "points": points,
+                    "deal": h["deal"], "fair": h.get("fair")})
     return {"rules": record["rules"], "players": record.get("players"), "hands": out}
 
 

@@ -5,18 +5,80 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+import random
+from typing import Any, Protocol
 
 from ..arena import parse_player
 from ..bots.base import Player
-
-if TYPE_CHECKING:
-    from .tables import Table
+from ..game import Game
+from ..match import Match
+from .config import ServerConfig
+from .events import TableGone
 
 log = logging.getLogger("burraco.server")
 
 
-def bot_delay(t: Table) -> float:
+class BotHost(Protocol):
+    """What the computer players need of the hub: its settings, and whether it shuts down."""
+
+    @property
+    def config(self) -> ServerConfig: ...
+
+    @property
+    def closing(self) -> bool: ...
+
+
+class PacedTable(Protocol):
+    """What the pace of the computer players depends on: the hub's settings, and whether only computers sit."""
+
+    @property
+    def hub(self) -> BotHost: ...
+
+    def computer_only(self) -> bool: ...
+
+
+class BotTable(PacedTable, Protocol):
+    """What the computer players need of their table (server/tables.py's ``Table``, which schedules them): its
+    game, whose seat a computer plays, its lock, and the way every action is applied."""
+
+    bot_task: asyncio.Task[None] | None
+    last_game_n: int
+    #: the table left this process's memory (its lease was lost, or it was rebuilt): its computers move no more
+    unloaded: bool
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def hub(self) -> BotHost: ...
+
+    @property
+    def lock(self) -> asyncio.Lock: ...
+
+    @property
+    def players(self) -> dict[tuple[int, str], Player]: ...
+
+    @property
+    def rng(self) -> random.Random: ...
+
+    @property
+    def game(self) -> Game | None: ...
+
+    @property
+    def match(self) -> Match | None: ...
+
+    def computer_only(self) -> bool: ...
+
+    def hand_running(self) -> bool: ...
+
+    def controller(self, seat: int) -> str | None: ...
+
+    async def _act(self, seat: int | None, text: Any, expect: Any) -> None: ...
+
+    async def advance(self) -> None: ...
+
+
+def bot_delay(t: PacedTable) -> float:
     """Seconds a computer player waits before moving: at a table of computers only, at least
     ``computer_table_delay`` (such tables are paced, never run flat out)."""
     cfg = t.hub.config
@@ -25,9 +87,9 @@ def bot_delay(t: Table) -> float:
     return cfg.bot_delay
 
 
-def schedule_bot(t: Table) -> None:
+def schedule_bot(t: BotTable) -> None:
     """Start the computer's move when a computer (or the take-over player) is to play and none is thinking."""
-    if t.hub.closing or (t.bot_task is not None and not t.bot_task.done()):
+    if t.hub.closing or t.unloaded or (t.bot_task is not None and not t.bot_task.done()):
         return
     g = t.game
     if not t.hand_running() or g is None:
@@ -39,7 +101,7 @@ def schedule_bot(t: Table) -> None:
     t.bot_task = asyncio.create_task(bot_move(t, seat, level, t.last_game_n))
 
 
-async def bot_move(t: Table, seat: int, level: str, expect: int) -> None:
+async def bot_move(t: BotTable, seat: int, level: str, expect: int) -> None:
     """One computer move at ``seat``, if the game is still at event ``expect`` when it is chosen."""
     try:
         delay = bot_delay(t)
@@ -61,14 +123,16 @@ async def bot_move(t: Table, seat: int, level: str, expect: int) -> None:
             await t.advance()
     except asyncio.CancelledError:
         raise
+    except TableGone:  # the table left this process meanwhile: the copy that has it now moves
+        pass
     except Exception:  # a bug in a player must not stop the table: log it, the watchdog retries
         log.exception("table %s: computer player at seat %s failed", t.id, seat)
     finally:
         t.bot_task = None
-        schedule_bot(t)
+        schedule_bot(t)  # (never on a copy that left memory: it would fail, and schedule itself, for ever)
 
 
-def seat_player(t: Table, seat: int, level: str) -> Player:
+def seat_player(t: BotTable, seat: int, level: str) -> Player:
     """The computer player of ``level`` at ``seat`` (one per seat and level, kept for the table's life)."""
     key = (seat, level)
     p = t.players.get(key)

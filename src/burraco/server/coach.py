@@ -257,6 +257,12 @@ class Coach:
             self._forget(job)
             job.end(None, msg("coach_failed"))
             return
+        # the progress comes on another channel than the result: its last lines, sent before the result, may still be
+        # on their way; wait for them a little (at most half a second) so that every follower sees each decision
+        for _ in range(50):
+            if job.total is None or job.done >= job.total:
+                break
+            await asyncio.sleep(0.01)
         # asked again from now on, it is there at once: in memory while it is being stored, then in the store
         self._saving[key] = result
         kept = self._cache.get((job.table, job.game_no))

@@ -23,6 +23,17 @@ def _env_origins() -> tuple[str, ...]:
     return tuple(x.strip() for x in os.environ.get("BURRACO_ORIGINS", "").split(",") if x.strip())
 
 
+def _env_director_password() -> str:
+    """``BURRACO_DIRECTOR_PASSWORD``, else the first line of the file ``BURRACO_DIRECTOR_PASSWORD_FILE`` names
+    (a secret kept out of the process list and the shell's history), else none."""
+    v = os.environ.get("BURRACO_DIRECTOR_PASSWORD", "")
+    path = os.environ.get("BURRACO_DIRECTOR_PASSWORD_FILE", "")
+    if not v and path:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        v = lines[0].strip() if lines else ""
+    return v
+
+
 def _env_float(name: str, default: float) -> float:
     v = os.environ.get(name)
     return float(v) if v else default
@@ -40,6 +51,9 @@ class ServerConfig:
     between_hands: float = field(default_factory=lambda: _env_float("BURRACO_BETWEEN_HANDS", 20.0))
     #: seconds before a computer player takes over a disconnected or out-of-time human (the table may set its own)
     grace: float = field(default_factory=lambda: _env_float("BURRACO_GRACE", 20.0))
+    #: seconds the deal of a hand waits, at most, for the contributions of the people seated (docs/fairness.md):
+    #: it is dealt as soon as every connected seat's browser has sent its own
+    contribution_wait: float = field(default_factory=lambda: _env_float("BURRACO_CONTRIBUTION_WAIT", 5.0))
     #: the largest message a client may send, in bytes (longer ones are refused with ``too_large``)
     max_message: int = 4096
     #: per connection: messages per second (sustained) and burst
@@ -49,6 +63,15 @@ class ServerConfig:
     ip_rate: float = field(default_factory=lambda: _env_float("BURRACO_IP_RATE", 60.0))
     ip_burst: float = field(default_factory=lambda: _env_float("BURRACO_IP_BURST", 120.0))
     ip_connections: int = field(default_factory=lambda: int(_env_float("BURRACO_IP_CONNECTIONS", 64)))
+    #: per connection: messages refused ``rate_limited`` it may still send (a burst, refilled at ``flood_refill``
+    #: a second) before it is closed with code 1008: a flood is cut off, a client that slows down is not
+    flood_refusals: float = field(default_factory=lambda: _env_float("BURRACO_FLOOD_REFUSALS", 50.0))
+    flood_refill: float = field(default_factory=lambda: _env_float("BURRACO_FLOOD_REFILL", 1.0))
+    #: seconds an address whose connection was cut off that way may open no new websocket (refused before the
+    #: handshake; its other connections stay)
+    flood_cooldown: float = field(default_factory=lambda: _env_float("BURRACO_FLOOD_COOLDOWN", 10.0))
+    #: seconds a websocket may stay open without saying ``hello`` (then it is closed, code 1008)
+    hello_deadline: float = field(default_factory=lambda: _env_float("BURRACO_HELLO_DEADLINE", 10.0))
     #: tables created per IP per minute
     ip_tables_per_minute: float = field(default_factory=lambda: _env_float("BURRACO_IP_TABLES", 30.0))
     #: per client IP: HTTP requests per second and burst over every /api route (a 429 past them)
@@ -80,14 +103,43 @@ class ServerConfig:
     #: seconds a table's lease in Redis lasts without renewal (renewed every third of it): a process that died
     #: leaves its tables to the others after this long
     lease_ttl: float = field(default_factory=lambda: _env_float("BURRACO_LEASE_TTL", 5.0))
+    #: seconds a ``hello`` waits for Redis to answer again (several processes): the connection is kept, the
+    #: hello answered as soon as Redis is back; past this it is refused ``unavailable`` and closed (code 1013)
+    redis_wait: float = field(default_factory=lambda: _env_float("BURRACO_REDIS_WAIT", 30.0))
     #: the coach (server/coach.py): analyses running at once in this process, each in a worker process of its own
     #: (``BURRACO_COACH_WORKERS``; default half the CPUs, at least one), so that a few users never take every core
     coach_workers: int = field(
         default_factory=lambda: int(_env_float("BURRACO_COACH_WORKERS", max(1, (os.cpu_count() or 2) // 2))))
     #: analyses asked from one client address (an IPv4 address, an IPv6 /64) running at once
     coach_per_ip: int = field(default_factory=lambda: int(_env_float("BURRACO_COACH_PER_IP", 2)))
-    #: sampled deals per decision the coach judges (``burraco analyse``'s ``--iterations``)
-    coach_iterations: int = field(default_factory=lambda: int(_env_float("BURRACO_COACH_ITERATIONS", 16)))
+    #: sampled deals per decision on which the coach chooses the best move (``burraco analyse``'s
+    #: ``--iterations``; the default is the hint's budget, so the coach never marks the hint's move)
+    coach_iterations: int = field(default_factory=lambda: int(_env_float("BURRACO_COACH_ITERATIONS", 32)))
+    #: who may create a tournament (``BURRACO_DIRECTOR_SIGNIN``): ``auto`` — a director's sign-in on a public
+    #: server (listening beyond this machine: :attr:`public`), anyone on a local one; ``on`` — always; ``off`` —
+    #: never (a club's own machine); ``account`` — only a signed-in account (docs/accounts.md) may, the password
+    #: is not asked (``burraco serve --director-signin account``)
+    director_signin: str = field(default_factory=lambda: os.environ.get("BURRACO_DIRECTOR_SIGNIN", "auto"))
+    #: the server-wide directors' password or token the sign-in checks (``BURRACO_DIRECTOR_PASSWORD``, or the
+    #: file ``BURRACO_DIRECTOR_PASSWORD_FILE``); with sign-in required and none set, no event can be created
+    director_password: str = field(default_factory=_env_director_password, repr=False)
+    #: accounts (docs/accounts.md): failed sign-ins to one account, and from one client address, within
+    #: ``signin_window`` seconds, past which sign-in is refused (counted in the store: by every process alike)
+    signin_account_failures: int = field(default_factory=lambda: int(_env_float("BURRACO_SIGNIN_ACCOUNT", 5)))
+    signin_ip_failures: int = field(default_factory=lambda: int(_env_float("BURRACO_SIGNIN_IP", 30)))
+    signin_window: float = field(default_factory=lambda: _env_float("BURRACO_SIGNIN_WINDOW", 900.0))
+    #: the server listens beyond this machine (``burraco serve --host`` other than a loopback address)
+    public: bool = field(default_factory=lambda: os.environ.get("BURRACO_PUBLIC", "") == "1")
+
+    def __post_init__(self) -> None:
+        if self.director_signin not in ("auto", "on", "off", "account"):
+            raise ValueError(f"BURRACO_DIRECTOR_SIGNIN must be auto, on, off or account (got {self.director_signin!r})")
+
+    @property
+    def signin_required(self) -> bool:
+        """Whether creating a tournament needs the directors' password (:attr:`director_signin`; ``account``
+        asks for a signed-in account instead)."""
+        return self.director_signin == "on" or (self.director_signin == "auto" and self.public)
 
 
 def cluster_refusal(db_url: str, redis_url: str, workers: int) -> str | None:

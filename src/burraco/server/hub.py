@@ -9,15 +9,17 @@ import gc
 import logging
 import secrets
 import time
+from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
-from ..game import seat_names
 from ..rules import rules_from_json, rules_to_json
+from ..seats import seat_names
 from .config import ServerConfig
 from .events import CLOSED_STATUSES
 from .protocol import DEFAULT_LEVEL, ClientError
 from .seats import Seat, check_level, clean_name, computer_name
 from .store import EventRow, Store, TableRow, token_hash
+from .table_state import TableState
 from .tables import Table
 
 if TYPE_CHECKING:
@@ -45,6 +47,9 @@ class Hub:
         self._resume: asyncio.Task[None] | None = None
         #: several processes (``--redis``): this one's leases and relays (server/cluster.py); None alone
         self.cluster: Cluster | None = None
+        #: whether nobody but a table's seats and its director may watch it now (a duplicate event's round in
+        #: play: the tournament desk's ``Directors.watch_sealed``); None: every table may be watched
+        self.watch_sealed: Callable[[TableState], bool] | None = None
 
     async def start(self) -> None:
         """Migrate the store and start the janitor. Tables in play are rebuilt in the background at once (their
@@ -116,8 +121,49 @@ class Hub:
                 await t._emit([("closed", {"status": "abandoned", "why": "no human activity",
                                            "idle": round(time.time() - t.human_seen)})], status="abandoned")
 
+    @contextlib.asynccontextmanager
+    async def _held_here(self, table_id: str, what: str) -> AsyncIterator[Table]:
+        """A table under its lock for an administrator's change, served by this process (``ClientError`` where
+        there is no such table, or another process serves it: ``what`` is to be done from a page it serves)."""
+        t = await self.get(table_id, touch=False)
+        if t is None:
+            raise ClientError("not_found", f"no table {table_id!r}")
+        async with t.lock:
+            if t.unloaded:
+                raise ClientError("not_now", f"table {table_id} is served by another process of this server: {what} "
+                                  "from a page that process serves")
+            yield t
+
+    async def close_table(self, table_id: str, why: str) -> None:
+        """Close a table now, whatever it is doing (a site administrator's decision, docs/accounts.md): a
+        ``closed`` event, status ``abandoned``; its games so far stay in the store. ``ClientError`` where there is
+        no such table, it is closed already, or another process serves it (close it there)."""
+        async with self._held_here(table_id, "close it") as t:
+            if t.status in ("finished", "abandoned"):
+                raise ClientError("not_now", f"table {table_id} is closed already ({t.status})")
+            await t._emit([("closed", {"status": "abandoned", "why": why})], status="abandoned")
+
+    async def remove_chat(self, table_id: str, n: int, why: str) -> None:
+        """Remove the chat line that is event ``n`` of a table (a site administrator's decision, docs/accounts.md):
+        its text is erased from the stored event and from the table's memory (the event keeps its seat and name,
+        with ``"removed": true``), then a ``chat_removed`` event (``n``, ``why``) tells everyone connected to drop
+        the line (docs/protocol.md "Removed chat lines"). ``ClientError`` where there is no such table or chat
+        line, it was removed already, or another process serves the table (remove it there)."""
+        async with self._held_here(table_id, "remove the line") as t:
+            ev = next((e for e in t.events if e.n == n), None)
+            if ev is None or ev.kind != "chat":
+                raise ClientError("not_found", f"event {n} of table {table_id} is not a chat line")
+            if ev.data.get("removed"):
+                raise ClientError("not_now", f"chat line {n} of table {table_id} was removed already")
+            erased = {**{k: v for k, v in ev.data.items() if k != "text"}, "text": "", "removed": True}
+            await self.store.redact_event(t.id, n, "chat", erased)
+            ev.data = erased
+            await t._emit([("chat_removed", {"n": n, "why": why})])
+
     async def _rebuild(self, row: TableRow, own: bool = True) -> Table:
-        seats = [Seat(s.seat, s.kind, s.level, s.name, s.claimed, s.token_hash) for s in row.seats]
+        seats = [Seat(s.seat, s.kind, s.level, s.name, s.claimed, s.token_hash, guests=set(s.guests),
+                      account=s.account, bot=s.bot)
+                 for s in row.seats]
         t = Table(self, row.id, row.config, seats, status="waiting", created=row.created)
         events = await self.store.load_events(row.id)
         t.replay(events)
@@ -174,6 +220,50 @@ class Hub:
         finally:
             self._loads.pop(table_id, None)
 
+    def in_memory(self) -> set[str]:
+        """The ids of the tables in this process's memory or being loaded into it."""
+        return set(self.tables) | set(self._loads)
+
+    def serving_again(self) -> None:
+        """Redis answers again after an outage (server/cluster.py): every table here gives its absent players
+        their whole grace from now."""
+        for t in list(self.tables.values()):
+            t.serving_again()
+
+    def unload(self, table_id: str) -> None:
+        """The table leaves memory at once (its lease was lost, server/cluster.py): it changes and writes nothing
+        any more, its computer player and watchdog stop, and its connections join it again where it is now
+        (``moved``: server/relay.py), or are closed."""
+        if table_id in self.tables:
+            log.warning("cluster: table %s is no longer owned by this process", table_id)
+            self._drop(table_id)
+
+    def reload(self, table_id: str) -> None:
+        """This copy of the table is behind its stored events (a former owner's late write, server/cluster.py):
+        it leaves memory as in :meth:`unload`, and is rebuilt from the store at once; its connections join the
+        new copy (they share its load)."""
+        self._drop(table_id)
+        if table_id not in self._loads and not self.closing:
+            task = self._loads[table_id] = asyncio.create_task(self._load(table_id))
+            task.add_done_callback(_log_failed_load)
+
+    def _drop(self, table_id: str) -> None:
+        t = self.tables.pop(table_id, None)
+        if t is None:
+            return
+        t.unloaded = True
+        for task in (t.watch_task, t.bot_task):
+            if task is not None:
+                task.cancel()
+        conns: list[Any] = list(t.conns)
+        t.conns.clear()
+        for c in conns:
+            moved = getattr(c, "moved", None)
+            if moved is not None:
+                moved(t.n)
+            else:
+                c.send_close()
+
     def _run(self, t: Table) -> None:
         t.watch_task = asyncio.create_task(t.watch())
         t.wake.set()
@@ -212,12 +302,16 @@ class Hub:
             if t.status in ("waiting", "playing") and t.computer_only() and (ip is None or t.owner_ip == ip)
         )
 
-    async def create_table(self, spec: Any, owner_ip: str = "", deal_seed: int | None = None) -> dict[str, Any]:
+    async def create_table(
+        self, spec: Any, owner_ip: str = "", duplicate: dict[str, str] | None = None, event: str | None = None
+    ) -> dict[str, Any]:
         """Create a table from a request body (see docs/protocol.md): returns its id, the seats' tokens and the
         creator token (the tournament director's: time-out). ``owner_ip`` (the creator's address, as the rate
-        limits key it) counts against the caps on tables of computer players only. ``deal_seed`` (the desk's
-        duplicate events only, never a request's field: whoever knows it knows every hand) deals hand ``i`` as
-        ``Match(rules, seed=deal_seed).deal_for_hand(i)``."""
+        limits key it) counts against the caps on tables of computer players only. ``duplicate`` (the desk's
+        duplicate events only, never a request's field: whoever knows it knows every hand) is ``{"secret": <the
+        event's 256-bit secret, hex>, "label": <its round's label>}``: hand ``i`` is then the procedure's deal of
+        them with no contributions, the same at every table of the round (docs/fairness.md). ``event``: the
+        director's event whose round this table plays (the desk only): one match, no rematch."""
         if not isinstance(spec, dict):
             raise ClientError("bad_request", "the body must be a JSON object")
         from ..rules import PRESETS, RulesError, preset
@@ -275,6 +369,12 @@ class Hub:
             if self.computer_tables() >= self.config.computer_tables:
                 raise ClientError("rate_limited", "this server runs as many tables of computer players only as it"
                                   " can: try again later")
+        rated = spec.get("rated", False)
+        if not isinstance(rated, bool):
+            raise ClientError("bad_request", "'rated' must be true or false")
+        if rated and (duplicate is not None or not any(x.kind in ("human", "open") for x in seats)):
+            raise ClientError("bad_request", "a rated table needs a seat for a person (human or open), and a "
+                              "tournament's tables are not rated")
         creator = secrets.token_urlsafe(18)
         config = {
             "rules": rules_to_json(rules),
@@ -283,10 +383,18 @@ class Hub:
             "grace": grace,
             "takeover": check_level(spec.get("takeover")),
             "listed": bool(spec.get("listed", True)),
+            # (1.6) a player alone against computers may take back his last plays (docs/fairness.md)
+            "takebacks": bool(spec.get("takebacks", True)) and not rated,
+            # rated: accounts only, one seat each; its games move ratings (docs/accounts.md "Ratings")
+            "rated": rated,
+            # a rated table that accepts bot accounts: its games are rated in the pool's "-bots" twin
+            "bots": rated and spec.get("bots") is True,
             "creator_hash": token_hash(creator),
         }
-        if deal_seed is not None:
-            config["deal_seed"] = int(deal_seed)
+        if duplicate is not None:
+            config["duplicate"] = {"secret": str(duplicate["secret"]), "label": str(duplicate["label"])}
+        if event is not None:
+            config["event"] = event
         table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         first = {"name": config["name"], "rules": config["rules"],
                  "seats": [{"kind": s.kind, "name": s.name} for s in seats]}
@@ -326,6 +434,11 @@ class Hub:
         created = {t.id: t.created for t in self.tables.values()}
         out.sort(key=lambda x: -created.get(x["id"], x.get("created", 0.0)))
         return out[:200]
+
+
+def _log_failed_load(task: asyncio.Task[Table | None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("a table could not be rebuilt from the store", exc_info=task.exception())
 
 
 def row_info(r: TableRow, games: int) -> dict[str, Any]:

@@ -5,12 +5,12 @@ from __future__ import annotations
 #: the protocol version; a client says which one it speaks in ``hello`` (``v``)
 PROTOCOL_VERSION = 1
 #: the minor version: additions a version-1 client may ignore (docs/protocol.md "Versions")
-PROTOCOL_MINOR = 5
+PROTOCOL_MINOR = 6
 
 #: message types a client may send
 CLIENT_TYPES = frozenset(
     {"hello", "act", "sync", "chat", "hint", "next", "rematch", "take", "leave", "fill", "back", "ping",
-     "timeout", "give", "lang"}
+     "timeout", "give", "lang", "contribute", "replace", "takeback"}
 )
 
 #: the computer players a table may seat (``arena.parse_player`` specs)

@@ -55,13 +55,17 @@ class RemoteConn:
     """On the owner: a connection accepted by another process (a :class:`~burraco.server.events.Sink`). What the
     table sends it goes to that process, tagged with the session's id."""
 
-    def __init__(self, relays: Relays, sid: str, table_id: str, front: str, ip: str) -> None:
+    def __init__(self, relays: Relays, sid: str, table_id: str, front: str, ip: str,
+                 guest: str | None = None, account: str | None = None, bot: bool = False) -> None:
         cfg = relays.cluster.config
         self.relays = relays
         self.sid = sid
         self.table_id = table_id
         self.front = front
         self.ip = ip
+        self.guest = guest  # checked by the front from the browser's signed cookie
+        self.account = account  # checked by the front from the browser's session (server/accounts.py)
+        self.bot = bot  # the account is a bot's (checked by the front from its token)
         self.seat: int | None = None
         self.table: Table | None = None
         self.lang = "en"
@@ -250,6 +254,7 @@ class Relays:
                 self._sent.set()
 
     async def _reader(self) -> None:
+        failed = False
         while True:
             try:
                 m = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
@@ -258,8 +263,12 @@ class Relays:
             except Exception:
                 log.warning("relay: the Redis subscription failed: the relayed connections join again")
                 self.reset()
+                failed = True
                 await asyncio.sleep(0.2)
                 continue
+            if failed:  # subscribed again (redis-py subscribes again as it reconnects): what other processes sent
+                failed = False  # here until now is lost, the answers to the hellos sent since the failure too
+                self.reset()
             if m is None or m.get("type") != "message":
                 continue
             try:
@@ -271,7 +280,7 @@ class Relays:
         """Messages may have been lost on the way: the sessions served here end, those relayed from here join
         their tables again (with their last event number: they miss nothing)."""
         for rc in list(self.remote.values()):
-            self._drop_remote(rc)
+            self._drop_remote(rc, tell=True)
         for r in list(self.relays.values()):
             self._move(r)
 
@@ -331,9 +340,9 @@ class Relays:
                     if r is not None and r.owner != owner:
                         self._move(r)
             for f, up in zip(fronts, out[len(tables):], strict=True):
-                if not up:  # that process died: its connections here are gone
+                if not up:  # that process died (or stands still: paused): its connections here are gone
                     for rc in [rc for rc in self.remote.values() if rc.front == f]:
-                        self._drop_remote(rc)
+                        self._drop_remote(rc, tell=True)
 
     # ----- owner side ---------------------------------------------------------------------------------------------
     def _inbox(self, m: dict[str, Any]) -> None:
@@ -343,7 +352,10 @@ class Relays:
             old = self.remote.get(sid)
             if old is not None:
                 self._drop_remote(old)
-            rc = RemoteConn(self, sid, str(m["table"]), str(m["front"]), str(m["ip"]))
+            guest, account = m.get("guest"), m.get("account")
+            rc = RemoteConn(self, sid, str(m["table"]), str(m["front"]), str(m["ip"]),
+                            guest if isinstance(guest, str) else None, account if isinstance(account, str) else None,
+                            m.get("bot") is True)
             self.remote[sid] = rc
             rc.task = asyncio.create_task(self._serve_remote(rc))
             return
@@ -370,7 +382,13 @@ class Relays:
         finally:
             self._drop_remote(rc, cancel=False)
 
-    def _drop_remote(self, rc: RemoteConn, cancel: bool = True) -> None:
+    def _drop_remote(self, rc: RemoteConn, cancel: bool = True, tell: bool = False) -> None:
+        """The session ends here. ``tell``: its front is told (the session's close), should it still be there —
+        a front paused past its lease, whose ``alive`` key ran out meanwhile, reads it when it runs again and
+        joins the table again for its client; else that client's websocket stayed open and heard nothing more
+        (what it sent was answered, so it heard again only once it sent something)."""
+        if tell:
+            rc.send_close()
         if self.remote.get(rc.sid) is rc:
             del self.remote[rc.sid]
         if rc.table is not None:
@@ -388,7 +406,8 @@ class Relays:
         r = Relay(sid, table_id, owner, conn, hello)
         self.by_table.setdefault(table_id, set()).add(sid)
         self.relays[sid] = r
-        self._op(owner, {"op": "open", "sid": sid, "table": table_id, "front": self.node, "ip": conn.ip})
+        self._op(owner, {"op": "open", "sid": sid, "table": table_id, "front": self.node, "ip": conn.ip,
+                         "guest": conn.guest, "account": conn.account, "bot": conn.bot})
         self._op(owner, {"op": "msg", "sid": sid, "front": self.node, "text": hello_text})
         return r
 

@@ -2,8 +2,9 @@
 player left during a game), the names and levels a request may give them, and the fair-play rules of who may take
 which seat (docs/protocol.md "Fair play"):
 
-* one person holds one seat: a connection, or a browser by the seat tokens it holds (``held``), already seated at
-  a table cannot take or open another seat there while a game is in play;
+* one person holds one seat: a connection, a browser by the seat tokens it holds (``held``) or by its guest
+  cookie (server/guests.py: the browsers that held each seat are remembered), already seated at a table cannot
+  take or open another seat there;
 * a seat left during a game (kind ``left``) is played by the take-over computer and kept for its player: his
   token stays valid and brings him back, nobody may ``take`` it, only the table's creator may ``give`` it to
   someone else (a new token; the old one then stops working);
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .protocol import DEFAULT_LEVEL, LEVELS, MAX_NAME, ClientError
@@ -39,6 +40,12 @@ class Seat:
     connected: int = 0
     disconnected_since: float = 0.0
     ready: bool = False  # asked for the next hand
+    #: the guest ids of the browsers that hold it (or held it since it last changed hands)
+    guests: set[str] = field(default_factory=set)
+    #: the account that holds it (server/accounts.py), when its player was signed in
+    account: str | None = None
+    #: that account is a bot's
+    bot: bool = False
 
     def row(self) -> SeatRow:
         return SeatRow(self.index, self.kind, self.level, self.name, self.claimed, self.token_hash)
@@ -90,12 +97,18 @@ def held_seats(seats: list[Seat], held: Any) -> list[Seat]:
     return out
 
 
-def one_seat(seats: list[Seat], names: tuple[str, ...], want: Seat | None, held: Any, seated: int | None) -> None:
-    """Refuse (``one_seat``) a second seat at a table whose game is in play: the connection is ``seated`` at
-    another seat, or its browser ``held`` another seat's token."""
+def one_seat(
+    seats: list[Seat], names: tuple[str, ...], want: Seat | None, held: Any, seated: int | None,
+    guest: str | None = None,
+) -> None:
+    """Refuse (``one_seat``) a second seat at a table: the connection is ``seated`` at another seat, or its browser
+    holds another seat, by a token it reports (``held``) or by its ``guest`` cookie."""
     if seated is not None and (want is None or seated != want.index):
         raise ClientError("one_seat", f"you already hold seat {names[seated]} at this table: one person, one seat")
-    for s in held_seats(seats, held):
+    mine = held_seats(seats, held)
+    if guest:
+        mine += [s for s in seats if s.kind in ("human", "left") and guest in s.guests and s not in mine]
+    for s in mine:
         if want is None or s.index != want.index:
             raise ClientError(
                 "one_seat", f"this browser holds seat {names[s.index]} at this table: one person, one seat"

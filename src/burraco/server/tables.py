@@ -1,9 +1,12 @@
-"""Tables: the server-side state of every table, the one place where games change.
+"""Tables: the flow of every table's game and its connections' requests, the one place where games change.
 
-A :class:`Table` owns its matches (one per game played at the table), its seats and its numbered event log. Every
-change goes through :meth:`Table._emit` under the table's lock: the events are committed to the store, then
-applied in memory, then broadcast. Rebuilding a table at start replays the same events (:meth:`Table.replay`),
-so a restart resumes every table exactly where its last committed event left it.
+A :class:`Table` owns its matches (one per game played at the table), its seats and its numbered event log, kept in
+its :class:`~burraco.server.table_state.TableState` (server/table_state.py, with every message a table sends).
+Here: dealing (with its commitment), actions, take-backs, the end of a match, seats taken, left and given, hints,
+and the watchdog. Every change goes through :meth:`TableState._emit
+<burraco.server.table_state.TableState._emit>` under the table's lock: the events are committed to the store, then
+applied in memory, then broadcast. Rebuilding a table at start replays the same events (``Table.replay``), so a
+restart resumes every table exactly where its last committed event left it.
 """
 
 from __future__ import annotations
@@ -12,400 +15,61 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-import random
 import secrets
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from ..actions import ActionError
-from ..bots.base import Player
 from ..bots.hint import hint as engine_hint
-from ..deal import Deal, deal_from_seed
-from ..game import Game, seat_names
+from ..fair import FairError, check_contribution, fair_deal
 from ..match import Match
-from ..messages import LANGS, message_to_json
-from ..rules import Rules, rules_from_json, rules_to_json
-from ..view import View
-from .bots import bot_delay, schedule_bot
-from .events import GAME_EVENTS, Sink, TableGone, encode, public_event
-from .narration import hand_lines, lines, viewpoint
+from ..messages import LANGS, message_to_json, msg, render
+from . import ratings
+from .bots import schedule_bot
+from .commits import HandCommit, new_commit
+from .events import CLOSED_STATUSES, GAME_EVENTS, Sink, TableGone, encode, public_event
 from .protocol import DEFAULT_LEVEL, MAX_CHAT, PROTOCOL_MINOR, PROTOCOL_VERSION, ClientError
 from .seats import Seat, check_level, check_token, clean_name, computer_name, one_seat, seat_of_token
 from .store import EventRow, token_hash
-from .views import hand_end_json, points_json, public_view_json, scoreboard_json, seat_view_json
-
-if TYPE_CHECKING:
-    from .hub import Hub
+from .table_state import TableState, sealed_error
+from .views import hand_end_json
 
 log = logging.getLogger("burraco.server")
 
 
 @dataclass
-class Table:
-    """One table: settings, seats, matches, the event log and the connections watching it."""
+class Table(TableState):
+    """One table: the flow of its game (deals, actions, the end of a match) and the requests of its connections,
+    on the state of :class:`~burraco.server.table_state.TableState`."""
 
-    hub: Hub
-    id: str
-    config: dict[str, Any]
-    seats: list[Seat]
-    status: str = "waiting"  # waiting | playing | finished
-    created: float = 0.0
-    events: list[EventRow] = field(default_factory=list)
-    matches: list[Match] = field(default_factory=list)
-    game_dealers: list[int] = field(default_factory=list)
-    last_game_n: int = 0
-    conns: set[Sink] = field(default_factory=set)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
-    turn_key: tuple[int, ...] = ()
-    turn_started: float = 0.0
-    hand_ended_at: float = 0.0
-    bot_task: asyncio.Task[None] | None = None
-    watch_task: asyncio.Task[None] | None = None
-    players: dict[tuple[int, str], Player] = field(default_factory=dict)
-    rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
-    touched: float = field(default_factory=time.monotonic)  # last request or departure (for unloading)
-    finished: list[dict[str, Any]] = field(default_factory=list)
-    hands_ended: set[tuple[int, int]] = field(default_factory=set)
-    owner_ip: str = ""  # the address that created the table (in this process; for the computer-table caps)
-    unloaded: bool = False  # dropped from the hub: this object must not change or write anything any more
-    human_seen: float = field(default_factory=time.time)  # wall-clock time of the last human activity
-    replay_cache: dict[int, bytes] = field(default_factory=dict)  # finished game -> its encoded replay
-    replay_lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one replay computed at a time per table
-    hinting: set[int] = field(default_factory=set)  # seats whose hint is being computed (one at a time each)
-    _rules: Rules | None = None
-    #: seat -> (its state's key, the game, the seat's view): :meth:`seat_view`
-    _views: dict[int, tuple[tuple[int, int, int], Game, View]] = field(default_factory=dict)
-
-    # ----- basic facts --------------------------------------------------------------------------------------------
-    @property
-    def rules(self) -> Rules:
-        if self._rules is None:
-            self._rules = rules_from_json(self.config["rules"])
-        return self._rules
-
-    @property
-    def n(self) -> int:
-        return self.events[-1].n if self.events else 0
-
-    @property
-    def seat_names(self) -> tuple[str, ...]:
-        return seat_names(len(self.seats))
-
-    @property
-    def match(self) -> Match | None:
-        return self.matches[-1] if self.matches else None
-
-    @property
-    def game(self) -> Game | None:
-        m = self.match
-        return m.game if m is not None and m.games else None
-
-    def seat_view(self, seat: int) -> View:
-        """``match.view(seat)`` of the hand in play, made once per state of the hand: the moves log's views before
-        and after an action and every connection's ``state`` share it (a view is immutable)."""
-        m = self.match
-        assert m is not None and m.games
-        g = m.game
-        key = (len(self.matches), len(m.games), len(g.actions))
-        hit = self._views.get(seat)
-        if hit is not None and hit[0] == key and hit[1] is g:
-            return hit[2]
-        v = m.view(seat)
-        self._views[seat] = (key, g, v)
-        return v
-
-    def hand_running(self) -> bool:
-        g = self.game
-        return self.status == "playing" and g is not None and not g.is_over
-
-    def controller(self, seat: int) -> str | None:
-        """Who plays ``seat`` now: the computer level, or None when a human is to play it."""
-        s = self.seats[seat]
-        if s.kind == "computer":
-            return s.level
-        if s.kind in ("open", "left") or s.away:
-            return str(self.config.get("takeover", DEFAULT_LEVEL))
-        return None
-
-    def computer_only(self) -> bool:
-        """No human seat: computer players (and open seats the computer plays) only. A seat its player left
-        during the game is still his (he may come back): the table is not one of computers only."""
-        return all(s.kind not in ("human", "left") for s in self.seats)
-
-    def ready_to_start(self) -> bool:
-        return all(s.kind == "computer" or (s.kind == "human" and s.claimed) for s in self.seats)
-
-    # ----- applying events (live and on rebuild) ------------------------------------------------------------------
-    def _apply_event(self, ev: EventRow, rebuilding: bool) -> None:
-        d = ev.data
-        k = ev.kind
-        if k == "game":
-            self.matches.append(Match(self.rules, int(d["dealer"])))
-            self.game_dealers.append(int(d["dealer"]))
-            self.status = "playing"
-        elif k == "hand":
-            m = self.matches[-1]
-            m.start_hand(Deal.from_json(d["deal"], m.seats))
-        elif k == "action":
-            m = self.matches[-1]
-            m.apply(d["action"])
-        elif k == "hand_end":
-            self.hands_ended.add((int(d["game_no"]), int(d["hand_no"])))
-        elif k == "game_end":
-            self.status = "finished"
-            self.finished.append({"game_no": d["game_no"], "at": ev.at, **d["summary"], "hands": d["hands"]})
-        elif k == "seat" and rebuilding:
-            pass  # the seats table holds the seats' current state
-        elif k == "away":
-            self.seats[int(d["seat"])].away = bool(d["away"]) and not rebuilding
-        elif k == "closed":
-            self.status = str(d.get("status", "abandoned"))
-        if k in GAME_EVENTS:
-            self.last_game_n = ev.n
-        self.events.append(ev)
-
-    def replay(self, events: list[EventRow]) -> None:
-        """Rebuild the table from its stored events (at server start)."""
-        for ev in events:
-            self._apply_event(ev, rebuilding=True)
-        self._note_turn()
-
-    async def _emit(
-        self,
-        events: list[tuple[str, dict[str, Any]]],
-        *,
-        seat: tuple[Seat, dict[str, Any]] | None = None,
-        status: str | None = None,
-        on_commit: Callable[[], None] | None = None,
-    ) -> None:
-        """Commit events (numbered after the last), then apply and broadcast them. Call with the lock held.
-
-        ``seat`` is a seat and the changes of its fields that go with the events: they are stored in the same
-        transaction and made in memory only once it has committed, like ``status`` and ``on_commit`` (when the
-        store fails, the exception propagates and nothing changed). Every event carries one timestamp, the same
-        in the store and in the broadcast."""
-        if self.unloaded:
-            raise TableGone(self.id)
-        if self.hub.cluster is not None:  # several processes: only the lease's holder writes (server/cluster.py)
-            await self.hub.cluster.ensure_write(self.id)
-            if self.unloaded:  # the lease was found lost meanwhile
+    async def end_match(self) -> bool:
+        """The director's time-out at a table of his event that is not playing a hand (between two hands, or
+        before its players came): no further hand is dealt (RULES.md §0.1 "The time-out ends the match"). A
+        match under way ends with the hands played (``game_end`` with ``stopped``, its VP from the VP table on
+        those hands); a table that never started is closed as finished. Returns False, changing nothing, while a
+        hand is being played (that hand ends the match by itself once the time-out has been called in it)."""
+        async with self.lock:
+            if self.unloaded:
                 raise TableGone(self.id)
-        base = self.n
-        numbered = [(base + i + 1, k, d) for i, (k, d) in enumerate(events)]
-        row = dataclasses.replace(seat[0], **seat[1]).row() if seat is not None else None
-        now = time.time()
-        await self.hub.store.append(self.id, numbered, seat=row, status=status, at=now)
-        if seat is not None:
-            for name, value in seat[1].items():
-                setattr(seat[0], name, value)
-        if on_commit is not None:
-            on_commit()
-        rows = [EventRow(n, k, d, now) for n, k, d in numbered]
-        told: list[tuple[EventRow, dict[int | None, View]]] = []
-        for ev in rows:
-            before = self._views_before(ev)
-            self._apply_event(ev, rebuilding=False)
-            if before:
-                told.append((ev, before))
-        if status is not None:
-            self.status = status
-        self._note_turn()
-        players = len(self.seats)
-        for ev in rows:
-            self.broadcast({"type": "event", **public_event(ev, players)})
-        for ev, before in told:
-            self._send_log(ev, before)
-        self.broadcast_state()
-        self.wake.set()
-
-    # ----- the moves log (server-side narration, in each connection's language) ---------------------------------
-    def _views_before(self, ev: EventRow) -> dict[int | None, View]:
-        """For an action about to be applied: the views of the seats the connections here see it from."""
-        g = self.game
-        if ev.kind != "action" or g is None or not self.conns:
-            return {}
-        return {seat: self.seat_view(viewpoint(seat)[0]) for seat in {c.seat for c in self.conns}}
-
-    def _send_log(self, ev: EventRow, before: dict[int | None, View]) -> None:
-        """Each connection's ``log`` lines for the action just applied (rendered once per seat and language)."""
-        g = self.game
-        if g is None or not g.actions:
-            return
-        action = g.actions[-1]
-        names = self.narration_names()
-        texts: dict[tuple[int | None, str], str] = {}
-        for c in list(self.conns):
-            if c.seat not in before:
-                continue
-            key = (c.seat, c.lang)
-            text = texts.get(key)
-            if text is None:
-                at, viewer = viewpoint(c.seat)
-                out = lines(before[c.seat], action, self.seat_view(at), names, viewer, c.lang)
-                text = texts[key] = encode({"type": "log", "n": ev.n, "seat": ev.data.get("seat"), "lines": out})
-            c.send(text)
-
-    def narration_names(self) -> list[str]:
-        """The names the moves log gives the seats: a human's name, else the seat letter (several "Computer
-        (medium)" would be told apart by nobody, and the default "Player N" is English)."""
-        letters = self.seat_names
-        return [s.name if s.kind == "human" and s.name != f"Player {letters[s.index]}" else letters[s.index]
-                for s in self.seats]
-
-    def send_full_log(self, conn: Sink) -> None:
-        """The current hand's whole moves log, for a connection that (re)joined or changed its language."""
-        g = self.game
-        out = hand_lines(g, conn.seat, self.narration_names(), conn.lang) if g is not None else []
-        conn.send({"type": "log", "n": self.n, "full": True, "lines": out})
-
-    def _note_turn(self) -> None:
-        g = self.game
-        key: tuple[int, ...] = (
-            (len(self.matches), len(self.match.games) if self.match else 0, g.current_seat, g.turns)
-            if g is not None and not g.is_over
-            else ()
-        )
-        if key != self.turn_key:
-            self.turn_key = key
-            self.turn_started = time.monotonic()
-            for s in self.seats:
-                s.ready = False
-        if g is not None and g.is_over and not self.hand_ended_at:
-            self.hand_ended_at = time.monotonic()
-        if g is None or not g.is_over:
-            self.hand_ended_at = 0.0
-
-    # ----- messages out -------------------------------------------------------------------------------------------
-    def broadcast(self, msg: dict[str, Any]) -> None:
-        if self.conns:
-            text = encode(msg)  # encoded once for everybody
-            for c in list(self.conns):
-                c.send(text)
-
-    def broadcast_state(self) -> None:
-        """Each connection's ``state``: the shared part is encoded once, each seat's view once."""
-        if not self.conns:
-            return
-        head = encode(self.shared_state())[:-1]
-        texts: dict[int | None, str] = {}
-        for c in list(self.conns):
-            text = texts.get(c.seat)
-            if text is None:
-                st = self.state_json(c.seat, {})
-                text = texts[c.seat] = f'{head},"you":{encode(st["you"])},"view":{encode(st["view"])}}}'
-            c.send(text)
-
-    def broadcast_presence(self) -> None:
-        self.broadcast(self.presence_json())
-
-    def presence_json(self) -> dict[str, Any]:
-        return {
-            "type": "presence",
-            "seats": {self.seat_names[s.index]: s.connected > 0 for s in self.seats},
-            "spectators": sum(1 for c in self.conns if c.seat is None),
-        }
-
-    def info_json(self) -> dict[str, Any]:
-        """The table as the lobby shows it (public)."""
-        r = self.rules
-        return {
-            "id": self.id,
-            "name": self.config.get("name", ""),
-            "rules": rules_to_json(r),
-            "preset": r.name,
-            "players": r.players,
-            "target": r.target,
-            "hands_per_match": r.hands_per_match,
-            "clock": self.config.get("clock", 0),
-            "grace": self.config.get("grace", self.hub.config.grace),
-            "status": self.status,
-            "games": len(self.finished_games()),
-            "seats": [
-                {
-                    "seat": self.seat_names[s.index],
-                    "kind": s.kind,
-                    "level": s.level if s.kind == "computer" else None,
-                    "name": s.name,
-                    "claimed": s.claimed,
-                    "connected": s.connected > 0,
-                    "away": s.away,
-                }
-                for s in self.seats
-            ],
-            "spectators": sum(1 for c in self.conns if c.seat is None),
-            "created": self.created,
-            "timeouts": r.has_timeouts,
-        }
-
-    def clock_json(self) -> dict[str, Any] | None:
-        g = self.game
-        if not self.hand_running() or g is None:
-            return None
-        seat = g.current_seat
-        clock = float(self.config.get("clock", 0))
-        out: dict[str, Any] = {"seat": self.seat_names[seat], "player": self.controller(seat) or "human"}
-        if clock > 0 and self.controller(seat) is None:
-            out["left"] = round(self.turn_started + clock - time.monotonic(), 1)
-        return out
-
-    def shared_state(self) -> dict[str, Any]:
-        """The part of a ``state`` message that is the same for every recipient (computed once per broadcast)."""
-        m = self.match
-        g = self.game
-        next_in = None
-        if self.status == "playing" and g is not None and g.is_over and self.hand_ended_at:
-            next_in = round(max(0.0, self.hand_ended_at + self._between() - time.monotonic()), 1)
-        return {
-            "type": "state",
-            "v": PROTOCOL_VERSION,
-            "n": self.n,
-            "table": self.info_json(),
-            "game_no": len(self.matches) - 1 if m is not None else None,
-            "hand_no": len(m.games) - 1 if m is not None and m.games else None,
-            "hand_end": hand_end_json(m, len(m.games) - 1) if m is not None and g is not None and g.is_over else None,
-            "scoreboard": scoreboard_json(m) if m is not None else None,
-            "clock": self.clock_json(),
-            "next_hand_in": next_in,
-            "ready": [self.seat_names[s.index] for s in self.seats if s.ready],
-            "points": points_json(g) if g is not None else None,
-            "dealer": self.seat_names[m.hand_dealer(len(m.games) - 1)] if m is not None and m.games else None,
-        }
-
-    def state_json(self, seat: int | None, shared: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The full state for one recipient: its seat's view (or the public view), the scoreboard, the clock."""
-        m = self.match
-        g = self.game
-        view: dict[str, Any] | None = None
-        if g is not None and m is not None:
-            view = seat_view_json(self.seat_view(seat)) if seat is not None else public_view_json(g)
-        out = dict(shared if shared is not None else self.shared_state())
-        out["you"] = None if seat is None else self.seat_names[seat]
-        out["view"] = view
-        return out
-
-    def finished_games(self) -> list[dict[str, Any]]:
-        """The games finished at this table (number, totals, winner, VP, hands)."""
-        return list(self.finished)
-
-    def record(self, game_no: int) -> dict[str, Any]:
-        """The record (RECORDS.md §3) of a finished game, with the table's names as extra headers."""
-        done = {g["game_no"] for g in self.finished_games()}
-        if game_no not in done:
-            raise ClientError("not_found", f"game {game_no} of table {self.id} has not finished (or does not exist)")
-        rec = self.matches[game_no].to_record()
-        rec["table"] = self.id
-        rec["game_no"] = game_no
-        rec["players"] = {self.seat_names[s.index]: s.name for s in self.seats}
-        return rec
+            if self.hand_running():
+                return False
+            m = self.match
+            if self.status == "waiting" or m is None:
+                if self.status not in CLOSED_STATUSES:
+                    await self._emit([("closed", {"status": "finished", "why": "timeout"})], status="finished")
+                return True
+            if self.status != "playing" or m.is_over:
+                return True
+            game_no = len(self.matches) - 1
+            events: list[tuple[str, dict[str, Any]]] = []
+            if m.games and (game_no, len(m.games) - 1) not in self.hands_ended:
+                events.append(("hand_end", {"game_no": game_no, **hand_end_json(m, len(m.games) - 1)}))
+            events.append(("game_end", {"game_no": game_no, "summary": stopped_summary(m), "hands": len(m.games)}))
+            await self._emit(events, status="finished")
+            return True
 
     # ----- the flow of the game -----------------------------------------------------------------------------------
-    def _between(self) -> float:
-        humans = any(s.kind == "human" and s.connected > 0 for s in self.seats)
-        return self.hub.config.between_hands if humans else bot_delay(self)
-
     async def advance(self) -> None:
         """Do whatever is due: start the game, write a hand's end, deal the next hand, let a computer move, take
         over for a human who is away. Call with the lock held."""
@@ -425,8 +89,7 @@ class Table:
         m = self.match
         assert m is not None
         if not m.games:
-            await self._deal()
-            return True
+            return await self._deal_step()
         g = m.game
         if g.is_over:
             hand_no = len(m.games) - 1
@@ -435,13 +98,20 @@ class Table:
                     ("hand_end", {"game_no": len(self.matches) - 1, **hand_end_json(m, hand_no)})
                 ]
                 status = None
+                done = self.commits.get((len(self.matches) - 1, hand_no))
+                if done is not None and done.contribute:  # the hand's own seed, revealed as it ends
+                    ev_list[0][1]["reveal"] = {"commitment": done.commitment, "seed": done.seed}
                 if m.is_over:
                     ev_list.append(
                         ("game_end", {"game_no": len(self.matches) - 1, "summary": m.summary_json(),
                                       "hands": len(m.games)})
                     )
                     status = "finished"
+                else:  # the next hand's commitment at once: the browsers contribute during the pause
+                    ev_list.append(("commit", self._new_commit(hand_no + 1)))
                 await self._emit(ev_list, status=status)
+                if status == "finished" and self.rated:
+                    await self._rate(len(self.matches) - 1, m)
                 return True
             if m.is_over:
                 if self.status != "finished":
@@ -450,8 +120,7 @@ class Table:
             humans = [s for s in self.seats if s.kind == "human" and s.connected > 0]
             all_ready = bool(humans) and all(s.ready for s in humans)
             if all_ready or time.monotonic() >= self.hand_ended_at + self._between():
-                await self._deal()
-                return True
+                return await self._deal_step()
             return False
         # a hand is running: take over for a human who is away too long
         seat = g.current_seat
@@ -469,7 +138,8 @@ class Table:
         due, why = float("inf"), ""
         if clock > 0:
             due, why = self.turn_started + clock + grace, "time"
-        if s.connected == 0:
+        if s.connected == 0 and (self.hub.cluster is None or self.hub.cluster.serving):
+            # (while Redis does not answer, the player cannot join again: his grace waits; cluster.py)
             t = max(s.disconnected_since, self.turn_started) + grace
             if t < due:
                 due, why = t, "disconnected"
@@ -478,8 +148,16 @@ class Table:
     def next_wakeup(self) -> float:
         """Seconds until :meth:`advance` may have something to do without any message arriving."""
         g = self.game
-        if self.status != "playing" or g is None:
+        if self.status != "playing":
             return 3600.0
+        c = self.pending_commit()
+        if c is not None and self.awaited(c):  # the deal waits for contributions until then at most
+            due = c.at + self.hub.config.contribution_wait
+            if g is not None:
+                due = max(due, self.hand_ended_at + self._between())
+            return max(0.0, due - time.monotonic())
+        if g is None:
+            return 0.0 if c is not None else 3600.0
         if g.is_over:
             return max(0.0, self.hand_ended_at + self._between() - time.monotonic())
         s = self.seats[g.current_seat]
@@ -493,20 +171,85 @@ class Table:
         dealer = (self.game_dealers[-1] + 1) % n if self.game_dealers else n - 1
         await self._emit([("game", {"game_no": k, "dealer": dealer})], status="playing")
 
-    async def _deal(self) -> None:
+    def _new_commit(self, hand_no: int) -> dict[str, Any]:
+        """The ``commit`` event of hand ``hand_no`` of the game in play (server/commits.py): the procedure's table
+        label is the table's id and the game's number (a duplicate event's table: its round's label)."""
+        game_no = len(self.matches) - 1
+        return new_commit(game_no, hand_no, f"{self.id}/{game_no}", self.config.get("duplicate"))
+
+    def awaited(self, c: HandCommit) -> list[str]:
+        """The seats whose contribution the deal waits for: people seated and not away who have not sent theirs
+        and are connected, or were within ``contribution_wait`` (a reconnection, a restart of the server); none at
+        a duplicate event's table."""
+        if not c.contribute:
+            return []
+        names = self.seat_names
+        lately = time.monotonic() - self.hub.config.contribution_wait
+        return [names[s.index] for s in self.seats
+                if s.kind == "human" and s.claimed and not s.away and names[s.index] not in c.contributions
+                and (s.connected > 0 or s.disconnected_since > lately)]
+
+    async def _deal_step(self) -> bool:
+        """The next hand: commit to its seed (``commit``), then deal it (``hand``) once every seated person's
+        contribution is in or ``contribution_wait`` has passed since the commitment. Returns whether an event was
+        written. Every deal comes from fresh OS randomness (the seed; the deals of finished games are public, so
+        nothing may link one deal to the next) and the people's contributions; a duplicate event's table deals
+        the event's hands, as every table of its round does (docs/fairness.md)."""
         m = self.match
         assert m is not None
-        # every deal from fresh OS randomness: the deals of finished games are public (records), so no
-        # generator state may link one deal to the next; a duplicate tournament's table (created by the desk with
-        # a secret ``deal_seed``, never from a request) deals the event's hands, as every table of its round does
         hand_no = len(m.games)
-        seed = self.config.get("deal_seed")
-        deal = (Match(m.rules, seed=int(seed)).deal_for_hand(hand_no) if seed is not None
-                else deal_from_seed(m.rules, random.Random(secrets.randbits(128))))
+        c = self.pending_commit()
+        if c is None:
+            await self._emit([("commit", self._new_commit(hand_no))])
+            return True
+        if self.awaited(c) and time.monotonic() < c.at + self.hub.config.contribution_wait:
+            return False
+        deal = fair_deal(m.rules_for_hand(hand_no), bytes.fromhex(c.seed), c.label, c.hand_no, c.contributions)
         await self._emit(
-            [("hand", {"game_no": len(self.matches) - 1, "hand_no": hand_no,
-                       "dealer": m.hand_dealer(hand_no), "deal": deal.to_json(m.seats)})]
+            [("hand", {"game_no": len(self.matches) - 1, "hand_no": hand_no, "dealer": m.hand_dealer(hand_no),
+                       "deal": deal.to_json(m.seats), "fair": c.inputs().to_json(m.seats)})]
         )
+        return True
+
+    async def _takeback(self, conn: Sink, expect: Any) -> None:
+        """(1.6) Take back the seat's last play (lock held): a ``takeback`` event, after which the hand is as if it
+        had never been played; the game's record lists it under ``takebacks``."""
+        seat = self._need_seat(conn)
+        if not isinstance(expect, int) or isinstance(expect, bool):
+            raise ClientError("bad_message", "'n' must be the number of the last event you have seen")
+        if expect < self.last_game_n:
+            raise ClientError("stale", f"the game changed after event {expect} (now at {self.last_game_n}):"
+                              " nothing taken back")
+        why = self.takeback_refusal(seat.index)
+        g = self.game
+        if why is not None or g is None:
+            err = ClientError("not_now", render(why or msg("takeback_nothing")))
+            err.detail = message_to_json(why or msg("takeback_nothing"))
+            raise err
+        await self._emit([("takeback", {"game_no": len(self.matches) - 1, "hand_no": len(self.match.games) - 1
+                                        if self.match else 0, "seat": self.seat_names[seat.index],
+                                        "at": len(g.actions) - 1, "action": str(g.actions[-1])})])
+
+    async def _contribute(self, conn: Sink, msg: dict[str, Any]) -> None:
+        """A seated person's contribution to the deal the table has committed to (lock held)."""
+        seat = self._need_seat(conn)
+        c = self.pending_commit()
+        if c is None:
+            raise ClientError("not_now", "no deal is waiting for contributions now")
+        if not c.contribute:
+            raise ClientError("not_now", "this table deals a duplicate event's hands: nobody contributes to them")
+        if msg.get("commitment") != c.commitment:
+            raise ClientError("stale", f"this contribution is for another deal: the table has committed to"
+                              f" {c.commitment} (hand {c.hand_no + 1})")
+        letter = self.seat_names[seat.index]
+        if letter in c.contributions:
+            raise ClientError("not_now", "your contribution to this deal is in already")
+        try:
+            value = check_contribution(msg.get("value"))
+        except FairError as e:
+            raise ClientError("bad_message", f"'value': {e.message}") from e
+        await self._emit([("contribution", {"game_no": c.game_no, "hand_no": c.hand_no, "seat": letter,
+                                            "value": value})])
 
     async def _act(self, seat: int | None, text: Any, expect: Any) -> None:
         """Validate an action of ``seat`` (None: the tournament director, whose only action is ``timeout``)
@@ -562,13 +305,16 @@ class Table:
         return False
 
     # ----- requests from connections ------------------------------------------------------------------------------
-    async def attach(self, conn: Sink, token: Any, name: Any, last: Any, held: Any = None) -> None:
+    async def attach(
+        self, conn: Sink, token: Any, name: Any, last: Any, held: Any = None, creator: Any = None
+    ) -> None:
         """A connection joins: with a seat token as that seat, else as a spectator. It gets ``welcome``, then the
         events after ``last`` (when given and not too far behind), then its ``state``; then the live broadcasts.
 
         The token of a seat its player left (kind ``left``, or ``open`` and not taken since) brings him back to
         it. ``held`` lists the other seat tokens the browser keeps for this table: one of another seat held now
-        refuses the join (``one_seat``: one person, one seat)."""
+        refuses the join (``one_seat``: one person, one seat). ``creator``: the table's creator token (the
+        director's), which lets its holder watch a table sealed to spectators (a duplicate event's round)."""
         seat = None
         if token is not None:
             check_token(token)
@@ -582,9 +328,12 @@ class Table:
                 seat = seat_of_token(self.seats, token)
                 if seat is None:
                     raise ClientError(
-                        "bad_token", "this seat link is not valid at this table (its seat was given to someone else)"
+                        "bad_token", "this seat link is not valid at this table (it never was, or its seat has been"
+                        " given to someone else)"
                     )
-                one_seat(self.seats, self.seat_names, seat, held, None)
+                one_seat(self.seats, self.seat_names, seat, held, None, conn.guest)
+                self._rated_seat(seat, conn)
+            signing = seat is not None and conn.account is not None and seat.account != conn.account
             if seat is not None and (
                 seat.kind != "human" or not seat.claimed
                 or (name is not None and clean_name(name, seat.name) != seat.name)
@@ -593,7 +342,17 @@ class Table:
                 changes: dict[str, Any] = {"kind": "human", "claimed": True, "name": clean_name(name, seat.name)}
                 if seat.kind == "open":  # he comes back before anyone took it: his name again
                     changes["name"] = clean_name(name, f"Player {self.seat_names[seat.index]}")
-                await self._emit([("seat", self.seat_event(seat, changes))], seat=(seat, changes))
+                await self._emit([("seat", self.seat_event(seat, changes))], seat=(seat, changes),
+                                 guest=(seat, conn.guest), account=(seat, conn))
+            elif seat is not None and ((conn.guest and conn.guest not in seat.guests) or signing):
+                # another browser of his: it holds the seat too (and the account he is signed in to, if any)
+                await self._emit([], guest=(seat, conn.guest), account=(seat, conn))
+            insider = seat is not None or conn in self.insiders or (
+                creator is not None and self._is_creator(creator))
+            if not insider and self.sealed_to_spectators():
+                raise sealed_error()
+            if insider:
+                self.insiders.add(conn)
             conn.seat = None if seat is None else seat.index
             conn.table = self
             self._catch_up(conn, last)
@@ -626,7 +385,28 @@ class Table:
         async with self.lock:
             self._catch_up(conn, last)
 
+    async def reveal(self) -> None:
+        """A duplicate event has ended: reveal its secret here (a ``reveal`` event, once), so that the records of
+        this table verify (docs/fairness.md)."""
+        dup = self.config.get("duplicate")
+        async with self.lock:
+            if self.unloaded:
+                raise TableGone(self.id)
+            if dup is None or any(ev.kind == "reveal" for ev in self.events):
+                return
+            await self._emit([("reveal", {"seed": str(dup["secret"])})])
+
+    def serving_again(self) -> None:
+        """This process can serve the table's players again (Redis answers after an outage: cluster.py): a seat
+        whose player is away gets its whole grace from now, as if he had left just now."""
+        now = time.monotonic()
+        for s in self.seats:
+            if s.connected == 0:
+                s.disconnected_since = max(s.disconnected_since, now)
+        self.wake.set()
+
     def detach(self, conn: Sink) -> None:
+        self.insiders.discard(conn)
         if conn not in self.conns:
             return
         self.conns.discard(conn)
@@ -700,15 +480,29 @@ class Table:
                 self._need_seat(conn)
                 if self.status != "finished":
                     raise ClientError("not_now", "a new game can start only when the game is over")
+                if self.config.get("event"):
+                    raise ClientError("not_now", "this table played its match of a tournament round: the director "
+                                      "starts the next round")
                 await self._start_game()
                 await self.advance()
                 return None
             if t == "take":
                 return await self._take(conn, msg)
+            if t == "contribute":
+                await self._contribute(conn, msg)
+                await self.advance()
+                return None
+            if t == "takeback":
+                await self._takeback(conn, msg.get("n"))
+                await self.advance()
+                return None
             if t == "leave":
                 return await self._leave(conn)
             if t == "give":
                 return await self._give(msg)
+            if t == "replace":
+                await self._replace(msg)
+                return None
             if t == "lang":
                 lang = msg.get("lang")
                 if not isinstance(lang, str) or lang not in LANGS:
@@ -724,7 +518,8 @@ class Table:
                     if s.kind == "open" or (s.kind == "human" and not s.claimed):
                         changes = {"kind": "computer", "level": level, "claimed": False, "token_hash": "",
                                    "name": computer_name(level)}
-                        await self._emit([("seat", self.seat_event(s, changes))], seat=(s, changes))
+                        await self._emit([("seat", self.seat_event(s, changes))], seat=(s, changes),
+                                         on_commit=s.guests.clear)
                         changed = True
                 if not changed:
                     raise ClientError("not_now", "there is no open seat to fill")
@@ -735,25 +530,41 @@ class Table:
     async def seat_computer(self, seat: str, level: str) -> None:
         """Put a computer player of ``level`` in ``seat`` (the tournament director replacing a participant who
         did not come); its invitation link stops working, and any connection on the seat becomes a spectator."""
-        level = check_level(level)
-        if seat not in self.seat_names:
-            raise ClientError("bad_message", f"'seat' must be one of {' '.join(self.seat_names)}")
         async with self.lock:
             if self.unloaded:
                 raise TableGone(self.id)
-            s = self.seats[self.seat_names.index(seat)]
-            changes = {"kind": "computer", "level": level, "claimed": False, "token_hash": "", "away": False,
-                       "name": computer_name(level)}
-            others = [c for c in self.conns if c.seat == s.index]
+            await self._seat_computer(seat, level)
 
-            def committed() -> None:
-                s.connected = 0
-                for c in others:
-                    c.seat = None
-                    c.send({"type": "left"})
+    async def _seat_computer(self, seat: Any, level: Any) -> None:
+        level = check_level(level)
+        if seat not in self.seat_names:
+            raise ClientError("bad_message", f"'seat' must be one of {' '.join(self.seat_names)}")
+        s = self.seats[self.seat_names.index(seat)]
+        changes = {"kind": "computer", "level": level, "claimed": False, "token_hash": "", "away": False,
+                   "name": computer_name(level)}
+        others = [c for c in self.conns if c.seat == s.index]
 
-            await self._emit([("seat", self.seat_event(s, changes))], seat=(s, changes), on_commit=committed)
-            await self.advance()
+        def committed() -> None:
+            s.connected = 0
+            s.guests.clear()
+            s.account = None
+            for c in others:
+                c.seat = None
+                c.send({"type": "left"})
+
+        await self._emit([("seat", self.seat_event(s, changes))], seat=(s, changes), on_commit=committed)
+        await self.advance()
+        self.broadcast_presence()
+
+    async def _replace(self, msg: dict[str, Any]) -> None:
+        """The creator gives a seat that shares its address with another seat (``shared_address``) to a computer
+        player (protocol 1.6): two seats from one address may be one person seeing two hands."""
+        self._need_creator(msg.get("token"))
+        seat = msg.get("seat")
+        if not any(seat in group for group in self.shared_address()):
+            raise ClientError("not_now", f"seat {seat} does not share its address with another seat now: only such a"
+                              " seat may be given to a computer this way")
+        await self._seat_computer(seat, msg.get("level"))
 
     def _need_seat(self, conn: Sink) -> Seat:
         if conn.seat is None:
@@ -762,11 +573,15 @@ class Table:
 
     def _need_creator(self, token: Any) -> None:
         """Only the holder of the table's creator token directs it (calls time-out)."""
-        want = self.config.get("creator_hash")
         if not isinstance(token, str) or not token or len(token) > 200:
             raise ClientError("bad_token", "'token' must be the table's creator token")
-        if not isinstance(want, str) or not want or not secrets.compare_digest(token_hash(token), want):
+        if not self._is_creator(token):
             raise ClientError("bad_token", "this is not the creator token of this table")
+
+    def _is_creator(self, token: Any) -> bool:
+        want = self.config.get("creator_hash")
+        return (isinstance(token, str) and 0 < len(token) <= 200 and isinstance(want, str) and bool(want)
+                and secrets.compare_digest(token_hash(token), want))
 
     async def _leave(self, conn: Sink) -> dict[str, Any]:
         """Give up one's seat. During a game it stays his (kind ``left``): the take-over computer plays it, his
@@ -786,6 +601,9 @@ class Table:
         def committed() -> None:
             seat.connected = 0
             conn.seat = None
+            if seat.kind == "open":
+                seat.guests.clear()
+                seat.account = None
             for c in others:
                 c.seat = None
                 c.send({"type": "left"})
@@ -795,8 +613,41 @@ class Table:
         self.broadcast_presence()
         return {"type": "left"}
 
+    def _rated_seat(self, seat: Seat, conn: Sink) -> None:
+        """At a rated table a seat is an account's: a browser signed in to one, which holds no other seat here,
+        and the seat's own account when it has one (docs/accounts.md "Ratings")."""
+        if not self.rated:
+            return
+        if conn.account is None:
+            raise ClientError("rated", "this table is rated: only players signed in to an account sit at it (sign "
+                              "in at /account, or watch)")
+        if conn.bot and not self.config.get("bots", False):
+            raise ClientError("rated", "this rated table does not accept bots (its creator did not ask for them)")
+        if seat.account is not None and seat.account != conn.account:
+            raise ClientError("rated", f"seat {self.seat_names[seat.index]} belongs to another account at this rated"
+                              " table")
+        other = next((s for s in self.seats if s is not seat and s.kind in ("human", "left")
+                      and s.account == conn.account), None)
+        if other is not None:
+            raise ClientError("one_seat", f"your account holds seat {self.seat_names[other.index]} at this rated "
+                              "table: one seat per account")
+
+    async def _rate(self, game_no: int, m: Match) -> None:
+        """A rated table's game has ended: rate it (server/ratings.py). A failure is logged, the table goes on."""
+        names = self.seat_names
+        scorers = list(m.sides)
+        teams = [[ratings.Player(s.index, s.account if s.kind != "computer" else None,
+                                 s.level if s.kind == "computer" else str(self.config.get("takeover", DEFAULT_LEVEL)))
+                  for s in self.seats if names[s.index] in side] for side in scorers]
+        forfeited = [any(p.seat in self.forfeits for p in team) for team in teams]
+        ranks = ratings.ranks_of([int(t) for t in m.totals], forfeited)
+        try:
+            await ratings.rate_game(self.hub.store, self.id, game_no, ratings.pool_of(self.rules), teams, ranks)
+        except Exception:
+            log.exception("table %s: game %d could not be rated", self.id, game_no)
+
     async def _take(self, conn: Sink, msg: dict[str, Any]) -> dict[str, Any]:
-        one_seat(self.seats, self.seat_names, None, msg.get("held"), conn.seat)
+        one_seat(self.seats, self.seat_names, None, msg.get("held"), conn.seat, conn.guest)
         name = msg.get("seat")
         if name not in self.seat_names:
             raise ClientError("bad_message", f"'seat' must be one of {' '.join(self.seat_names)}")
@@ -807,15 +658,19 @@ class Table:
                 " plays it meanwhile); only the table's creator may give it to someone else")
         if s.kind != "open":
             raise ClientError("seat_taken", f"seat {name} is not open")
+        self._rated_seat(s, conn)
         token = secrets.token_urlsafe(18)
         changes = {"kind": "human", "claimed": True, "token_hash": token_hash(token), "away": False,
                    "name": clean_name(msg.get("name"), f"Player {name}")}
 
         def committed() -> None:
             s.connected += 1
+            s.guests.clear()
+            s.account = None
             conn.seat = s.index
 
-        await self._emit([("seat", self.seat_event(s, changes))], seat=(s, changes), on_commit=committed)
+        await self._emit([("seat", self.seat_event(s, changes))], seat=(s, changes), on_commit=committed,
+                         guest=(s, conn.guest), account=(s, conn))
         await self.advance()
         self.broadcast_presence()
         return {"type": "seated", "seat": name, "token": token}
@@ -831,6 +686,9 @@ class Table:
         s = self.seats[self.seat_names.index(name)]
         if s.kind not in ("open", "left"):
             raise ClientError("seat_taken", f"seat {name} is held by a player or a computer: it cannot be given")
+        if self.rated:
+            raise ClientError("rated", f"seat {name} cannot be given to someone else at a rated table: it stays its "
+                              "account's (the computer plays it; leaving counts as a loss, docs/accounts.md)")
         token = secrets.token_urlsafe(18)
         changes = {"kind": "human", "claimed": False, "token_hash": token_hash(token), "away": False,
                    "name": clean_name(msg.get("name"), f"Player {name}")}
@@ -838,6 +696,8 @@ class Table:
         def committed() -> None:
             s.connected = 0
             s.disconnected_since = time.monotonic()
+            s.guests.clear()  # the browsers that held it hold it no more
+            s.account = None
 
         await self._emit([("seat", self.seat_event(s, changes))], seat=(s, changes), on_commit=committed)
         await self.advance()
@@ -890,6 +750,20 @@ class Table:
                     await self.wake.wait()
             self.wake.clear()
 
+
+
+def stopped_summary(m: Match) -> dict[str, Any]:
+    """``game_end``'s summary of a match the time-out ended between two hands: the totals, and the VP from the
+    VP table of the number of hands it was set for on the hands played (RULES.md §0.1), the winner by them."""
+    from ..tournament.scoring import match_vp
+
+    out = {**m.summary_json(), "stopped": True, "timed_out": True}
+    rows = m.rules.vp_table_rows()
+    if rows is not None and len(m.sides) == 2:
+        a, b = match_vp(rows, m.totals[0], m.totals[1])
+        out["vp"] = {m.sides[0]: a, m.sides[1]: b}
+        out["winner"] = None if a == b else m.sides[0 if a > b else 1]
+    return out
 
 
 def engine_refusal(e: ActionError, code: str) -> ClientError:

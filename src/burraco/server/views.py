@@ -7,9 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import CARD_STR, NUM_TYPES
-from ..game import Game, meld_json, seat_names
-from ..match import Match, hand_points, scorer_names
-from ..melds import burraco_bonus, meld_points
+from ..game import Game
+from ..match import Match, hand_points
+from ..melds import burraco_bonus, meld_json, meld_points
+from ..seats import scorer_names, seat_names
 from ..view import SIDES_KEYS, View, sides_json
 
 
@@ -84,6 +85,7 @@ def scoreboard_json(m: Match) -> dict[str, Any]:
         "target": m.rules.target,
         "hands_per_match": m.rules.hands_per_match,
         "over": m.is_over,
+        "timed_out": m.timed_out,  # the time-out ended the match with its hand (RULES.md §0.1)
         **m.summary_json(),
     }
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from ..messages import MessageError, msg
+from ..messages import Message, MessageError, msg
 from ..rules import Rules, load_vp_table, victory_points
 
 
@@ -80,24 +80,60 @@ _FIELDS = ("clean", "semiclean", "dirty", "closing", "melds", "hand", "pozzetto"
 #: the fewest card points a burraco can hold: seven 5-point cards (7 threes … 7 sevens, a set of one rank)
 MIN_BURRACO_POINTS = 35
 
+#: the fewest cards of a meld, and of a burraco (RULES.md §4, §4.8)
+MELD_CARDS = 3
+BURRACO_CARDS = 7
 
-def check_line(r: Rules, s: LineScore, line: str = "the line") -> None:
-    """Raise :class:`ScoreError` if one line's figures cannot be right under the rules ``r``."""
+
+def deck_cards(r: Rules) -> list[int]:
+    """The point value of every card of the deck the rules ``r`` play with, cheapest first (§1: 108 cards,
+    1,080 points with two packs and four jokers)."""
+    values = r.card_values()
+    return sorted(v for c, n in enumerate(r.deck_counts()) for v in [values[c]] * n)
+
+
+def deck_points(r: Rules) -> int:
+    """The points of every card of the deck together: the most the card points on the table and in the hands of
+    one hand can come to (§0.1 "Score sheets")."""
+    return sum(deck_cards(r))
+
+
+def least_points(r: Rules, cards: int) -> int:
+    """The fewest points ``cards`` cards of the deck can hold (the cheapest ones), or -1 if it has fewer cards."""
+    deck = deck_cards(r)
+    return sum(deck[:cards]) if cards <= len(deck) else -1
+
+
+def check_line(r: Rules, s: LineScore, line: Message | str = "the line") -> None:
+    """Raise :class:`ScoreError` if one line's figures cannot be right under the rules ``r`` (RULES.md §0.1
+    "Score sheets", §10.1): whole numbers of burracos, card points in multiples of 5, at least a meld's worth of
+    them if any, enough of them for its burracos, a closing only with the pozzetto and a burraco."""
     for k in ("clean", "semiclean", "dirty"):
         if getattr(s, k) < 0:
             raise ScoreError(msg("te_negative_burracos", line=line, kind=k))
     if s.semiclean and not r.semiclean:
         raise ScoreError(msg("te_no_semiclean", line=line))
-    for k in ("melds", "hand"):
+    labels = {"melds": msg("t_melds"), "hand": msg("t_hand_points")}
+    for k, label in labels.items():
         v = getattr(s, k)
         if v < 0:
-            raise ScoreError(msg("te_positive", line=line, field=k, value=v))
+            raise ScoreError(msg("te_positive", line=line, field=label, value=v))
         if v % 5:
-            raise ScoreError(msg("te_multiple_5", line=line, field=k, value=v))
+            raise ScoreError(msg("te_multiple_5", line=line, field=label, value=v))
+    most = deck_points(r)
+    for k, label in labels.items():
+        v = getattr(s, k)
+        if v > most:
+            raise ScoreError(msg("te_line_deck", line=line, field=label, value=v, most=most, cards=r.deck_size))
+    if 0 < s.melds < least_points(r, MELD_CARDS):
+        raise ScoreError(msg("te_meld_least", line=line, melds=s.melds, least=least_points(r, MELD_CARDS)))
     burracos = s.clean + s.semiclean + s.dirty
-    if s.melds < MIN_BURRACO_POINTS * burracos:
-        raise ScoreError(msg("te_burraco_points", line=line, burracos=burracos,
-                             least=MIN_BURRACO_POINTS * burracos, melds=s.melds))
+    cards = BURRACO_CARDS * burracos
+    if cards > r.deck_size:
+        raise ScoreError(msg("te_burraco_cards", line=line, burracos=burracos, cards=cards, deck=r.deck_size))
+    least = max(MIN_BURRACO_POINTS * burracos, least_points(r, cards))
+    if s.melds < least:
+        raise ScoreError(msg("te_burraco_points", line=line, burracos=burracos, least=least, melds=s.melds))
     if s.closing:
         if not s.pozzetto:
             raise ScoreError(msg("te_close_pozzetto", line=line))
@@ -108,12 +144,25 @@ def check_line(r: Rules, s: LineScore, line: str = "the line") -> None:
 
 
 def check_hand(r: Rules, ns: LineScore, ew: LineScore) -> None:
-    """Raise :class:`ScoreError` if a hand's two lines cannot both be right: each line's figures, and at most one
-    line closed."""
-    check_line(r, ns, "NS")
-    check_line(r, ew, "EW")
+    """Raise :class:`ScoreError` if a hand's two lines cannot both be right (RULES.md §0.1 "Score sheets"): each
+    line's figures; at most one line closed; the burracos of both lines no more than the deck's cards make, with
+    at least the card points the cheapest of those cards hold; the card points on the table and in the hands
+    together no more than the deck holds."""
+    check_line(r, ns, msg("t_ns"))
+    check_line(r, ew, msg("t_ew"))
     if ns.closing and ew.closing:
         raise ScoreError(msg("te_both_close"))
+    burracos = sum(x.clean + x.semiclean + x.dirty for x in (ns, ew))
+    cards = BURRACO_CARDS * burracos
+    if cards > r.deck_size:
+        raise ScoreError(msg("te_burraco_cards_both", burracos=burracos, cards=cards, deck=r.deck_size))
+    least = least_points(r, cards)
+    if ns.melds + ew.melds < least:
+        raise ScoreError(msg("te_burraco_points_both", burracos=burracos, least=least, melds=ns.melds + ew.melds))
+    total = ns.melds + ew.melds + ns.hand + ew.hand
+    if total > deck_points(r):
+        raise ScoreError(msg("te_deck_points", table=ns.melds + ew.melds, hands=ns.hand + ew.hand, total=total,
+                             most=deck_points(r), cards=r.deck_size))
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -188,12 +237,17 @@ def shipped_vp_table(name: str) -> VPRows:
 
 
 __all__ = [
+    "BURRACO_CARDS",
     "LineScore",
+    "MELD_CARDS",
     "MIN_BURRACO_POINTS",
     "ScoreError",
     "VPRows",
     "check_hand",
     "check_line",
+    "deck_cards",
+    "deck_points",
+    "least_points",
     "match_vp",
     "parse_vp_table",
     "shipped_vp_table",

@@ -22,7 +22,8 @@ from ..game import Game
 from ..match import Match
 from ..parallel import run
 from ..rules import Rules
-from .event import Event, Table
+from .event import Event
+from .rounds import Table
 from .scoring import LineScore
 
 #: called after every table: (round, table, tables in the round)
@@ -92,7 +93,7 @@ def _table_result(job: _Job) -> tuple[dict[str, Any], list[int], list[tuple[Line
 def simulate(
     pairs: int = 16,
     rounds: int = 4,
-    movements: Sequence[str] | str = "mitchell,mitchell,mitchell,danish",
+    movements: Sequence[str] | str | None = None,
     hands: int = 3,
     players: Sequence[str] = ("heuristic:medium",),
     *,
@@ -106,8 +107,9 @@ def simulate(
     **setup: Any,
 ) -> tuple[Event, list[dict[str, Any]]]:
     """Run a pairs event of ``pairs`` computer pairs, the specs of ``players`` dealt to them in turn (pair 1 the
-    first spec, pair 2 the second, …). Returns the event and every table's match record with its round, table
-    and lines (so the standings can be checked against the hands actually played).
+    first spec, pair 2 the second, …; ``movements`` None: the default of
+    :meth:`~burraco.tournament.Event.create` for ``rounds``). Returns the event and every table's match record
+    with its round, table and lines (so the standings can be checked against the hands actually played).
 
     A round's tables are played over ``workers`` processes (0: one per CPU) or on the Ray cluster at ``ray``
     (:mod:`burraco.parallel`); every table's deals and players are seeded, so the event is the same however it

@@ -7,8 +7,12 @@ for the ace, ``*`` for the joker: the cursor jumps to the next card of that rank
 typing them after ``/`` or Enter (``7h 8h 9h`` or ``7♥ 8♥ 9♥``; a whole command such as ``m 7h 8h 9h`` or
 ``a 2 5s`` plays at once). ``m`` melds the chosen cards, ``a`` and a meld's number (or a click on one of your
 side's melds) adds them to it, ``x`` discards the chosen card (or the one under the cursor). ``h`` gives a hint and
-chooses its cards, ``u`` undoes, ``o`` sorts, ``s`` sets the computer's pace, ``r`` shows the rules, ``?`` the keys,
-PageUp/PageDown scroll the moves, ``q`` quits (the game is saved after every move).
+chooses its cards, ``u`` takes back a meld or an attachment of the turn (docs/play.md "Taking a move back"), ``o``
+sorts, ``s`` sets the computer's pace, ``r`` shows the rule the last refusal or hint named in the rule book (else the
+rules of the table; ``/r 6.4`` any rule), ``?`` the keys, PageUp/PageDown scroll the moves, ``q`` quits (the game is
+saved after every move). ``/timeout`` calls the director's time-out in a match of fixed hands: the match ends with
+the hand (RULES.md §0.1, §9.4). Below :data:`MIN_SIZE` the table gives way to a line that says how large the
+terminal must be.
 """
 
 from __future__ import annotations
@@ -27,14 +31,18 @@ from textual.widgets import Button, Input
 from ..actions import ADD, DISCARD, MELD, SWAP, Action, ActionError
 from ..cards import cards_str
 from ..i18n import Translator
+from ..rulebook import RulebookError, cited
 from .commands import CommandError, command_text, parse_command
-from .render import Names, hint_keys, pace_short, pace_text, rules_lines
-from .screens import CoachScreen, PageScreen, ScoreScreen, TextScreen, score_page
+from .render import Names, hint_keys, pace_short, pace_text
+from .screens import CoachScreen, PageScreen, RulebookScreen, ScoreScreen, TextScreen, check_rule, score_page
 from .session import Session, next_speed
 from .table import TABLE_CSS, TALL, TableState, TableView
 from .widgets import RANK_KEYS, CardHand, Clickable, Line, MeldBox, MoveLog
 
-__all__ = ["BUTTONS", "PlayApp"]
+__all__ = ["BUTTONS", "MIN_SIZE", "PlayApp"]
+
+#: the smallest terminal the table is laid out for (columns, rows)
+MIN_SIZE = (80, 24)
 
 #: the buttons, in two rows (the moves, then the rest): id and key
 BUTTONS = (
@@ -46,8 +54,12 @@ PLAY_CSS = """
 #buttons { height: auto; padding: 0 0 0 1; }
 .buttonrow { height: 1; width: 100%; }
 .buttonrow Button { height: 1; width: auto; min-width: 4; border: none; margin: 0 1 0 0; padding: 0; }
-#help { color: $text-muted; padding: 0 1; height: auto; }
+Line#help { color: $text-muted; padding: 0 1; height: auto; }
+Line#toosmall { display: none; padding: 1 2; color: $warning; text-style: bold; }
+PlayApp.-small Line#toosmall { display: block; }
+PlayApp.-small TableView, PlayApp.-small #buttons, PlayApp.-small Line#help { display: none; }
 """
+# (Line#help, not #help: the page of the keys is a screen with the id "help", which #help would pad by a column)
 
 
 class PlayApp(App[int]):
@@ -91,6 +103,9 @@ class PlayApp(App[int]):
         self.by_rank = False
         self.message = message
         self.adding = False  # "a" was pressed: the next digit names the meld
+        #: the rule the message on the table names (a refusal's, a hint's): what ``r`` opens
+        self.rule: str | None = None
+        self._timeout_asked = False  # /timeout while the computer players move: called before their next move
         self._busy = False  # the computer players are moving
         self._gen = 0  # the current run of computer moves (an undo starts a new one)
         self._table_ready = False
@@ -106,6 +121,7 @@ class PlayApp(App[int]):
                         button.can_focus = False  # the keys keep working on the hand
                         yield button
         yield Line(id="help")
+        yield Line(id="toosmall")
 
     def show_pace(self) -> None:
         """The pace on its button."""
@@ -115,6 +131,7 @@ class PlayApp(App[int]):
         button.refresh(layout=True)  # its width follows the label
 
     def on_mount(self) -> None:
+        self.check_size(self.size.width, self.size.height)
         self.show_pace()
         self.query_one("#help", Line).show(self.tr("tui_help_line"))
         self.hand.focus()
@@ -122,9 +139,19 @@ class PlayApp(App[int]):
         self._table_ready = True
         self.after_change()
 
-    def on_resize(self, _event: events.Resize) -> None:
+    def on_resize(self, event: events.Resize) -> None:
+        self.check_size(event.size.width, event.size.height)
         if self._table_ready:
             self.refresh_table()
+
+    def check_size(self, width: int, height: int) -> None:
+        """Below :data:`MIN_SIZE` the table is not drawn (it would lose the hand): one line says why, and the
+        table comes back when the terminal is large enough."""
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        if small:
+            text = self.tr("tui_too_small", w=MIN_SIZE[0], h=MIN_SIZE[1], cw=width, ch=height)
+            self.query_one("#toosmall", Line).show(text)
+        self.set_class(small, "-small")
 
     @property
     def table(self) -> TableView:
@@ -148,8 +175,10 @@ class PlayApp(App[int]):
             )
         )
 
-    def say(self, text: str) -> None:
+    def say(self, text: str, rule: str | None = None) -> None:
+        """Show ``text`` on the message line; ``rule``: the rule it names, which ``r`` then opens."""
         self.message = text
+        self.rule = rule
         self.table.line("message").show(text)
 
     # ----- the flow of the game -------------------------------------------------------------------------------------
@@ -170,6 +199,13 @@ class PlayApp(App[int]):
             while s.computer_to_act:
                 if self.delay:
                     await asyncio.sleep(self.delay)
+                if self._timeout_asked:  # asked while a computer player was deciding: called between moves
+                    self._timeout_asked = False
+                    try:
+                        s.call_timeout()
+                    except ActionError as e:
+                        self.say(self.tr("tui_refused", reason=e.msg), next(iter(cited(e.msg)), None))
+                    self.refresh_table()
                 match = s.match
                 a = await asyncio.to_thread(s.choose_computer)
                 if s.match is not match:  # undone meanwhile
@@ -189,16 +225,11 @@ class PlayApp(App[int]):
             return
         table, plain = score_page(self.tr, self.names, self.session)
         footer = self.tr("tui_press_quit") if self.session.match_over else self.tr("tui_next_hand")
-        if self.session.can_undo():
-            footer += " · " + self.tr("tui_score_undo")
         note = self.tr("tui_coach_key")  # its own line: the button's line is full in some languages at 80 columns
         self.push_screen(ScoreScreen(table, plain, footer, "scores", note), self.scores_closed)
 
     def scores_closed(self, how: str | None) -> None:
         s = self.session
-        if how == "undo":
-            self.action_undo()
-            return
         if how == "coach":  # the coach's page, then the scores again
             self.push_screen(CoachScreen(self.tr, s, s.hand_index()), lambda _how: self.show_scores())
             return
@@ -221,7 +252,7 @@ class PlayApp(App[int]):
         try:
             s.play_human(action)
         except ActionError as e:
-            self.say(self.tr("tui_refused", reason=e.msg))
+            self.say(self.tr("tui_refused", reason=e.msg), next(iter(cited(e.msg)), None))
             return
         self.message = ""
         self.refresh_table()
@@ -339,12 +370,15 @@ class PlayApp(App[int]):
         if a.verb in (MELD, ADD, DISCARD, SWAP):
             self.hand.select_cards(a.cards)
         keys = hint_keys(a.verb, a.meld)
-        self.say(self.tr("tui_hint_keys", reason=h.why, keys=keys) if keys else self.tr("tui_hint", reason=h.why))
+        rule = next(iter(cited(h.why)), None)
+        self.say(self.tr("tui_hint_keys", reason=h.why, keys=keys) if keys else self.tr("tui_hint", reason=h.why), rule)
 
     def action_undo(self) -> None:
-        """Back to the human's previous decision, in this hand or the one before (from the scores, too)."""
-        if not self.session.can_undo():
-            self.say(self.tr("tui_nothing_to_undo"))
+        """Take back the human's last meld, attachment or swap of his turn in progress; otherwise say why it
+        cannot be (a take-back never shows a card he could not otherwise see: docs/play.md)."""
+        why = self.session.takeback_refusal()
+        if why is not None:
+            self.say(self.tr.render(why))
             return
         self.session.undo()
         self.workers.cancel_group(self, "computer")
@@ -366,10 +400,40 @@ class PlayApp(App[int]):
         self.show_pace()
         self.say(self.tr("tui_pace_now", pace=pace_text(self.tr, self.delay)))
 
-    def action_rules(self) -> None:
-        lines = rules_lines(self.tr, self.session.rules)
-        text = "\n".join([self.tr("tui_rules_title", name=self.session.rules.name), "", *lines])
-        self.push_screen(PageScreen(text, text, self.tr("tui_close_screen"), "rules"))
+    def action_rules(self, number: str | None = None) -> None:
+        """``r``: the rule the message names in the rule book (``number``: the one asked for), else the rules of
+        the table."""
+        self.push_screen(RulebookScreen(self.tr, self.session.rules, number or self.rule))
+
+    def ask_rule(self, arg: str) -> None:
+        """``/r 6.4``: that rule of the book (``/r`` alone: as ``r``)."""
+        if not arg.strip():
+            self.action_rules()
+            return
+        try:
+            number = check_rule(arg)
+        except RulebookError:
+            self.say(self.tr("tui_no_rule", rule=arg.strip()))
+            return
+        self.action_rules(number)
+
+    def call_timeout(self) -> None:
+        """``/timeout``: the director's time-out (§9.4); refused, with the rule, where the rules have none. Asked
+        while a computer player decides, it is called before the next move."""
+        s = self.session
+        if self._busy:
+            self._timeout_asked = True
+            self.say(self.tr("tui_timeout_called"), "9.4")
+            return
+        try:
+            s.call_timeout()
+        except ActionError as e:
+            self.say(self.tr("tui_refused", reason=e.msg), next(iter(cited(e.msg)), None))
+            return
+        self.message = self.tr("tui_timeout_called")
+        self.rule = "9.4"
+        self.refresh_table()
+        self.after_change()
 
     def action_help(self) -> None:
         pace = self.tr("tui_pace_now", pace=pace_text(self.tr, self.delay))
@@ -413,6 +477,10 @@ class PlayApp(App[int]):
         elif cmd.kind == "action":
             assert cmd.action is not None
             self.play(cmd.action)
+        elif cmd.kind == "rules":
+            self.ask_rule(cmd.arg)
+        elif cmd.kind == "timeout":
+            self.call_timeout()
         elif cmd.kind == "legal":
             legal = self.session.game.legal_actions() if self.session.human_to_act else []
             self.say(self.tr("tui_legal_moves", moves="; ".join(command_text(a, self.tr) for a in legal)))

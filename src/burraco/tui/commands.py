@@ -65,6 +65,8 @@ WORDS: dict[str, str] = {
     "q": "quit",
     "quit": "quit",
     "exit": "quit",
+    "timeout": "timeout",
+    "time-out": "timeout",
 }
 
 
@@ -98,7 +100,8 @@ class CommandError(ValueError):
 @dataclass(frozen=True)
 class Command:
     """``kind`` is ``action`` (with ``action``), ``select`` (cards alone, in ``cards``) or one of hint, undo, sort,
-    table, legal, rules, speed (``arg``: the pace asked for, empty to take the next one), help, quit, next (an
+    table, legal, rules (``arg``: the rule asked for, ``6.4``, empty for the one last named), speed (``arg``: the
+    pace asked for, empty to take the next one), timeout (the director's time-out, §9.4), help, quit, next (an
     empty line)."""
 
     kind: str
@@ -158,6 +161,6 @@ def parse_command(text: str, seat: str, tr: Translator) -> Command:
         if len(cards) != 1:
             raise CommandError(tr("tui_discard_one"))
         return Command("action", Action.discard(seat, cards[0]))
-    if kind == "speed":
+    if kind in ("speed", "rules"):
         return Command(kind, arg=" ".join(args))
     return Command(kind)

@@ -21,24 +21,44 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..actions import DISCARD, Action
-from ..game import Game, seat_names
+from ..game import Game
 from ..i18n import Translator
 from ..messages import Message
 from ..narrate import narrate
+from ..seats import seat_names
 from ..view import View
 
-__all__ = ["Event", "HandLog", "event_text", "turn_text"]
+__all__ = ["Event", "HandLog", "event_text", "turn_numbers", "turn_text"]
 
 
 @dataclass(frozen=True)
 class Event:
-    """One action of the hand: who (seat index; -1 for a time-out), the action, what the table was told, and the
-    cards the log's seat gained by it (its own draw, pick-up or pozzetto in diretta)."""
+    """One action of the hand: who (seat index; -1 for a time-out), the action, what the table was told, the
+    cards the log's seat gained by it (its own draw, pick-up or pozzetto in diretta) and the sides as they stood
+    when it was played (with three and five players a pair forms during the hand: a line keeps the names it had)."""
 
     seat: int
     action: Action
     messages: tuple[Message, ...]
     gained: tuple[int, ...] = ()
+    sides: tuple[tuple[int, ...], ...] = ()
+
+
+def turn_numbers(actions: Sequence[Action]) -> list[int]:
+    """The turn (1-based, as the moves log numbers its lines) of each action of a hand: a turn is the consecutive
+    actions of one seat up to its discard; a time-out is a turn of its own.
+
+    >>> from burraco.actions import parse_action
+    >>> turn_numbers([parse_action(a) for a in ["N draw", "N discard 3h", "E pick", "timeout", "E meld 4h 5h 6h"]])
+    [1, 1, 2, 3, 4]
+    """
+    out: list[int] = []
+    prev: Action | None = None
+    for a in actions:
+        same = prev is not None and prev.seat == a.seat and a.seat != "" and prev.verb != DISCARD
+        out.append(out[-1] if same else (out[-1] + 1 if out else 1))
+        prev = a
+    return out
 
 
 class HandLog:
@@ -75,18 +95,17 @@ class HandLog:
             new = Counter(after.hand)
             new.subtract(kept)
             gained = tuple(sorted(new.elements()))
-        e = Event(seat, action, messages, gained)
+        e = Event(seat, action, messages, gained, before.side_seats)
         self.events.append(e)
         return e
 
     def turns(self) -> list[list[Event]]:
-        """The events grouped in turns: the consecutive actions of one seat (a time-out is a turn of its own)."""
+        """The events grouped in turns (:func:`turn_numbers`)."""
         out: list[list[Event]] = []
-        for e in self.events:
-            if out and out[-1][0].seat == e.seat and e.seat >= 0 and out[-1][-1].action.verb != DISCARD:
-                out[-1].append(e)
-            else:
-                out.append([e])
+        for e, k in zip(self.events, turn_numbers([e.action for e in self.events]), strict=True):
+            if len(out) < k:
+                out.append([])
+            out[-1].append(e)
         return out
 
     def last_of(self, seat: int) -> Event | None:

@@ -13,6 +13,7 @@ from typing import TextIO
 from ..actions import ActionError
 from ..cards import cards_str
 from ..i18n import Translator
+from ..rulebook import RulebookError, cited, plain_text, section
 from .commands import CommandError, command_text, parse_command
 from .movelog import event_text
 from .render import (
@@ -48,6 +49,8 @@ class PlainUI:
         self.delay = delay
         self.by_rank = False
         self.names = Names(tr, session.seat_names, session.human)
+        #: the rule the last refusal or hint named: what ``r`` alone shows
+        self.rule: str | None = None
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -91,11 +94,14 @@ class PlainUI:
             self.say(self.tr("tui_hidden_poz", n=v.hidden_pozzetto))
 
     def last_move(self) -> None:
-        """The last action, as the moves log tells it (one line per event: the move, the pozzetto, the end)."""
-        e = self.s.log.events[-1]
+        """The last action, as the moves log tells it (one line per event: the move, the pozzetto, the end), each
+        with the number of its turn (the coach's "move 12")."""
+        log = self.s.log
+        e = log.events[-1]
+        k = len(log.turns())
         for m in e.messages:
             one = dataclasses.replace(e, messages=(m,))
-            self.say(event_text(self.tr, one, self.names.all(), self.names.seats))
+            self.say(f"{k}. {event_text(self.tr, one, self.names.all(e.sides or None), self.names.seats)}")
 
     def scores(self) -> None:
         tr, names, g = self.tr, self.names, self.s.game
@@ -118,6 +124,8 @@ class PlainUI:
         vp = m.vp()
         if vp is not None:
             self.say(f"{tr.word('tui_score_row', 'vp')}: {m.sides[0]} {vp[0]}, {m.sides[1]} {vp[1]}")
+        if m.timed_out:  # the time-out ended the match with its hand (RULES.md §0.1)
+            self.say(tr("tui_timeout_ended", i=len(m.games)))
         self.say(tr("tui_match_summary", hands=len(m.games), totals=totals_text(m.sides, m.totals)))
 
     # ----- the loop -----------------------------------------------------------------------------------------------
@@ -130,20 +138,11 @@ class PlainUI:
                 self.scores()
                 if s.match_over:
                     self.match_end()
-                undo = s.can_undo()
-                if s.match_over and not undo:
-                    return 0
-                prompt = tr("tui_end_prompt") if s.match_over else tr("tui_next_hand")
-                self.say(prompt + (" · " + tr("tui_score_undo_plain") if undo else ""))
-                line = self.inp.readline()
-                word = line.strip().lower()
-                if undo and word in ("u", "undo", *tr.word("tui_command", "undo").split()):
-                    s.undo()  # back into the hand that ended
-                    self.say(tr("tui_undone"))
-                    shown = False
-                    continue
                 if s.match_over:
                     return 0
+                self.say(tr("tui_next_hand"))
+                line = self.inp.readline()
+                word = line.strip().lower()
                 if not line or word in ("q", "quit", "exit", *tr.word("tui_command", "quit").split()):
                     return self.stop()
                 s.next_hand()
@@ -189,10 +188,13 @@ class PlainUI:
             elif cmd.kind == "select":
                 self.say(tr("tui_cards_alone", cards=cards_str(cmd.cards)))
             elif cmd.kind == "hint":
-                self.say(tr("tui_hint", reason=s.hint().why))
+                reason = s.hint().why
+                self.rule = next(iter(cited(reason)), None)
+                self.say(tr("tui_hint", reason=reason))
             elif cmd.kind == "undo":
-                if not s.can_undo():
-                    self.say(tr("tui_nothing_to_undo"))
+                why = s.takeback_refusal()
+                if why is not None:
+                    self.say(tr.render(why))
                     return True
                 s.undo()
                 self.say(tr("tui_undone"))
@@ -204,9 +206,11 @@ class PlainUI:
                 legal = s.game.legal_actions() if s.human_to_act else []  # never another seat's moves
                 self.say(tr("tui_legal_moves", moves="; ".join(command_text(a, tr) for a in legal)))
             elif cmd.kind == "rules":
-                self.say(tr("tui_rules_title", name=s.rules.name))
-                for line_ in rules_lines(tr, s.rules):
-                    self.say("  " + line_)
+                self.rules(cmd.arg)
+            elif cmd.kind == "timeout":
+                s.call_timeout()
+                self.last_move()
+                self.say(tr("tui_timeout_called"))
             elif cmd.kind == "speed":
                 local = {tr.word("tui_pace", k).lower(): v for k, v in SPEEDS.items()}  # in his words, too
                 try:
@@ -225,8 +229,24 @@ class PlainUI:
             else:  # table, or an empty line
                 self.table()
         except ActionError as e:  # the engine's refusal, its reason in the player's words
+            self.rule = next(iter(cited(e.msg)), None)
             self.say(tr("tui_refused", reason=e.msg))
         return True
+
+    def rules(self, arg: str) -> None:
+        """``r``: the rule the last refusal or hint named, ``r 6.4`` that rule of the book, else the rules of the
+        table (and how to read the book)."""
+        tr, number = self.tr, arg.strip().lstrip("§").strip() or self.rule
+        if number:
+            try:
+                self.say(plain_text(section(number, tr.lang).page))
+            except RulebookError:
+                self.say(tr("tui_no_rule", rule=number))
+            return
+        self.say(tr("tui_rules_title", name=self.s.rules.name))
+        for line in rules_lines(tr, self.s.rules):
+            self.say("  " + line)
+        self.say(tr("tui_rule_book_plain"))
 
     def stop(self) -> int:
         if self.s.path is not None:

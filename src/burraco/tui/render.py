@@ -23,12 +23,11 @@ from typing import Protocol
 from rich.text import Text
 
 from ..cards import CARD_STR, JOKER, cards_str, is_wild_card
-from ..game import initial_sides, side_name
 from ..i18n import Translator
-from ..match import scorer_names
 from ..melds import Meld, burraco_bonus, meld_points
 from ..messages import card_symbol
 from ..rules import BurracoNeeded, PickupRule, Rules
+from ..seats import initial_sides, scorer_names, side_name
 from ..view import View
 from .movelog import HandLog, event_text, turn_text
 from .session import speed_name
@@ -158,26 +157,30 @@ class Names:
         self.side_seats = state.side_seats
         self.sides = state.sides
 
-    def partners(self) -> tuple[int, ...]:
-        """The human's partners as the sides stand (none for a spectator or a player alone)."""
+    def partners(self, sides: Sequence[Sequence[int]] | None = None) -> tuple[int, ...]:
+        """The human's partners as the sides stand (or as ``sides`` were; none for a spectator or a player
+        alone)."""
         if self.human is None:
             return ()
-        side = next((x for x in self.side_seats if self.human in x), ())
+        side = next((x for x in (self.side_seats if sides is None else sides) if self.human in x), ())
         return tuple(s for s in side if s != self.human)
 
-    def seat(self, s: int) -> str:
+    def seat(self, s: int, sides: Sequence[Sequence[int]] | None = None) -> str:
+        """Seat ``s`` as the table names it, with the sides as they stand (or as ``sides`` were)."""
         name = self.seats[s]
         if self.human is None:
             return name
         if s == self.human:
             return self.tr("tui_seat_you", seat=name)
-        if s in self.partners():
+        if s in self.partners(sides):
             return self.tr("tui_seat_partner", seat=name)
         return self.tr("tui_seat_opponent", seat=name)
 
-    def all(self) -> list[str]:
-        """The names by seat (for the moves log)."""
-        return [self.seat(s) for s in range(self.n)]
+    def all(self, sides: Sequence[Sequence[int]] | None = None) -> list[str]:
+        """The names by seat (for the moves log), with the sides as they stand or as ``sides`` were: a line of
+        the log keeps the names of its time (an opponent of the first part of a hand of three is not renamed a
+        partner once the pair forms)."""
+        return [self.seat(s, sides) for s in range(self.n)]
 
     def side(self, side: int) -> str:
         """The side's letters: ``NS``, ``EW``; a player alone: his seat's letter."""
@@ -277,8 +280,12 @@ def seat_line(tr: Translator, names: Names, view: View, log: HandLog, s: int) ->
 
 
 def log_lines(tr: Translator, names: Names, log: HandLog) -> list[str]:
-    """The moves of the hand so far, one line per turn, the oldest first."""
-    return [turn_text(tr, t, names.all(), names.seats) for t in log.turns()]
+    """The moves of the hand so far, one numbered line per turn, the oldest first (the coach's "move 12" is line
+    12, :func:`burraco.tui.movelog.turn_numbers`); each line names the seats as the sides stood then."""
+    return [
+        f"{k}. {turn_text(tr, t, names.all(t[0].sides or None), names.seats)}"
+        for k, t in enumerate(log.turns(), 1)
+    ]
 
 
 def score_lines(

@@ -44,7 +44,8 @@ def play(
     resume: bool,
     speed: str,
 ) -> int:
-    """Start (or resume) a game and play it in the full-screen table or in plain text; returns the exit status.
+    """Start (or resume) a game and play it in the full-screen table or in plain text (also, saying so, where
+    standard input or output is not a terminal); returns the exit status.
     Usage errors (a bad setting, no game to resume, a saved game that cannot be continued) are raised as
     :class:`PlayError` in the player's language. A resumed game is played in the language it was saved in unless
     ``lang`` says another."""
@@ -67,6 +68,9 @@ def play(
             intro = ""
     except SessionError as e:
         raise PlayError(e.text(tr)) from e
+    if not plain and not (sys.stdin.isatty() and sys.stdout.isatty()):  # a pipe, a file: no screen to draw on
+        print(tr("tui_no_terminal"), file=sys.stderr)
+        plain = True
     if plain:
         from .plain import run_plain
 

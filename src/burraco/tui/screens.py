@@ -1,24 +1,37 @@
-"""The pages over the table: the scores of a hand (and the match result), the rules, the keys."""
+"""The pages over the table: the scores of a hand (and the match result), the rules and the rule book, the keys."""
 
 from __future__ import annotations
 
 import asyncio
 from typing import Any, ClassVar
 
+from rich.markdown import Markdown
 from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widgets import Button, ProgressBar, Static
 
 from ..coach import coach_lines
 from ..i18n import Translator
-from .render import Names, score_lines, status_text, totals_text
+from ..rulebook import section, sections
+from ..rules import Rules
+from .movelog import turn_numbers
+from .render import Names, rules_lines, score_lines, status_text, totals_text
 from .session import Session
 
-__all__ = ["CoachScreen", "PageScreen", "ScoreScreen", "TextScreen", "score_page"]
+__all__ = [
+    "CoachScreen",
+    "PageScreen",
+    "RulebookScreen",
+    "ScoreScreen",
+    "TextScreen",
+    "check_rule",
+    "rule_pages",
+    "score_page",
+]
 
 
 class TextScreen(ModalScreen[str]):
@@ -71,12 +84,88 @@ class PageScreen(TextScreen):
     ]
 
 
+def rule_pages(lang: str) -> list[str]:
+    """The rule book's pages as the ``r`` screen leafs through them: every section with text of its own, in the
+    book's order (:attr:`burraco.rulebook.Section.page`)."""
+    return [n for n, s in sections(lang).items() if "\n" in s.own.strip()]
+
+
+class RulebookScreen(TextScreen):
+    """``r``: the rules of the table and the rule book, in the player's language (its Italian or English book,
+    :mod:`burraco.rulebook`). It opens on the rule that the last refusal or hint named (``start``), else on the
+    rules of the table; ←/→ go to the rule before or after, Home to the rules of the table; r, Escape or Enter go
+    back to the table."""
+
+    DEFAULT_CSS = """
+    RulebookScreen { align: center middle; }
+    RulebookScreen > Vertical { width: 90; max-width: 100%; height: 100%; border: thick $accent;
+                                background: $surface; padding: 0 1; }
+    RulebookScreen VerticalScroll { height: 1fr; }
+    RulebookScreen #nav { height: auto; color: $text-muted; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "leaf(-1)", show=False),
+        Binding("right", "leaf(1)", show=False),
+        Binding("home", "first", show=False),
+        Binding("r", "close('cancel')", show=False),
+    ]
+
+    def __init__(self, tr: Translator, rules: Rules, start: str | None = None) -> None:
+        super().__init__("", "", "", "rules")
+        self.tr = tr
+        self.rules = rules
+        #: the pages: the rules of the table (None), then the book's rules
+        self.pages: list[str | None] = [None, *rule_pages(tr.lang)]
+        self.index = 0
+        if start is not None:
+            found = section(start, tr.lang).number  # a rule inside a section: its section
+            self.index = self.pages.index(found) if found in self.pages else 0
+            if found not in self.pages:  # a chapter without text of its own: shown whole
+                self.pages.insert(1, found)
+                self.index = 1
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            with VerticalScroll(id="page"):
+                yield Static(id="body")
+            yield Static(self.tr("tui_rule_nav"), id="nav")
+
+    def on_mount(self) -> None:
+        self.show()
+        self.query_one(VerticalScroll).focus()
+
+    def show(self) -> None:
+        number = self.pages[self.index]
+        if number is None:
+            lines = [self.tr("tui_rules_title", name=self.rules.name), "", *rules_lines(self.tr, self.rules), ""]
+            self.plain = "\n".join([*lines, self.tr("tui_rule_book")])
+            self.query_one("#body", Static).update(self.plain)
+        else:
+            self.plain = section(number, self.tr.lang).page
+            self.query_one("#body", Static).update(Markdown(self.plain))
+        self.query_one(VerticalScroll).scroll_home(animate=False)
+
+    def action_leaf(self, step: int) -> None:
+        self.index = (self.index + step) % len(self.pages)
+        self.show()
+
+    def action_first(self) -> None:
+        self.index = 0
+        self.show()
+
+
+def check_rule(number: str) -> str:
+    """A rule number as typed (``6.4``, ``§6.4``), checked against the book; raises :class:`RulebookError`."""
+    n = number.strip().lstrip("§").strip()
+    section(n)
+    return n
+
+
 class ScoreScreen(TextScreen):
-    """The scores of a hand just ended: Enter deals the next hand (or ends the match), u undoes the human's last
-    decision (back into the hand that ended), a asks the coach about the hand."""
+    """The scores of a hand just ended: Enter deals the next hand (or ends the match), a asks the coach about the
+    hand. Nothing of an ended hand can be taken back: every hand has been shown (docs/play.md)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("u", "close('undo')", show=False),
         Binding("a", "close('coach')", show=False),
     ]
 
@@ -116,7 +205,10 @@ class CoachScreen(TextScreen):
 
     async def _analyse(self) -> None:
         decisions = await asyncio.to_thread(self.session.coach, self.hand, self._progress)
-        lines = coach_lines(self.tr, decisions, self.hand, self.session.rules.players, self.session.coach_iterations)
+        turns = turn_numbers(self.session.match.games[self.hand].actions)  # the numbers of the moves log's lines
+        lines = coach_lines(
+            self.tr, decisions, self.hand, self.session.rules.players, self.session.coach_iterations, turns
+        )
         self.plain = "\n".join(lines)
         self.done = True
         try:
@@ -162,5 +254,9 @@ def score_page(tr: Translator, names: Names, session: Session) -> tuple[Table, s
         result = tr("tui_match_drawn") if w is None else tr("tui_match_won", side=m.sides[w])
         summary = tr("tui_match_summary", hands=len(m.games), totals=totals_text(m.sides, m.totals))
         t.caption = f"{result}. {summary}"
+        if m.timed_out:  # the time-out ended it (RULES.md §0.1): say so, with the hands played
+            ended = tr("tui_timeout_ended", i=len(m.games))
+            t.caption = f"{ended}. {t.caption}"
+            lines.append(ended)
         lines += [result, summary]
     return t, "\n".join(lines)

@@ -7,7 +7,7 @@ computer players, too, decide from their own seat's view only (DESIGN.md §2).
 Everything is deterministic given the seed: the match deals hand ``i`` from ``(seed, i)``
 (:meth:`~burraco.match.Match.deal_for_hand`) and every computer decision gets a fresh player seeded from
 ``(seed, hand, action index, seat)``. So a game continued from its record
-(``--resume``) or rebuilt by undo plays on exactly as it would have without the break, and the record of a game
+(``--resume``) or rebuilt by a take-back plays on exactly as it would have without the break, and the record of a game
 played with breaks equals the record of the same game played in one sitting.
 
 >>> from burraco import preset
@@ -22,6 +22,7 @@ played with breaks equals the record of the same game played in one sitting.
 from __future__ import annotations
 
 import hashlib
+import secrets
 import threading
 import time
 from collections.abc import Callable
@@ -33,12 +34,16 @@ from ..actions import Action, IllegalActionError
 from ..analysis import Analysis, Decision, Progress, analyse
 from ..arena import parse_player
 from ..bots.hint import Hint, hint
+from ..bots.judge import SELECT
 from ..game import Game
 from ..i18n import Translator
-from ..match import Match, seat_names
+from ..match import Match
 from ..messages import Message, MessageError, msg
 from ..messages import text as text_message
+from ..record import continue_match
 from ..rules import Rules, rules_from_json
+from ..seats import seat_names
+from ..takeback import why_not
 from ..view import View
 from . import storage
 from .movelog import HandLog
@@ -66,8 +71,12 @@ class SessionError(MessageError):
 
 def engine_message(e: BaseException) -> Message:
     """An engine error as its :class:`~burraco.messages.Message` (to show in the player's language), else its
-    English text as a message (a malformed record's ``RecordError``)."""
-    return e.msg if isinstance(e, MessageError) else text_message(str(e))
+    English text as a message (a malformed record's ``RecordError``). A refused action of a record is its reason
+    alone: it is told about the record's seat, not to the player reading it (never "you")."""
+    if not isinstance(e, MessageError):
+        return text_message(str(e))
+    reason = e.msg.params.get("reason")
+    return reason if e.msg.code == "action_refused" and isinstance(reason, Message) else e.msg
 
 
 def parse_speed(text: str) -> float:
@@ -122,8 +131,26 @@ class Seating:
     opponents: str
 
 
-#: sampled deals per decision of the coach at the table (docs/analysis.md: 16 is ``burraco analyse``'s default)
-COACH_ITERATIONS = 16
+#: sampled deals per decision of the coach at the table: the hint's budget, ``burraco analyse``'s default
+#: (docs/analysis.md, "One judgement")
+COACH_ITERATIONS = SELECT
+
+def tui_reason(why: Message) -> Message:
+    """The terminal table's wording of a reason :func:`burraco.takeback.why_not` gives for a move that cannot be
+    taken back (docs/play.md "Taking a move back": the rule is the core's, the same at the browser table)."""
+    return {
+        "takeback_hand_over": msg("tui_takeback_hand_over"),
+        "takeback_other_turn": msg("tui_takeback_not_your_turn"),
+        "takeback_nothing": msg("tui_takeback_nothing"),
+        "takeback_draw": msg("tui_takeback_draw"),
+        "takeback_pick": msg("tui_takeback_pile"),
+        "takeback_pozzetto": msg("tui_takeback_pozzetto"),
+    }.get(why.code, why)
+
+
+#: the record's optional top-level key that lists the take-backs used: ``[{"hand": i, "at": action index,
+#: "seat": "S"}, …]`` (hand and action counted from 0; ``at`` is the index of the action taken back)
+TAKEBACKS_KEY = "takebacks"
 
 
 class Session:
@@ -140,6 +167,10 @@ class Session:
         #: the language the game is played in (kept in the saved game, so ``--resume`` speaks it again)
         self.lang = lang
         self.undos = 0
+        #: the take-backs used, in the record's form (:data:`TAKEBACKS_KEY`)
+        self.takebacks: list[dict[str, Any]] = []
+        #: the last answer of :meth:`takeback_refusal`, by the state it was given for (the screen asks often)
+        self._refusal: tuple[tuple[int, int, int], Message | None] | None = None
         #: the coach's judgements of the human's decisions, by hand (kept in the saved game: the replay shows them)
         self.coached: dict[int, list[Decision]] = {}
         self._coaching = threading.Lock()
@@ -166,10 +197,8 @@ class Session:
         """A new match (the human sits South; West deals the first hand, so North plays first; with three, five
         and six players he sits in the middle of the seat letters, B, C or D, and the last seat deals), played in
         ``lang``."""
-        if seed is None:
-            seed = int.from_bytes(
-                hashlib.blake2b(repr(time.time_ns()).encode(), digest_size=4).digest(), "big"
-            )
+        if seed is None:  # 128 bits from the OS: the deals of a person's game must be unguessable (docs/fairness.md)
+            seed = secrets.randbits(128)
         seating = Seating(
             human=rules.players // 2,
             partner=check_player(partner),
@@ -196,12 +225,13 @@ class Session:
                 partner=check_player(str(head.get("partner", DEFAULT_LEVEL))),
                 opponents=check_player(str(head["opponents"])),
             )
-            match = Match.from_record(record, seed)
+            match = continue_match(record, seed)
         except (KeyError, TypeError, ValueError) as e:
             raise SessionError(msg("tui_cannot_continue", why=engine_message(e))) from e
         lang = head.get("lang")
         s = cls(match, seating, seed, path, str(lang) if isinstance(lang, str) else None)
         s.undos = int(head.get("undos", 0))
+        s.takebacks = takebacks_of(record, seats)
         if "analysis" in record:
             try:
                 for d in Analysis.from_json(record["analysis"]).decisions:
@@ -299,6 +329,15 @@ class Session:
             seat, turn = self.seat_names[self.human], self.game.seat_name(self.game.current_seat)
             raise IllegalActionError(msg("not_your_turn", turn=turn, seat=seat))
 
+    def call_timeout(self) -> None:
+        """The director's time-out (RULES.md §9.4), called at the terminal table by the player, who stands in for
+        the director: the last round is played and the match ends with this hand (§0.1 "The time-out ends the
+        match"). The engine refuses it (IllegalActionError) where the rules have no time-outs (a free game) or it
+        was called in this hand already."""
+        if self.game.is_over:
+            raise IllegalActionError(msg("hand_over", end=self.game.end or ""))
+        self.apply(Action.timeout())
+
     def play_computers(self, on_move: Callable[[Action], None] | None = None) -> None:
         """Let the computer players move until it is the human's turn or the hand is over."""
         while self.computer_to_act:
@@ -327,33 +366,36 @@ class Session:
         self._check_turn()
         return hint(self.view, level, self.game.legal_actions())
 
-    def _last_decision(self) -> tuple[int, int] | None:
-        """Where the human's last decision stands: (hand index, action index), in this hand or an earlier one."""
-        for h in range(len(self.match.games) - 1, -1, -1):
-            acts = self.match.games[h].actions
-            j = max((i for i, a in enumerate(acts) if self._is_human(a)), default=-1)
-            if j >= 0:
-                return h, j
-        return None
+    def takeback_refusal(self) -> Message | None:
+        """Why the human's last move cannot be taken back now (a message of the terminal table's catalogue), or
+        None when it can: the rule is :func:`burraco.takeback.why_not` (only a meld, an attachment or a swap of his
+        turn in progress that took no pozzetto, so that a take-back never shows him a card he could not otherwise
+        see)."""
+        g = self.game
+        key = (self.hand_index(), len(g.actions), id(g))
+        if self._refusal is None or self._refusal[0] != key:
+            why = why_not(g, self.human)
+            self._refusal = (key, None if why is None else tui_reason(why))
+        return self._refusal[1]
 
     def can_undo(self) -> bool:
-        return self._last_decision() is not None
+        """Whether the human's last move can be taken back now (:meth:`takeback_refusal` says why not)."""
+        return self.takeback_refusal() is None
 
     def undo(self) -> None:
-        """Go back to the human's previous decision, in this hand or, when he has not played in it yet (or it has
-        ended), in the hand before: rebuild the match from its record cut just before that decision (the computer
-        players then replay the same moves, and the hands after it are dealt again from the seed)."""
-        last = self._last_decision()
-        if last is None:
-            raise IllegalActionError("you have not played yet: there is nothing to undo")
-        h, j = last
+        """Take back the human's last move (:meth:`takeback_refusal` must allow it, else IllegalActionError with
+        its reason): rebuild the match from its record without that action, and note the take-back in the record
+        (:data:`TAKEBACKS_KEY`)."""
+        why = self.takeback_refusal()
+        if why is not None:
+            raise IllegalActionError(why)
+        h, j = self.hand_index(), len(self.game.actions) - 1
         rec = self.match.to_record()
-        self.coached = {k: v for k, v in self.coached.items() if k < h}  # the hand changes from h on
-        rec["hands"] = rec["hands"][: h + 1]
         rec["hands"][h]["actions"] = rec["hands"][h]["actions"][:j]
-        self.match = Match.from_record(rec, self.seed)
+        self.match = continue_match(rec, self.seed)
         self.log = HandLog.of_game(self.game, self.human)
         self.undos += 1
+        self.takebacks.append({"hand": h, "at": j, "seat": self.seat_names[self.human]})
         self.save()
 
     # ----- the coach ----------------------------------------------------------------------------------------------
@@ -383,6 +425,8 @@ class Session:
     def record(self) -> dict[str, Any]:
         """The match record (RECORDS.md §3) with the ``play`` header that lets ``--resume`` continue it."""
         rec = self.match.to_record()
+        if self.takebacks:
+            rec[TAKEBACKS_KEY] = [dict(t) for t in self.takebacks]
         rec["play"] = {
             "version": HEADER_VERSION,
             "human": self.seat_names[self.human],
@@ -407,10 +451,35 @@ class Session:
             storage.write_record(self.path, self.record())
 
 
+def takebacks_of(record: dict[str, Any], seats: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The take-backs a record lists (:data:`TAKEBACKS_KEY`), each checked (a hand and an action index from 0, a
+    seat of the record); none where the key is absent. Raises :class:`SessionError` for a malformed list."""
+    got = record.get(TAKEBACKS_KEY, [])
+    out: list[dict[str, Any]] = []
+    ok = isinstance(got, list)
+    for t in got if ok else ():
+        if not (
+            isinstance(t, dict)
+            and isinstance(t.get("hand"), int)
+            and isinstance(t.get("at"), int)
+            and t["hand"] >= 0
+            and t["at"] >= 0
+            and t.get("seat") in seats
+        ):
+            ok = False
+            break
+        out.append({"hand": t["hand"], "at": t["at"], "seat": t["seat"]})
+    if not ok:
+        raise SessionError(msg("tui_cannot_continue", why=text_message(f"'{TAKEBACKS_KEY}' is not a list of take-backs")))
+    return out
+
+
 __all__ = [
     "COACH_ITERATIONS",
     "DEFAULT_LEVEL",
     "SPEEDS",
+    "TAKEBACKS_KEY",
+    "tui_reason",
     "Seating",
     "Session",
     "SessionError",
@@ -420,4 +489,5 @@ __all__ = [
     "next_speed",
     "parse_speed",
     "speed_name",
+    "takebacks_of",
 ]

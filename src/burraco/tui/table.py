@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input
@@ -122,6 +123,11 @@ class TableView(Vertical):
         with Vertical(id="handbox"):
             yield Line(id="hand-title")
             yield CardHand(id="hand")
+
+    def on_resize(self, _event: events.Resize) -> None:
+        """A new size (the terminal's, or the short and tall layouts swapped): decide again whether the melds
+        close up, once the new layout is drawn (before it, the sizes are the old ones)."""
+        self.call_after_refresh(self.fit)
 
     def fit(self) -> None:
         """Keep the last round of moves on the screen: where the log has fewer rows than that round takes, the

@@ -22,6 +22,7 @@ from ..game import Game
 from ..i18n import Translator
 from .movelog import HandLog
 from .render import Names
+from .session import engine_message
 from .table import TABLE_CSS, TALL, TableState, TableView
 from .widgets import Line
 
@@ -35,7 +36,7 @@ class WatchApp(App[int]):
     """``burraco replay FILE --watch``: step through a record on the table, seen from one seat."""
 
     TITLE = "burraco replay"
-    CSS = TABLE_CSS + "#help { color: $text-muted; padding: 0 1; height: auto; }"
+    CSS = TABLE_CSS + "Line#help { color: $text-muted; padding: 0 1; height: auto; }"
     VERTICAL_BREAKPOINTS = [(0, "-short"), (TALL, "-tall")]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right", "step(1)", show=False, priority=True),
@@ -156,6 +157,6 @@ def watch_positions(record: Any, tr: Translator | None = None) -> tuple[list[Pos
             try:
                 m.apply(text)
             except ActionError as e:
-                return out, tr("tui_watch_refused", h=i + 1, i=j + 1, action=text, why=e.msg)
+                return out, tr("tui_watch_refused", h=i + 1, i=j + 1, action=text, why=engine_message(e))
             out.append((i, g.clone(), before))
     return out, ""

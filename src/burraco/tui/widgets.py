@@ -30,6 +30,7 @@ __all__ = [
     "MeldBox",
     "MoveLog",
     "flow",
+    "phrases",
 ]
 
 #: the keys that move the hand's cursor to a rank (0 for the joker): 2-9, 0 or t for the 10, j, Q, k, 1 or A
@@ -81,8 +82,7 @@ class FlowLine(Widget):
         self.refresh(layout=True)
 
     def _lines(self, width: int) -> list[Text]:
-        words = [[w for w in t.split(" ") if w.plain] for t in self.items]
-        return flow(words, width, one_per_line=False, gap=4)[0]
+        return flow([phrases(t, width - 3) for t in self.items], width, one_per_line=False, gap=4)[0]
 
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
         return len(self._lines(width)) if self.items else 1
@@ -102,6 +102,23 @@ class Clickable(Line):
     def on_click(self, event: events.Click) -> None:
         event.stop()
         self.post_message(self.Clicked(self.id or ""))
+
+
+def phrases(item: Text, width: int) -> list[Text]:
+    """An item of a :class:`FlowLine` (``▶ Partner (N) · 9 cards · discards 5♠``) cut into its phrases, the
+    pieces between `` · ``, so that a line breaks between phrases, never inside one (a phrase keeps its `` ·``);
+    only a phrase longer than ``width`` is cut into words."""
+    parts = item.split(" · ") if " · " in item.plain else [item]
+    out: list[Text] = []
+    for i, part in enumerate(parts):
+        piece = part.copy()
+        if i < len(parts) - 1:
+            piece.append(" ·")
+        if piece.cell_len > width:
+            out += [w for w in piece.split(" ") if w.plain]
+        elif piece.plain:
+            out.append(piece)
+    return out
 
 
 def flow(

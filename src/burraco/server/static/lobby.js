@@ -1,16 +1,27 @@
 // The lobby: play now against the computer in one click, a new table with its rules in words, the tables waiting
-// or playing with their seats open or taken, join by link. The player's name is asked once and remembered.
-import { $, el, t, word, levelName, onLang, seatsOf } from "./core.js";
+// or playing with their seats open or taken, join by link. The player's name is asked once and remembered. A player
+// signed in to an account (docs/accounts.md) is offered rated tables, and the link to his account page says his name.
+import { $, el, t, word, levelName, onLang, setLang, lang, seatsOf, seatTitle, tableTitle, showOffline } from "./core.js";
 
 let presets = [];
 let levels = [];
 let listed = [];
+let account = null;  // the account this browser is signed in to (GET /api/session), null for a guest
 
 export async function lobby() {
   $("lobby").hidden = false;
-  const p = await (await fetch("/api/presets")).json();
+  let p;
+  for (;;) {  // offline (the page kept by the service worker): say so, and go on when the network is back
+    try { p = await (await fetch("/api/presets")).json(); showOffline(false); break; } catch (e) { showOffline(true); }
+    await new Promise((ok) => { window.addEventListener("online", ok, { once: true }); setTimeout(ok, 5000); });
+  }
   presets = p.presets; levels = p.levels;
-  $("myname").value = localStorage.getItem("name") || "";
+  try { account = (await (await fetch("/api/session")).json()).account; } catch (e) { account = null; }
+  // the profile's language, on a browser that never chose one (a choice made here is remembered and wins after)
+  if (account && account.language && !localStorage.getItem("lang") && account.language !== lang) await setLang(account.language);
+  signedIn();
+  // a name typed while the page was still loading is kept (it was overwritten with the stored one, or with "")
+  if (!$("myname").value.trim()) $("myname").value = localStorage.getItem("name") || "";
   $("myname").addEventListener("change", () => localStorage.setItem("name", $("myname").value.trim()));
   fillPresets();
   $("preset").addEventListener("change", seatSpecs);
@@ -28,13 +39,22 @@ export async function lobby() {
     const m = $("link").value.trim().match(/\/t\/([A-Za-z0-9]+)(#t=[\w-]+)?/);
     if (m) location.href = "/t/" + m[1] + (m[2] || "");
   });
-  onLang(() => { fillPresets(); seatSpecs(); drawTables(); });
+  onLang(() => { fillPresets(); seatSpecs(); signedIn(); drawTables(); });
   await listTables();
   setInterval(listTables, 5000);
 }
+function signedIn() {  // rated tables hold accounts only: the choice is offered to a signed-in player alone
+  $("ratedBox").hidden = !account;
+  if (!account) $("rated").checked = false;
+  $("accountLink").textContent = account ? t("web_account_of", { name: account.name }) : t("web_sign_in");
+  // the account's pages and the leaderboards are made by the server: they are asked in the language chosen here
+  $("accountLink").href = "/account?lang=" + encodeURIComponent(lang);
+  $("leaderboardsLink").href = "/leaderboards?lang=" + encodeURIComponent(lang);
+  if (account && !$("myname").value.trim()) $("myname").value = account.name;
+}
 function myName() { const n = $("myname").value.trim(); if (n) localStorage.setItem("name", n); return n || undefined; }
 function fillPresets() {
-  const cur = $("preset").value || "italian";
+  const cur = $("preset").value || (account && account.rules) || "italian";  // the profile's preferred rules
   $("preset").replaceChildren(...presets.map((x) => el("option", { value: x.name, text: word("preset", x.name), selected: x.name === cur ? "selected" : null })));
 }
 function seatSpecs() {
@@ -56,6 +76,7 @@ function formBody() {
   const body = { preset: pr, seats, clock: Number($("clock").value) || 0 };
   if ($("goal").value === "target") body.target = Number($("goalValue").value);
   if ($("goal").value === "hands") body.hands = Number($("goalValue").value);
+  if (account && $("rated").checked) body.rated = true;
   return body;
 }
 async function createTable(body) {
@@ -69,7 +90,7 @@ async function createTable(body) {
   location.href = `/t/${out.id}#t=${out.tokens[me]}`;
 }
 async function listTables() {
-  try { listed = (await (await fetch("/api/tables")).json()).tables; } catch (e) { return; }
+  try { listed = (await (await fetch("/api/tables")).json()).tables; showOffline(false); } catch (e) { showOffline(true); return; }
   drawTables();
 }
 const STATUS = { waiting: "web_waiting", playing: "web_playing", finished: "web_finished", abandoned: "web_abandoned" };
@@ -79,12 +100,11 @@ function drawTables() {
     const open = x.seats.filter((s) => s.kind === "open");
     const goal = x.hands_per_match ? `${t("web_hands")}: ${x.hands_per_match}` : t("web_goal_to", { n: x.target });
     return el("article", { class: "trow", "data-table": x.id },
-      el("h3", { text: x.name === `${x.preset} table` ? word("preset", x.preset) : x.name }),  // the default name is English
+      el("h3", { text: tableTitle(x.name, x.preset) }),
       el("p", { class: "rules", text: [word("preset", x.preset), goal, x.clock ? t("web_clock_rule", { n: x.clock }) : null,
-        t(STATUS[x.status] || "web_playing"), t("web_seats_free", { n: open.length })].filter(Boolean).join(" · ") }),
+        x.rated ? t("web_rated_table") : null, t(STATUS[x.status] || "web_playing"), t("web_seats_free", { n: open.length })].filter(Boolean).join(" · ") }),
       el("ul", { class: "seatlist" }, ...x.seats.map((s) => el("li", { class: "seat-pill " + s.kind + (s.connected ? " on" : "") },
-        `${s.seat}: `, s.kind === "open" ? t("web_open") : s.kind === "computer" ? levelName(s.level || "heuristic:medium")
-          : s.name === `Player ${s.seat}` ? t("web_human") : s.name,
+        `${s.seat}: `, s.kind === "computer" ? levelName(s.level || "heuristic:medium") : seatTitle(s.seat, s.kind, s.name),
         s.kind === "open" ? el("a", { href: `/t/${x.id}?take=${s.seat}`, class: "take", "data-testid": `take-${x.id}-${s.seat}`, text: " " + t("web_take") }) : null))),
       el("a", { href: `/t/${x.id}`, class: "watch", text: t("web_spectate") }));
   }));

@@ -3,9 +3,10 @@
 // The moves of the hand in a list; "Analyse my play" asks the coach about the seat this browser held (its token):
 // a progress bar while it runs, then its marks in the list, its word and the better move's cards on a marked move,
 // and each hand's summary (docs/protocol.md "The coach").
-import { $, el, t, word, lang, onLang, cardEl, cardFace, sortCards, seatsOf, startSides } from "./core.js";
+import { $, el, t, word, lang, onLang, cardEl, cardFace, sortCards, seatsOf, startSides, seatLabel, tableTitle, deckOption, showOffline, wildsOf } from "./core.js";
+import { replayCheck } from "./fair.js";
 
-let data = null, hand = 0, step = 0, timer = null, names = {}, tableId = "", gameNo = 0;
+let data = null, hand = 0, step = 0, timer = null, info = null, tableId = "", gameNo = 0;
 let coach = null, marks = {}, asking = false, summaryOpen = false;  // the coach's answer; its decisions by "hand:index"
 
 export async function replayMain(id, g) {
@@ -13,8 +14,11 @@ export async function replayMain(id, g) {
   $("replay").hidden = false;
   $("rAsk").hidden = !myToken();
   $("rAsk").onclick = () => askCoach();
-  data = await (await fetch(`/api/tables/${id}/games/${g}/replay`)).json();
-  names = data.players || {};
+  deckOption($("rDeckOpt"));
+  try {
+    [data, info] = await Promise.all([fetch(`/api/tables/${id}/games/${g}/replay`).then((r) => r.json()),
+      fetch(`/api/tables/${id}`).then((r) => r.json())]);
+  } catch (e) { showOffline(true); return; }
   $("rDownload").href = `/api/tables/${id}/games/${g}/record`;
   $("rDownload").setAttribute("download", `burraco-${id}-${g}.json`);
   $("rPrev").onclick = () => { stop(); go(step - 1); };
@@ -27,8 +31,9 @@ export async function replayMain(id, g) {
     if (e.target.closest && e.target.closest("input, select")) return;
     if (e.key === "ArrowLeft") { stop(); go(step - 1); } else if (e.key === "ArrowRight") { stop(); go(step + 1); }
   });
-  onLang(() => { if (coach) askCoach(true); show(); });
+  onLang(() => { if (coach) askCoach(true); show(); replayCheck(data); });
   show();
+  replayCheck(data);  // every deal against its commitment, computed here (docs/fairness.md)
   if (myToken() && new URLSearchParams(location.search).get("coach")) askCoach();
 }
 // the seat token this browser keeps for the table: its seat now, else the last one it left (docs/protocol.md)
@@ -130,11 +135,17 @@ function stop() {
   $("rPlay").textContent = t("web_autoplay");
   $("rPlay").setAttribute("aria-pressed", "false");
 }
-function nameOf(seat) { return names[seat] ? `${names[seat]} (${seat})` : seat; }
+// a seat by the name the table gave it ("Anna (A)", "Computer B": core.seatLabel), the kinds from the table's seats
+function nameOf(seat) {
+  const x = (info && info.seats || []).find((q) => q.seat === seat);
+  const name = (data.players || {})[seat];
+  return x || name ? seatLabel(seat, x ? x.kind : "human", name) : seat;
+}
 function show() {
   if (!data) return;
   const players = Object.keys(data.hands[0].steps[0].table.hand_cards).length;
-  $("rtitle").textContent = `${t("web_replay_of")} · ${word("preset", typeof data.rules === "string" ? data.rules : (data.rules.name || ""))} · #${gameNo + 1}`;
+  const preset = info ? info.preset : typeof data.rules === "string" ? data.rules : data.rules.name || "";
+  $("rtitle").textContent = `${t("web_replay_of")} · ${info ? tableTitle(info.name, preset) : word("preset", preset)} · ${t("web_game_n", { n: gameNo + 1 })}`;
   $("rHand").replaceChildren(...data.hands.map((h, i) => el("option", { value: i, text: `${t("web_hand_n")} ${i + 1}`, selected: i === hand ? "selected" : null })));
   const h = data.hands[hand], st = h.steps[step], tb = st.table;
   $("rSlider").max = h.steps.length - 1;
@@ -155,10 +166,13 @@ function show() {
   // the sides as they stand at this step (with 3 and 5 players a pair forms when the first player goes out)
   const sides = tb.sides || startSides(players);
   const sideBoxes = Object.entries(tb.melds).map(([side, ms]) => el("section", { class: "melds rside" },
-    el("h2", { class: "sidelabel", text: (sides[side] || [side]).map((x) => names[x] || x).join(" & ") + ` (${side})` }),
-    el("div", { class: "mlist" }, ...ms.map((m) => el("div", { class: "meld" + (m.burraco ? " burraco " + m.burraco : "") },
-      el("span", { class: "mcards" }, ...m.cards.map((c) => cardEl(c))),
-      el("span", { class: "mclass", text: m.burraco ? t("web_burraco_mark", { kind: m.burraco }) : t("web_meld_class", { kind: m.wild ? "dirty" : "clean" }) }))))));
+    el("h2", { class: "sidelabel", text: (sides[side] || [side]).length === 1 ? nameOf(side) : `${(sides[side] || [side]).map(nameOf).join(" & ")}` }),
+    el("div", { class: "mlist" }, ...ms.map((m) => {
+      const wild = wildsOf(m);
+      return el("div", { class: "meld" + (m.burraco ? " burraco " + m.burraco : "") + (m.wild ? " dirty" : " clean") },
+        el("span", { class: "mlab", text: m.burraco ? t("web_burraco_mark", { kind: m.burraco }) : t(m.wild ? "web_meld_dirty" : "web_meld_clean") }),
+        el("span", { class: "mcards" }, ...m.cards.map((c, k) => cardEl(c, wild.has(k) ? { class: "wild" } : null))));
+    }))));
   // a better move's card the move played has just discarded: on the pile now
   const pileHit = tb.pile.map((c, i) => i === tb.pile.length - 1 && bestLeft[c] > 0);
   const kids = [...seatRows,

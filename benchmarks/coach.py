@@ -1,0 +1,267 @@
+"""The coach's figures (issue 38 items 2, 3, 4, 7; docs/analysis.md): agreement across analysis seeds, calibration
+against the true hands, how it ranks the levels, and its time per hand.
+
+Records: ``--deals`` italian hands (four players, dealt from ``--seed`` on), South played by each of ``--levels``
+(``random``, ``easy``, ``medium``, ``hard``, ``ismcts`` — the flat search at ``--ismcts`` determinizations a
+decision — and ``hint``, the hint's moves) and the other seats by ``heuristic:hard``: duplicate deals, so the levels
+meet the same cards. South's decisions of every record are analysed (:func:`burraco.analysis.analyse`, its
+defaults):
+
+* **agreement** — with analysis seeds 0 and ``--seeds`` more on the ``--agree-levels`` records: of the decisions
+  marked in either of two analyses, the share marked the same (and marked at all) in both, over every pair of seeds;
+* **calibration** — each decision of analysis seed 0 is valued again on ``--truth`` determinizations that keep the
+  other players' *true* hands (``search_variants.knows_hands_sampler``, the same rollouts: what
+  benchmarks/deviations.py calls the truth). Per mark class, the share of the coach's marks whose true loss (the
+  coach's best move against the move played, on all of those samples) is positive, at least an inaccuracy, at least
+  the class's threshold; per threshold, the share of the decisions whose true loss (the truth's best, chosen on half
+  of the samples and measured on the other half) reaches it that the coach marks, and marks at that class or above;
+* **levels** — per level, the coach's points lost per decision (mean over the hands, Student's t 95 % interval) and
+  its marks per hand;
+* **time** — the seconds of each analysis of a hand (South's decisions, one process).
+
+::
+
+    python benchmarks/coach.py --deals 7 --json docs/bench/coach-2026-12-07/coach-second-look.json \
+        --plot docs/img/coach-levels.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from search_variants import knows_hands_sampler
+
+from burraco import Game, hint, preset
+from burraco.analysis import BLUNDER, INACCURACY, MISTAKE, Analysis, analyse
+from burraco.arena import t95
+from burraco.bots.heuristic import HeuristicPlayer
+from burraco.bots.ismcts import REWARD_SCALE, ISMCTSPlayer
+from burraco.bots.judge import candidates
+from burraco.bots.random_player import RandomPlayer
+from burraco.record import replay_match
+
+SOUTH = 2
+THRESHOLDS = {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER}
+ORDER = ("inaccuracy", "mistake", "blunder")
+
+
+def play(deal_seed: int, level: str, ismcts: int) -> dict[str, Any]:
+    """One italian hand, South played by ``level``, the others by hard."""
+    g = Game.new(preset("italian"), seed=deal_seed)
+    others = [HeuristicPlayer("hard", seed=deal_seed * 10 + s) for s in range(4)]
+    south: Any
+    if level == "random":
+        south = RandomPlayer(seed=deal_seed)
+    elif level == "ismcts":
+        south = ISMCTSPlayer(seed=deal_seed, iterations=ismcts)
+    elif level != "hint":
+        south = HeuristicPlayer(level, seed=deal_seed)
+    while g.end is None:
+        s = g.current_seat
+        legal = g.legal_actions()
+        v = g.view(s)
+        if s != SOUTH:
+            a = others[s].choose(v, legal)
+        elif level == "hint":
+            a = hint(v, legal=legal).action
+        else:
+            a = legal[0] if len(legal) == 1 else south.choose(v, legal)
+        g.apply(a)
+    return g.to_record()
+
+
+def truth(record: dict[str, Any], an: Analysis, samples: int) -> list[dict[str, Any]]:
+    """Every decision of ``an`` valued on the true hands: the coach's best against the move played (all samples)
+    and the truth's best (chosen on the first half) against it (the second half), in points."""
+    m = replay_match(record)
+    game = m.games[0]
+    g = Game.from_deal(game.rules, game.deal, (game.first - game.rules.direction) % game.n)  # type: ignore[arg-type]
+    by_index = {d.index: d for d in an.decisions if d.hand == 0}
+    out = []
+    for i, a in enumerate(game.actions):
+        d = by_index.get(i)
+        if d is not None:
+            seat = g.current_seat
+            view = g.view(seat)
+            cands = candidates(view, g.legal_actions(), a)
+            best = next(c for c in cands if str(c) == d.best) if d.best != d.played else a
+            if best not in cands:
+                cands.append(best)
+            vals = ISMCTSPlayer(seed=1000 + i, iterations=samples).candidate_values(
+                view, cands, knows_hands_sampler(g, seat)
+            )
+            p = cands.index(a)
+            b = cands.index(best)
+            coach_loss = REWARD_SCALE * statistics.fmean(x - y for x, y in zip(vals[b], vals[p], strict=True))
+            half = samples // 2
+            j = max(range(len(cands)), key=lambda k: sum(vals[k][:half]))
+            true_loss = REWARD_SCALE * statistics.fmean(
+                x - y for x, y in zip(vals[j][half:], vals[p][half:], strict=True)
+            )
+            out.append({"index": i, "mark": d.mark, "loss": d.loss, "coach_loss_true": round(coach_loss, 1),
+                        "true_loss": round(true_loss, 1)})
+        g.apply(a)
+    return out
+
+
+def judged(an: Analysis) -> dict[str, list[Any]]:
+    """The decisions whose loss was measured: index -> [mark, best, loss, lower, samples]."""
+    return {str(d.index): [d.mark, d.best, d.loss, d.lower, d.samples] for d in an.decisions if d.samples}
+
+
+def plot(levels: dict[str, dict[str, Any]], path: Path, title: str) -> None:
+    """Points lost per decision by level (mean and 95 % interval over the hands), one row a level."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = list(levels)
+    ys = list(range(len(names)))[::-1]
+    fig, ax = plt.subplots(figsize=(7, 0.5 * len(names) + 1.6))
+    for y, name in zip(ys, names, strict=True):
+        row = levels[name]
+        lo, hi = row["interval"] or (row["lost_per_decision"], row["lost_per_decision"])
+        ax.errorbar([row["lost_per_decision"]], [y], xerr=[[row["lost_per_decision"] - lo], [hi - row["lost_per_decision"]]],
+                    fmt="o", capsize=4, color="tab:blue")  # fmt: skip
+    ax.set_yticks(ys, [f"{n} ({levels[n]['hands']} hands)" for n in names])
+    ax.set_xlabel("the coach's points lost per decision (mean over hands, 95 % interval)")
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_title(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def rank(mark: str | None) -> int:
+    return -1 if mark is None else ORDER.index(mark)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--deals", type=int, default=4)
+    ap.add_argument("--seed", type=int, default=100)
+    ap.add_argument("--levels", nargs="+", default=["random", "easy", "medium", "hard", "ismcts", "hint"])
+    ap.add_argument("--agree-levels", nargs="+", default=["random", "medium", "hint"])
+    ap.add_argument("--seeds", type=int, default=2, help="analysis seeds beside 0 for the agreement")
+    ap.add_argument("--truth", type=int, default=128, help="0: no calibration (agreement and levels only)")
+    ap.add_argument("--ismcts", type=int, default=64)
+    ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--plot", type=Path, default=None, help="a PNG of the points lost per decision by level")
+    ap.add_argument("--replot", type=Path, default=None, help="only draw --plot from this benchmark JSON")
+    args = ap.parse_args()
+    if args.replot is not None:
+        done = json.loads(args.replot.read_text())
+        plot(done["levels"], args.plot, f"South's level, {done['args']['deals']} deals from seed {done['args']['seed']}")
+        return
+
+    rows: list[dict[str, Any]] = []
+    for k in range(args.deals):
+        deal = args.seed + k
+        for level in args.levels:
+            rec = play(deal, level, args.ismcts)
+            t0, c0 = time.perf_counter(), time.process_time()
+            an = analyse(rec, seats=["S"])
+            took, cpu = time.perf_counter() - t0, time.process_time() - c0
+            row: dict[str, Any] = {
+                "deal": deal,
+                "level": level,
+                "decisions": len(an.decisions),
+                "seconds": round(took, 2),
+                "cpu_seconds": round(cpu, 2),
+                "lost_per_decision": round(sum(d.loss for d in an.decisions) / max(1, len(an.decisions)), 2),
+                "marks": {c: sum(1 for d in an.decisions if d.mark == c) for c in ORDER},
+                "marked": {str(d.index): d.mark for d in an.decisions if d.mark},
+            }
+            if level in args.agree_levels:
+                row["marked_by_seed"] = [row["marked"]]
+                row["judged_by_seed"] = [judged(an)]
+                for s in range(1, args.seeds + 1):
+                    other = analyse(rec, seats=["S"], seed=s)
+                    row["marked_by_seed"].append({str(d.index): d.mark for d in other.decisions if d.mark})
+                    row["judged_by_seed"].append(judged(other))
+                if args.truth:
+                    row["truth"] = truth(rec, an, args.truth)
+            rows.append(row)
+            print(json.dumps({x: row[x] for x in ("deal", "level", "decisions", "seconds", "cpu_seconds", "lost_per_decision",
+                                                  "marks")}), file=sys.stderr, flush=True)
+
+    # agreement across analysis seeds
+    same = anyboth = either = 0
+    for row in rows:
+        for a, b in itertools.combinations(row.get("marked_by_seed", []), 2):
+            keys = set(a) | set(b)
+            either += len(keys)
+            same += sum(1 for x in keys if a.get(x) == b.get(x))
+            anyboth += sum(1 for x in keys if x in a and x in b)
+    agreement = {"pairs_of_marks": either, "same_class": round(same / either, 3) if either else None,
+                 "marked_in_both": round(anyboth / either, 3) if either else None}
+
+    # calibration against the true hands
+    dec = [t for row in rows for t in row.get("truth", [])]
+    precision = {}
+    for c in ORDER:
+        marks = [t for t in dec if t["mark"] == c]
+        precision[c] = {
+            "marks": len(marks),
+            "true_loss_positive": round(sum(t["coach_loss_true"] > 0 for t in marks) / len(marks), 3) if marks else None,
+            "true_loss_at_least_inaccuracy": round(sum(t["coach_loss_true"] >= INACCURACY for t in marks) / len(marks), 3)
+            if marks else None,
+            "true_loss_at_least_its_threshold": round(
+                sum(t["coach_loss_true"] >= THRESHOLDS[c] for t in marks) / len(marks), 3) if marks else None,
+        }
+    recall = {}
+    for c in ORDER:
+        real = [t for t in dec if t["true_loss"] >= THRESHOLDS[c]]
+        recall[c] = {
+            "real_losses": len(real),
+            "marked": round(sum(t["mark"] is not None for t in real) / len(real), 3) if real else None,
+            "marked_at_its_class_or_above": round(sum(rank(t["mark"]) >= ORDER.index(c) for t in real) / len(real), 3)
+            if real else None,
+        }
+
+    # levels
+    levels = {}
+    for level in args.levels:
+        xs = [row["lost_per_decision"] for row in rows if row["level"] == level]
+        m = statistics.fmean(xs)
+        half = t95(len(xs) - 1) * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else None
+        levels[level] = {
+            "hands": len(xs),
+            "lost_per_decision": round(m, 2),
+            "interval": [round(m - half, 2), round(m + half, 2)] if half is not None else None,
+            "marks_per_hand": round(statistics.fmean(sum(row["marks"].values()) for row in rows
+                                                     if row["level"] == level), 2),
+            "max_marks_in_a_hand": max(sum(row["marks"].values()) for row in rows if row["level"] == level),
+        }
+    secs = [row["seconds"] for row in rows]
+    cpus = [row["cpu_seconds"] for row in rows]
+    out = {
+        "args": {k: v for k, v in vars(args).items() if k not in ("json", "plot", "replot")},
+        "agreement": agreement,
+        "precision": precision,
+        "recall": recall,
+        "levels": levels,
+        "time": {"hands": len(secs), "median_s": round(statistics.median(secs), 2), "max_s": max(secs),
+                 "cpu_median_s": round(statistics.median(cpus), 2), "cpu_max_s": max(cpus),
+                 "decisions_max": max(row["decisions"] for row in rows)},
+        "rows": rows,
+    }
+    text = json.dumps(out, indent=1)
+    if args.json:
+        args.json.write_text(text + "\n")
+    if args.plot:
+        plot(levels, args.plot, f"South's level, {args.deals} deals from seed {args.seed}")
+    print(json.dumps({k: v for k, v in out.items() if k != "rows"}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
