@@ -40,9 +40,13 @@ async function api(method, path, body, raw, token = secret) {
   const data = kind.includes("json") ? await r.json() : await r.blob();
   return { ok: r.ok, status: r.status, data };
 }
+// an action of the desk or a score page: refused, it says why; done, the page is refreshed first and then says so
+// (what "done" shows is the state after the action)
 async function act(path, body, raw) {
+  say("", "");  // the last action's word goes: a "done" seen from now on is this one's
   const r = await api("POST", path, body, raw);
   if (!r.ok) { say(t("desk_refused", { reason: r.data.message }), "error"); return null; }
+  await refresh();
   say(t("desk_done"), "ok");
   return r.data;
 }
@@ -141,7 +145,7 @@ function standingsTable(ev, desk) {
       el("td", { class: "num" }, [s.penalty_vp ? `−${s.penalty_vp} ${t("t_vp")}` : "", s.penalty_mp ? `−${s.penalty_mp} ${t("t_mp")}` : ""].filter(Boolean).join(", ")),
       el("td", { class: "tie" }, tieNote(s),
         desk && s.tie === "lot_pending" && pending[s.rank][0] === s.entrant ? el("button", { testid: `lot-${s.rank}`, onclick: async () => {
-          if (await act(`/api/tournaments/${tid}/desk/lot`, { entrants: pending[s.rank], draw: true })) refresh();
+          await act(`/api/tournaments/${tid}/desk/lot`, { entrants: pending[s.rank], draw: true });
         } }, t("desk_draw_lots")) : null))));
 }
 function printLinks(ev, desk) {
@@ -332,11 +336,13 @@ async function submitRow(table) {
   const row = grid.rows[table];
   if (!row || row.next === null) return;
   clearTimeout(grid.timer[table]);
+  say("", "");
   const r = await api("POST", `/api/tournaments/${tid}/desk/enter`, rowBody(table));
   if (!r.ok) { row.tr.classList.add("bad"); row.status.textContent = r.data.message; say(t("desk_refused", { reason: r.data.message }), "error"); return; }
   row.tr.classList.remove("bad");
-  say(t("desk_paper_entered", { table, hand: row.next }), "ok");
+  const entered = row.next;
   await refresh();
+  say(t("desk_paper_entered", { table, hand: entered }), "ok");
   // the same table's next hand, or the next table that still has one
   const order = Object.keys(grid.rows).map(Number);
   const nextTable = row.next !== null ? table : order.find((x) => x > table && grid.rows[x].next !== null) ?? order.find((x) => grid.rows[x].next !== null);
@@ -358,8 +364,8 @@ function deskStatic(root) {
     ewvp: el("input", { type: "number", min: 0, testid: "adj-ew-vp", class: "short" }), ewmp: el("input", { type: "number", step: 5, testid: "adj-ew-mp", class: "short" }),
     reason: el("input", { testid: "adj-reason", size: 40 }) };
   const sheetsCsv = el("textarea", { testid: "sheets-csv", placeholder: "round,table,hand,ns_clean,…,ew_pozzetto" });
-  const timeoutBtn = confirmButton("timeout", t("desk_timeout"), t("desk_timeout_sure"), async () => { if (await act(path("timeout"), {})) refresh(); });
-  const closeBtn = confirmButton("close-round", t("desk_close"), t("desk_close_sure"), async () => { if (await act(path("close"), {})) refresh(); });
+  const timeoutBtn = confirmButton("timeout", t("desk_timeout"), t("desk_timeout_sure"), async () => { await act(path("timeout"), {}); });
+  const closeBtn = confirmButton("close-round", t("desk_close"), t("desk_close_sure"), async () => { await act(path("close"), {}); });
   // at the top what a round needs (its buttons, the paper sheets); the round's tables and the standings follow
   // (#live); below them what is done now and then (registration, corrections, penalties, printouts)
   root.append(
@@ -371,7 +377,7 @@ function deskStatic(root) {
         const tables = v === "all" ? "all" : v.split(",").map((x) => parseInt(x, 10)).filter((x) => !isNaN(x));
         const body = { online: tables };
         if (comps.checked) body.all_computers = true;
-        if (await act(path("start"), body)) refresh();
+        await act(path("start"), body);
       } }, t("desk_start", { n: "" }).trim()),
       timeoutBtn, closeBtn),
     el("section", { id: "paper", testid: "paper-section" }));
@@ -384,10 +390,10 @@ function deskStatic(root) {
         const people = regPlayers.value.split(",").map((x) => x.trim()).filter(Boolean)
           .map((name, i) => (accounts[i] ? { name, account: accounts[i] } : name));
         if (await act(path("register"), { name: regName.value, people })) {
-          regName.value = ""; regPlayers.value = ""; regAccounts.value = ""; refresh();
+          regName.value = ""; regPlayers.value = ""; regAccounts.value = "";
         }
       } }, t("desk_register")),
-      csv, el("button", { testid: "csv-import", onclick: async () => { if (await act(path("import"), undefined, csv.value)) refresh(); } }, t("desk_import")),
+      csv, el("button", { testid: "csv-import", onclick: async () => { await act(path("import"), undefined, csv.value); } }, t("desk_import")),
       el("button", { testid: "csv-export", onclick: async () => {
         const r = await api("GET", `/api/tournaments/${tid}/print/participants.csv`);
         if (r.ok) { const a = el("a", { href: URL.createObjectURL(r.data), download: `${tid}-participants.csv` }); a.click(); }
@@ -398,15 +404,15 @@ function deskStatic(root) {
       field(t("desk_reason"), reason),
       el("button", { testid: "corr-apply", onclick: async () => {
         const [r, tb, h] = corr.map((i) => parseInt(i.value, 10));
-        if (await act(path("correct"), { round: r, table: tb, hand: h, ns: readScore("corr-ns"), ew: readScore("corr-ew"), reason: reason.value })) refresh();
+        await act(path("correct"), { round: r, table: tb, hand: h, ns: readScore("corr-ns"), ew: readScore("corr-ew"), reason: reason.value });
       } }, t("desk_apply")),
       el("h3", {}, t("desk_import_sheets")), sheetsCsv,
-      el("button", { testid: "sheets-import", onclick: async () => { if (await act(path("import_sheets"), undefined, sheetsCsv.value)) refresh(); } }, t("desk_import"))),
+      el("button", { testid: "sheets-import", onclick: async () => { await act(path("import_sheets"), undefined, sheetsCsv.value); } }, t("desk_import"))),
     el("section", {}, el("h2", {}, t("desk_penalties")),
       el("div", {}, field(t("t_entrant"), pen.entrant), field(t("t_vp"), pen.vp), field(t("t_mp"), pen.mp), field(t("desk_reason"), pen.reason),
         el("button", { testid: "pen-apply", onclick: async () => {
           const n = (i) => (i.value.trim() ? parseInt(i.value, 10) : 0);
-          if (await act(path("penalty"), { entrant: pen.entrant.value.trim(), vp: n(pen.vp), mp: n(pen.mp), reason: pen.reason.value })) { pen.reason.value = ""; refresh(); }
+          if (await act(path("penalty"), { entrant: pen.entrant.value.trim(), vp: n(pen.vp), mp: n(pen.mp), reason: pen.reason.value })) { pen.reason.value = ""; }
         } }, t("desk_penalty_apply"))),
       el("div", { id: "penalties", testid: "penalties" }),
       el("h3", {}, t("desk_adjust")), el("p", { class: "muted", testid: "adj-help" }),
@@ -419,23 +425,33 @@ function deskStatic(root) {
           const n = (i) => parseInt(i.value || "0", 10);
           body.ns = { vp: n(adj.nsvp), mp: n(adj.nsmp) }; body.ew = { vp: n(adj.ewvp), mp: n(adj.ewmp) };
         }
-        if (await act(path("adjust"), body)) refresh();
+        await act(path("adjust"), body);
       } }, t("desk_apply"))),
     el("div", { id: "desk-print" }));
 }
 
 // a team event, between rounds: each team's pairs for the next round (two players per pair, by their index)
+// what the director picked in a select that the 2-second refresh draws again (line-ups, the seat to replace), by
+// the select's testid: kept until its form is sent, so a refresh never undoes a choice being made
+const choices = {};
+function kept(sel) {
+  const id = sel.getAttribute("data-testid");
+  if (id in choices) sel.value = choices[id];
+  sel.addEventListener("change", () => { choices[id] = sel.value; });
+  return sel;
+}
+function forget(prefix) { for (const id of Object.keys(choices)) if (id.startsWith(prefix)) delete choices[id]; }
 function lineupForm(ev, cur) {
   if (ev.setup.kind !== "teams" || (cur && !cur.closed) || ev.rounds.length >= ev.setup.rounds) return null;
   const path = `/api/tournaments/${tid}/desk/lineup`;
   const rows = ev.entrants.filter((e) => !e.withdrawn).map((e) => {
-    const selects = (e.lineup || []).map((pair, i) => pair.map((who, j) => el("select", { testid: `lineup-${e.id}-${i}-${j}` },
-      e.players.map((name, k) => { const o = el("option", { value: k }, name); if (k === who) o.selected = true; return o; }))));
+    const selects = (e.lineup || []).map((pair, i) => pair.map((who, j) => kept(el("select", { testid: `lineup-${e.id}-${i}-${j}` },
+      e.players.map((name, k) => { const o = el("option", { value: k }, name); if (k === who) o.selected = true; return o; })))));
     return el("div", { class: "lineup", testid: `lineup-${e.id}` }, el("b", {}, e.name), " ",
       selects.map((pair, i) => el("span", {}, t("desk_lineup_pair", { n: i + 1 }), ": ", pair[0], " + ", pair[1], " ")),
       el("button", { testid: `lineup-set-${e.id}`, onclick: async () => {
         const pairs = selects.map((pair) => pair.map((x) => parseInt(x.value, 10)));
-        if (await act(path, { team: e.id, pairs })) refresh();
+        if (await act(path, { team: e.id, pairs })) { forget(`lineup-${e.id}-`); await refresh(); }
       } }, t("desk_lineup_set")));
   });
   return el("section", {}, el("h2", {}, t("desk_lineups", { n: ev.rounds.length + 1 })), rows);
@@ -471,13 +487,13 @@ function deskLive(ev) {
         Object.entries(tab.links).map(([k, href]) => el("a", { href, testid: `link-${tab.table}-${k}` }, k === "watch" ? t("desk_watch") : lineName(k)))));
     }
     if (!cur.closed && tab.mode === "online") {
-      const seat = el("select", { testid: `replace-seat-${tab.table}` }, ["N", "E", "S", "W"].map((s) => el("option", { value: s }, s)));
+      const seat = kept(el("select", { testid: `replace-seat-${tab.table}` }, ["N", "E", "S", "W"].map((s) => el("option", { value: s }, s))));
       extra.push(el("div", {}, t("desk_replace"), " ", seat, el("button", { testid: `replace-${tab.table}`, onclick: async () => {
-        if (await act(path("replace"), { table: tab.table, seat: seat.value, level: "heuristic:medium" })) refresh();
+        if (await act(path("replace"), { table: tab.table, seat: seat.value, level: "heuristic:medium" })) forget(`replace-seat-${tab.table}`);
       } }, t("desk_apply"))));
     }
     if (!cur.closed && cur.timeout_at && !tab.complete) {
-      extra.push(el("button", { testid: `finish-${tab.table}`, onclick: async () => { if (await act(path("finish"), { table: tab.table })) refresh(); } }, t("desk_finish")));
+      extra.push(el("button", { testid: `finish-${tab.table}`, onclick: async () => { await act(path("finish"), { table: tab.table }); } }, t("desk_finish")));
     }
     return tableCard(ev, tab, extra);
   }) : [];
@@ -492,7 +508,7 @@ function deskLive(ev) {
     el("section", {}, el("h2", {}, t("desk_participants")), el("table", { testid: "entrants" },
       ev.entrants.map((e) => el("tr", {}, el("td", {}, e.id), el("td", {}, e.name), el("td", { testid: `players-${e.id}` }, playerNames(e)),
         el("td", {}, e.withdrawn ? t("desk_withdrawn") : el("button", { testid: `withdraw-${e.id}`, onclick: async () => {
-          if (await act(path("withdraw"), { entrant: e.id })) refresh();
+          await act(path("withdraw"), { entrant: e.id });
         } }, t("desk_withdraw"))))))),
   ];
 }
@@ -528,7 +544,7 @@ function scoreStatic(root) {
       const next = scoreInfo.table.sheets.length + 1;
       const body = { hand: next, ns: readScore("ns"), ew: readScore("ew") };
       if (last.checked) body.timeout = true;
-      if (await act(`/api/tournaments/${tid}/line/enter`, body)) { last.checked = false; refresh(); }
+      if (await act(`/api/tournaments/${tid}/line/enter`, body)) { last.checked = false; }
     } }, t("desk_enter", { n: "" }).trim())));
 }
 function scoreLive(info) {
@@ -548,31 +564,41 @@ function scoreLive(info) {
     info.table.complete ? el("p", { class: "ok", testid: "score-all" }, t("desk_all_entered")) : null,
     tableCard({ setup: { hands: info.hands }, entrants: info.entrants }, info.table),
     pending.map((s) => el("button", { testid: `confirm-${s.hand}`, onclick: async () => {
-      if (await act(`/api/tournaments/${tid}/line/confirm`, { hand: s.hand })) refresh();
+      await act(`/api/tournaments/${tid}/line/confirm`, { hand: s.hand });
     } }, `${t("desk_confirm")} — ${t("t_hand", { n: s.hand })}: ${lineName("NS")} ${pts(s.ns_total)}, ${lineName("EW")} ${pts(s.ew_total)}`)),
   ];
 }
 
 let compareData = null;
+// refreshes overlap (the 2-second timer, and one after every action): each is numbered, and an answer older than
+// one already shown is dropped, so a slow answer never puts back a state from before an entry (it would clear the
+// paper grid's row being typed, or offer a hand already recorded)
+const seen = { asked: 0, shown: 0 };
 async function refresh() {
   const live = document.getElementById("live");
+  const n = ++seen.asked;
   let r;
   if (mode === "desk") r = await api("GET", `/api/tournaments/${tid}/desk`);
   else if (mode === "score") r = await api("GET", `/api/tournaments/${tid}/line`);
   else if (mode === "public") r = await api("GET", `/api/tournaments/${tid}`);
   else return;
+  if (n < seen.shown) return;
   if (!r.ok) { say(t("desk_refused", { reason: r.data.message }), "error"); return; }
   let kids;
   if (mode === "score") kids = scoreLive(r.data);
   else {
-    state = r.data;
-    if (state.setup.duplicate) {
+    let compare = null;
+    if (r.data.setup.duplicate) {
       const c = await api("GET", `/api/tournaments/${tid}/compare`);
-      compareData = c.ok ? c.data : null;
+      compare = c.ok ? c.data : null;
+      if (n < seen.shown) return;
     }
+    state = r.data;
+    compareData = compare;
     document.getElementById("title").textContent = `${r.data.setup.name}${r.data.setup.date ? " · " + r.data.setup.date : ""}` + (mode === "desk" ? ` — ${t("desk_title")}` : "");
     kids = mode === "desk" ? deskLive(r.data) : publicLive(r.data);
   }
+  seen.shown = n;
   live.replaceChildren(...kids.flat().filter(Boolean));
   document.body.dataset.loaded = String(Date.now());
 }
