@@ -7,6 +7,7 @@ import asyncio
 import json
 import random
 import re
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -103,8 +104,10 @@ def check_round_visible(app: PlayApp) -> None:
 
 # ----- playing through the screen -----------------------------------------------------------------------------------
 async def settle(app: PlayApp, pilot: Any) -> None:
-    """Wait until the computer players have moved: the human is to act or the scores are up."""
-    for _ in range(2000):
+    """Wait until the computer players have moved: the human is to act or the scores are up (a minute at most: a
+    count of pauses is no measure of time, and a loaded machine's computer players think slowly)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
         await pilot.pause()
         if isinstance(app.screen, TextScreen) or (app.session.human_to_act and not app._busy):
             await pilot.pause()
@@ -657,9 +660,8 @@ def test_the_coach_on_the_scores_screen_and_in_the_saved_game() -> None:
             await pilot.pause()
             coach = app.screen
             assert isinstance(coach, CoachScreen)
-            for _ in range(3000):
-                if coach.done:
-                    break
+            deadline = time.monotonic() + 120  # the analysis: slow on a loaded machine
+            while not coach.done and time.monotonic() < deadline:
                 await pilot.pause(0.01)
             assert coach.done
             await pilot.pause()
@@ -681,12 +683,12 @@ def test_the_coach_on_the_scores_screen_and_in_the_saved_game() -> None:
 
 
 def test_no_take_back_while_the_computers_move() -> None:
-    """A discard ends the turn: u while the computer players move (half a second apart) takes nothing back and
+    """A discard ends the turn: u while the computer players move (a second apart) takes nothing back and
     says why; they play on."""
 
     async def run() -> None:
         s = Session.new(preset("italian"), partner="heuristic:easy", opponents="heuristic:easy", seed=2)
-        app = PlayApp(s, Translator("en"), delay=0.5)
+        app = PlayApp(s, Translator("en"), delay=1.0)
         async with app.run_test(size=LARGE) as pilot:
             await settle(app, pilot)
             await pilot.press("d")
@@ -694,11 +696,13 @@ def test_no_take_back_while_the_computers_move() -> None:
             discard = next(a for a in s.game.legal_actions() if a.verb == DISCARD)
             await play_by_ui(app, pilot, discard)
             assert len(s.game.actions) == len(before_discard) + 1 and app._busy
-            for _ in range(250):  # the first computer move is shown, the next one is half a second away
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:  # the first computer move is shown, the next one is a second away
                 await pilot.pause(0.02)
                 if len(s.game.actions) >= len(before_discard) + 2:
                     break
-            assert len(s.game.actions) == len(before_discard) + 2 and app._busy
+            # (a loaded machine may look later than the next move: still while the computers move)
+            assert len(s.game.actions) >= len(before_discard) + 2 and app._busy
             await pilot.press("u")
             await pilot.pause()
             assert s.game.actions[: len(before_discard) + 1] == [*before_discard, discard]
