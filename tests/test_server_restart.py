@@ -7,6 +7,7 @@ import asyncio
 import os
 import signal
 from pathlib import Path
+from typing import Any
 
 from websockets.exceptions import ConnectionClosed
 
@@ -24,19 +25,31 @@ def test_sigkill_mid_hand_then_resume(tmp_path: Path) -> None:
     proc = server_process(db, port)
     try:
         easy = {"kind": "computer", "level": "heuristic:easy"}
-        t = create(base, preset="italian", hands=1, seats=[{"kind": "human"}, easy, {"kind": "human"}, easy])
 
-        async def first_life() -> tuple[list[dict[str, object]], dict[str, int]]:
-            spec = await Client.open(ws_url)
-            await spec.hello(t["id"])
-            players = {s: await Client.open(ws_url) for s in "NS"}
-            for s, c in players.items():
-                await c.hello(t["id"], t["tokens"][s])
-            tasks = [asyncio.create_task(hint_player(c)) for c in players.values()]
-            await spec.until(
-                lambda m: m["type"] == "event" and m["kind"] == "action"
-                and sum(1 for x in spec.got if x["type"] == "event" and x["kind"] == "action") >= 25
-            )
+        def actions(c: Client) -> int:
+            return sum(1 for x in c.got if x["type"] == "event" and x["kind"] == "action")
+
+        async def first_life() -> tuple[dict[str, Any], list[dict[str, object]], dict[str, int]]:
+            # a hand can end before its 25th action (a stalemate, §9.3.2): then another table, three at most
+            for _ in range(3):
+                t = create(base, preset="italian", hands=1, seats=[{"kind": "human"}, easy, {"kind": "human"}, easy])
+                spec = await Client.open(ws_url)
+                await spec.hello(t["id"])
+                players = {s: await Client.open(ws_url) for s in "NS"}
+                for s, c in players.items():
+                    await c.hello(t["id"], t["tokens"][s])
+                tasks = [asyncio.create_task(hint_player(c)) for c in players.values()]
+                got = await spec.until(
+                    lambda m, spec=spec: m["type"] == "event" and (
+                        m["kind"] == "hand_end" or (m["kind"] == "action" and actions(spec) >= 25))
+                )
+                if got["kind"] == "action":
+                    break
+                await asyncio.gather(*tasks)  # the game is over: they stop at its end
+                for c in (spec, *players.values()):
+                    await c.close()
+            else:
+                raise AssertionError("three hands ended before their 25th action")
             os.kill(proc.pid, signal.SIGKILL)  # mid-hand, while the players keep sending
             proc.wait(timeout=10)
             for task in tasks:
@@ -45,9 +58,9 @@ def test_sigkill_mid_hand_then_resume(tmp_path: Path) -> None:
                 except (ConnectionClosed, OSError):
                     pass
             seen = [m for c in (spec, *players.values()) for m in c.got if m["type"] == "event"]
-            return seen, {s: c.last_n for s, c in players.items()}
+            return t, seen, {s: c.last_n for s, c in players.items()}
 
-        seen, last = run(first_life(), timeout=60)
+        t, seen, last = run(first_life(), timeout=120)
     finally:
         if proc.poll() is None:
             proc.kill()
