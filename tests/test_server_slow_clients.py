@@ -83,7 +83,8 @@ def test_half_sent_requests_are_capped_per_address_and_closed_at_the_deadline(gu
     async def go() -> None:
         tried = await asyncio.gather(*(_half_sent(port) for _ in range(HALF_SENT)))
         held = [x for x in tried if x is not None]
-        at_once = await asyncio.gather(*(_closed_within(r, 0.5) for r, _ in held))
+        # "at once": well before the deadline, with room for a loaded machine's server (0.5 s was too short there)
+        at_once = await asyncio.gather(*(_closed_within(r, 2.0) for r, _ in held))
         closed = HALF_SENT - len(held) + sum(at_once)
         print(f"{HALF_SENT} half-sent requests: {closed} closed at once (the cap is {CAP})")
         assert closed >= HALF_SENT - CAP  # past the cap: closed as soon as accepted
@@ -92,7 +93,7 @@ def test_half_sent_requests_are_capped_per_address_and_closed_at_the_deadline(gu
         p99 = sorted(times)[int(0.99 * (len(times) - 1))]
         print(f"health from another address during the attack: median {statistics.median(times) * 1000:.1f} ms,"
               f" p99 {p99 * 1000:.1f} ms")
-        assert p99 < 1.0
+        assert p99 < DEADLINE / 2  # not held up until the half-sent requests' deadline (a loaded machine's p99: seconds)
         kept = [r for (r, _), gone in zip(held, at_once, strict=True) if not gone]
         assert len(kept) <= CAP
         t0 = time.monotonic()
