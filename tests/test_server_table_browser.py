@@ -228,10 +228,10 @@ def test_offline_the_table_says_so_disables_buttons_keeps_what_was_typed_and_res
     assert page.locator("[data-testid=chat-input]").input_value() == "back soon"  # nothing typed is lost
     page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
-    page.locator("[data-testid=offline]").wait_for(state="hidden")
-    # the notice hides as soon as the device is online again, and the turn was shown before the network went: both
-    # hold before the page is at its seat again; the buttons come back with the answer to the new hello
+    # the notice stays (saying it reconnects) until the socket has joined the table again, then hides; the turn
+    # was shown before the network went, so the buttons are waited for with the answer to the new hello
     page.locator("#conn.on").wait_for()
+    page.locator("[data-testid=offline]").wait_for(state="hidden")
     page.wait_for_function("document.body.dataset.myturn !== ''")
     assert page.locator("[data-testid=draw]").is_enabled() or page.locator("[data-testid=meld]").is_enabled()
     page.press("[data-testid=chat-input]", "Enter")

@@ -101,7 +101,12 @@ export async function start(which) {
   await loadCatalogue(lang);
   applyLang();
   $("lang").addEventListener("change", (e) => setLang(e.target.value));
-  window.addEventListener("online", () => showOffline(false));
+  // the device has a network again: on the table the notice stays (now saying it reconnects) until the socket has
+  // joined again (table.js shows the socket's state); elsewhere the next request says whether the server answers
+  window.addEventListener("online", () => {
+    const box = $("offline");
+    showOffline(page === "table" && box !== null && !box.hidden);
+  });
   window.addEventListener("offline", () => showOffline(true));
 }
 // the notice that the page has no connection (the network, or the server): plain words over the page
