@@ -39,7 +39,7 @@ from typing import Any
 
 from search_variants import knows_hands_sampler
 
-from burraco import Game, hint, preset
+from burraco import Game, analysis, hint, preset
 from burraco.analysis import BLUNDER, INACCURACY, MISTAKE, Analysis, analyse
 from burraco.arena import t95
 from burraco.bots.heuristic import HeuristicPlayer
@@ -51,6 +51,8 @@ from burraco.record import replay_match
 SOUTH = 2
 THRESHOLDS = {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER}
 ORDER = ("inaccuracy", "mistake", "blunder")
+#: the standard errors from every threshold at which a mark counts as firm in the agreement's second measure
+FIRM = (1.0, 2.0)
 
 
 def play(deal_seed: int, level: str, ismcts: int) -> dict[str, Any]:
@@ -113,8 +115,17 @@ def truth(record: dict[str, Any], an: Analysis, samples: int) -> list[dict[str, 
 
 
 def judged(an: Analysis) -> dict[str, list[Any]]:
-    """The decisions whose loss was measured: index -> [mark, best, loss, lower, samples]."""
-    return {str(d.index): [d.mark, d.best, d.loss, d.lower, d.samples] for d in an.decisions if d.samples}
+    """The decisions whose loss was measured: index -> [mark, best, loss, lower, samples, se]."""
+    return {str(d.index): [d.mark, d.best, d.loss, d.lower, d.samples, d.se] for d in an.decisions if d.samples}
+
+
+def firm(j: dict[str, list[Any]], key: str, k: float) -> bool:
+    """Whether a decision's mark stands ``k`` standard errors from every threshold (its interval's lower end that
+    far from each): another analysis would rarely give it another class. A decision not judged is firm."""
+    if key not in j:
+        return True
+    lower, se = j[key][3], j[key][5]
+    return all(abs(lower - t) >= k * se for t in THRESHOLDS.values())
 
 
 def plot(levels: dict[str, dict[str, Any]], path: Path, title: str) -> None:
@@ -154,10 +165,14 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=2, help="analysis seeds beside 0 for the agreement")
     ap.add_argument("--truth", type=int, default=128, help="0: no calibration (agreement and levels only)")
     ap.add_argument("--ismcts", type=int, default=64)
+    ap.add_argument("--rivals", type=int, default=None,
+                    help="the second look's runners-up measured beside its best (default: burraco.analysis.RIVALS)")
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--plot", type=Path, default=None, help="a PNG of the points lost per decision by level")
     ap.add_argument("--replot", type=Path, default=None, help="only draw --plot from this benchmark JSON")
     args = ap.parse_args()
+    if args.rivals is not None:
+        analysis.RIVALS = args.rivals
     if args.replot is not None:
         done = json.loads(args.replot.read_text())
         plot(done["levels"], args.plot, f"South's level, {done['args']['deals']} deals from seed {done['args']['seed']}")
@@ -202,8 +217,23 @@ def main() -> None:
             either += len(keys)
             same += sum(1 for x in keys if a.get(x) == b.get(x))
             anyboth += sum(1 for x in keys if x in a and x in b)
-    agreement = {"pairs_of_marks": either, "same_class": round(same / either, 3) if either else None,
-                 "marked_in_both": round(anyboth / either, 3) if either else None}
+    agreement: dict[str, Any] = {"pairs_of_marks": either, "same_class": round(same / either, 3) if either else None,
+                                 "marked_in_both": round(anyboth / either, 3) if either else None}
+    # the same, over the marks that stand FIRM standard errors from every threshold in either analysis
+    for k in FIRM:
+        fsame = feither = marks = firm_marks = 0
+        for row in rows:
+            js = row.get("judged_by_seed", [])
+            for j in js:
+                marks += sum(1 for v in j.values() if v[0])
+                firm_marks += sum(1 for key, v in j.items() if v[0] and firm(j, key, k))
+            for (a, b), (ja, jb) in zip(itertools.combinations(row.get("marked_by_seed", []), 2),
+                                        itertools.combinations(js, 2), strict=True):
+                keys = {x for x in set(a) | set(b) if (x in a and firm(ja, x, k)) or (x in b and firm(jb, x, k))}
+                feither += len(keys)
+                fsame += sum(1 for x in keys if a.get(x) == b.get(x))
+        agreement[f"firm_{k}_se"] = {"marks": marks, "firm_marks": firm_marks, "pairs_of_marks": feither,
+                                     "same_class": round(fsame / feither, 3) if feither else None}
 
     # calibration against the true hands
     dec = [t for row in rows for t in row.get("truth", [])]

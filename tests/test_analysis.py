@@ -17,7 +17,7 @@ from burraco import Game, determinize, hint, preset, replay
 from burraco.analysis import BLUNDER, INACCURACY, MISTAKE, analyse, judge, mark_of, quantile, t_quantile
 from burraco.bots.heuristic import HeuristicPlayer
 from burraco.bots.ismcts import DEFAULT_FLOOR
-from burraco.bots.judge import candidates, choose, refine
+from burraco.bots.judge import PairedLosses, candidates, choose, refine
 from burraco.cli import app
 from helpers import new_game, play
 
@@ -101,6 +101,28 @@ def test_the_second_look_chooses_the_largest_mean_on_more_samples_and_never_judg
         c = refine(v2, l2, p, samples=16)
         assert c.value(c.best) == max(c.values) and (c.best == p or c.value(c.best) > c.value(p)), (p, c)
         assert p != first.best or judge(v2, l2, p)[1] is None  # the hint's move is never judged
+
+
+def test_the_loss_is_measured_against_the_better_of_the_second_looks_two_best_moves() -> None:
+    """Where the second look's best and its runner-up are of about the same value, two analysis seeds may rank them
+    the other way round: the loss is measured against both on the same independent samples and is the better one's
+    (the same stream as the best's alone, so the best's differences do not change)."""
+    g = Game.new(preset("italian-2p"), seed=4)
+    while len(g.legal_actions()) < 3 or g.view(g.current_seat).phase == "draw":
+        g.apply(g.legal_actions()[0])
+    view, legal = g.view(g.current_seat), g.legal_actions()
+    played, c = next((p, c) for p in candidates(view, legal) if (c := refine(view, legal, p, samples=16)).best != p)
+    others = sorted((x for x in c.candidates if x not in (c.best, played)), key=c.value, reverse=True)
+    assert c.best != played and others, c
+    alone = PairedLosses(view, c.best, played, 3).more(48)
+    both = PairedLosses(view, c.best, played, 3, rivals=(others[0],))
+    diffs = both.more(16)
+    diffs = both.more(32)
+    assert both.each[0] == alone and len(both.each) == 2 and len(diffs) == 48
+    k = 0 if sum(both.each[0]) >= sum(both.each[1]) else 1
+    assert both.best == (c.best, others[0])[k] and diffs == both.each[k]
+    # the played move and the best are never their own rivals
+    assert PairedLosses(view, c.best, played, rivals=(c.best, played)).moves == [c.best, played]
 
 
 def test_marks_need_the_loss_significant_at_the_corrected_level() -> None:

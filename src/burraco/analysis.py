@@ -11,7 +11,7 @@ recommends is never marked. When it picks another move, the choice is made again
 :data:`~burraco.bots.judge.REFINE` samples with the move played kept unless another beats it significantly
 (:func:`~burraco.bots.judge.refine`). When the best is still another move, its *loss* — the best move's value minus its own —
 is measured on **independent** samples (:class:`~burraco.bots.judge.PairedLosses`), which the choice cannot have
-favoured: first :data:`MEASURE_START` of them, then twice as many at each look until the loss's interval clears
+favoured, against the better of that best and the second look's runner-up (:data:`RIVALS`) on those samples: first :data:`MEASURE_START` of them, then twice as many at each look until the loss's interval clears
 every threshold or :data:`MEASURE_CAP` are drawn. A decision is marked when the interval's lower end is at least a
 threshold (``inaccuracy`` from :data:`INACCURACY` points, ``mistake`` from :data:`MISTAKE`, ``blunder`` from
 :data:`BLUNDER`), one-sided at the level :data:`ALPHA` for the seat's decisions in a hand together: Bonferroni over
@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from statistics import NormalDist
 from typing import Any
 
@@ -63,6 +63,11 @@ MEASURE_START = 16
 MEASURE_CAP = 1024
 #: the number of looks at a loss (16, 32, 64 … 1024)
 LOOKS = int(math.log2(MEASURE_CAP // MEASURE_START)) + 1
+#: the second look's runners-up measured with its best on the independent samples, the loss being the better one's
+#: there: where two moves of about the same value lead the second look, another analysis seed may rank them the other
+#: way round, and the loss would be measured against the other (docs/analysis.md: agreement across seeds 77.6 % →
+#: 80.4 %, +20 % CPU time)
+RIVALS = 1
 #: the kinds of decision in a hand's summary
 KINDS = ("pile", "melds", "discards", "closing")
 
@@ -167,7 +172,7 @@ class Analysis:
             "seed": self.seed,
             "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},
             "alpha": ALPHA,
-            "measure": {"refine": REFINE, "start": MEASURE_START, "cap": MEASURE_CAP},
+            "measure": {"refine": REFINE, "rivals": RIVALS, "start": MEASURE_START, "cap": MEASURE_CAP},
             "decisions": [d.to_json() for d in self.decisions],
             "summary": self.summary(),
         }
@@ -282,8 +287,9 @@ def judge(
     tables is never judged); when it picks another move, the choice again on :data:`~burraco.bots.judge.REFINE`
     samples with ``played`` kept unless another move beats it significantly (:func:`burraco.bots.judge.refine`,
     seeded by ``seed``; not when the first choice had as many samples already), and when that best is still another move, the loss
-    measured on independent samples (:func:`measure`, at the level corrected for ``decisions`` in the hand); None
-    when ``played`` is the best."""
+    measured on independent samples (:func:`measure`, at the level corrected for ``decisions`` in the hand) against
+    the better of that best and the second look's :data:`RIVALS` runners-up there (the choice returned names it);
+    None when ``played`` is the best."""
     c = choose(view, list(legal), played=played, seed=HINT_SEED, samples=iterations, time_budget=time_budget)
     if c.best == played:
         return c, None
@@ -291,7 +297,13 @@ def judge(
         c = refine(view, list(legal), played, seed=seed)
         if c.best == played:
             return c, None
-    return c, measure(PairedLosses(view, c.best, played, seed), decisions)
+    rivals = sorted((j for j in range(len(c.candidates)) if c.candidates[j] not in (c.best, played)),
+                    key=lambda j: -c.values[j])[:RIVALS]
+    paired = PairedLosses(view, c.best, played, seed, rivals=tuple(c.candidates[j] for j in rivals))
+    loss = measure(paired, decisions)
+    if paired.best != c.best:
+        c = replace(c, best=paired.best)
+    return c, loss
 
 
 def analyse(
@@ -385,6 +397,7 @@ __all__ = [
     "INACCURACY",
     "KINDS",
     "MISTAKE",
+    "RIVALS",
     "analyse",
     "judge",
     "kind_of",

@@ -157,19 +157,40 @@ class PairedLosses:
     """The advantage (points) of ``best`` over ``played`` from ``view`` on samples independent of :func:`choose`'s
     (seeded by the view, ``seed`` and :data:`MEASURE_SALT`), paired: both moves on the same hidden cards and the same
     rollout. :meth:`more` draws ``n`` more; successive calls continue one stream, so the values of ``more(16)`` then
-    ``more(16)`` are those of ``more(32)``."""
+    ``more(16)`` are those of ``more(32)``.
 
-    def __init__(self, view: View, best: Action, played: Action, seed: int = 0, level: str = "hard") -> None:
+    ``rivals``: other moves measured on the same samples (the second look's runner-up): the advantage is then that
+    of the better of ``best`` and the rivals on these samples (:attr:`best`), so that two analyses whose second looks
+    ranked two moves of about the same value the other way round measure the same loss."""
+
+    def __init__(
+        self,
+        view: View,
+        best: Action,
+        played: Action,
+        seed: int = 0,
+        level: str = "hard",
+        rivals: tuple[Action, ...] = (),
+    ) -> None:
         self.view = view
-        self.moves = [best, played]
+        self.bests = [best, *(r for r in rivals if r != best and r != played)]
+        self.moves = [*self.bests, played]
         self.player = ISMCTSPlayer(seed=view_seed(view, seed) ^ MEASURE_SALT, iterations=1, level=level)
+        self.each: list[list[float]] = [[] for _ in self.bests]
+        #: the move whose advantage :meth:`more` returns: the best of ``best`` and the rivals on the samples so far
+        self.best = best
         self.diffs: list[float] = []
 
     def more(self, n: int) -> list[float]:
-        """``n`` more paired differences, best minus played (points); every one drawn so far."""
+        """``n`` more paired differences, :attr:`best` minus played (points); every one drawn so far."""
         self.player.iterations = n
-        b, p = self.player.candidate_values(self.view, self.moves)
-        self.diffs += [REWARD_SCALE * (x - y) for x, y in zip(b, p, strict=True)]
+        values = self.player.candidate_values(self.view, self.moves)
+        p = values[-1]
+        for k in range(len(self.bests)):
+            self.each[k] += [REWARD_SCALE * (x - y) for x, y in zip(values[k], p, strict=True)]
+        k = max(range(len(self.bests)), key=lambda j: (sum(self.each[j]), -j))
+        self.best = self.bests[k]
+        self.diffs = self.each[k]
         return self.diffs
 
 
