@@ -9,6 +9,8 @@ defaults):
 
 * **agreement** — with analysis seeds 0 and ``--seeds`` more on the ``--agree-levels`` records: of the decisions
   marked in either of two analyses, the share marked the same (and marked at all) in both, over every pair of seeds;
+  and the same over the *firm* marks, those whose interval's lower end stands at least 1 (2) standard errors from
+  every threshold (``firm_1.0_se``, ``firm_2.0_se``: how many marks are firm, and their agreement);
 * **calibration** — each decision of analysis seed 0 is valued again on ``--truth`` determinizations that keep the
   other players' *true* hands (``search_variants.knows_hands_sampler``, the same rollouts: what
   benchmarks/deviations.py calls the truth). Per mark class, the share of the coach's marks whose true loss (the
