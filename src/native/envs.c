@@ -578,10 +578,36 @@ static PyObject *Enc_mask(EncObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* mask_of(codes): a new bytes object of one byte per index, 1 at the indices of the list codes, 0 elsewhere (one
+ * allocation and one clearing: the environments' read-only masks, without a bytearray and its copy) */
+static PyObject *Enc_mask_of(EncObject *self, PyObject *codes) {
+    if (!PyList_Check(codes)) {
+        PyErr_SetString(PyExc_TypeError, "Encoding.mask_of: a list of indices expected");
+        return NULL;
+    }
+    PyObject *out = PyBytes_FromStringAndSize(NULL, self->num_actions);
+    if (out == NULL)
+        return NULL;
+    char *m = PyBytes_AS_STRING(out);
+    memset(m, 0, (size_t)self->num_actions);
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(codes); i++) {
+        long x = PyLong_AsLong(PyList_GET_ITEM(codes, i));
+        if (x < 0 || x >= self->num_actions) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "Encoding.mask_of: an index outside the action space");
+            Py_DECREF(out);
+            return NULL;
+        }
+        m[x] = 1;
+    }
+    return out;
+}
+
 static PyMethodDef Enc_methods[] = {
     {"encode", (PyCFunction)Enc_encode, METH_VARARGS, "The observation of a seat into a float32 buffer."},
     {"legal_indices", (PyCFunction)Enc_legal_indices, METH_O, "The indices of the hand's legal actions."},
     {"mask", (PyCFunction)Enc_mask, METH_VARARGS, "Set the legal indices to 1 in a zeroed one-byte buffer."},
+    {"mask_of", (PyCFunction)Enc_mask_of, METH_O, "A new bytes mask: 1 at the listed indices, 0 elsewhere."},
     {NULL}};
 
 PyTypeObject EncType = {

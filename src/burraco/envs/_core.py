@@ -179,6 +179,8 @@ class Table:
 
     def _new_mask(self, size: int) -> npt.NDArray[np.int8]:
         self.legal()
+        if self.native is not None:  # the core writes the bytes: one allocation, no bytearray to copy
+            return np.frombuffer(self.native.mask_of(self._codes), dtype=np.int8)
         ba = bytearray(size)
         for c in self._codes:
             ba[c] = 1
