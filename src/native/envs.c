@@ -416,6 +416,7 @@ static void enc_write(const EncObject *E, const NState *S, int seat, const doubl
         int side = order[j], pts = 0, bur = 0, clean = 0;
         float *tb = buf + o[EL_TABLE0] + j * NT;
         float *mb = buf + o[EL_MELDS0] + j * o[EL_SLOTS] * ENC_ROW;
+        uint8_t sc[NT] = {0}; /* the side's cards on the table, counted */
         for (int i = 0; i < S->nmelds[side] && i < o[EL_SLOTS]; i++) {
             const NMeld *m = &side_melds(R, S, side)[i];
             int p;
@@ -430,13 +431,13 @@ static void enc_write(const EncObject *E, const NState *S, int seat, const doubl
                 cache->pts[j][i] = (int16_t)p;
             }
             pts += p;
-            uint8_t cards[MAXMC];
-            meld_cards(m, cards);
-            for (int k = 0; k < m->size; k++)
-                tb[cards[k]] += 1.0f;
+            meld_count(m, sc);
             bur |= m->burraco != B_NONE;
             clean |= m->burraco == B_CLEAN;
         }
+        for (int c = 0; c < NT; c++)
+            if (sc[c])
+                tb[c] = (float)sc[c]; /* tb is cleared above: the sum of sc[c] ones */
         buf[o[EL_TP] + j] = (float)pts;
         buf[o[EL_BUR] + j] = (float)bur;
         buf[o[EL_CLEAN] + j] = (float)clean;
@@ -790,13 +791,25 @@ static int vec_others(VecObject *V, int i, double *reward) {
  * them) and let the opponents act */
 static int vec_deal(VecObject *V, int i, uint64_t seed) {
     const NRules *R = &V->enc->rules->r;
-    MT m;
-    mt_seed(&m, seed);
+    MT m, *ms[MAXP + 1] = {&m};
+    uint64_t seeds[MAXP + 1] = {seed};
+    int k = 1;
+    for (int x = 0; x < R->players; x++)
+        if (x != V->seat) {
+            ms[k] = &V->t[i].mt[x];
+            seeds[k++] = seed % 1000003ULL * 8ULL + (uint64_t)x;
+        }
+    mt_seed_many(ms, seeds, k); /* the deal's generator and the opponents' (mt_seed of each, together) */
+#ifdef CHECK_SEED_MANY
+    for (int t = 0; t < k; t++) {
+        MT ref;
+        mt_seed(&ref, seeds[t]);
+        if (memcmp(&ref, ms[t], sizeof(MT)) != 0)
+            abort();
+    }
+#endif
     if (deal_state(R, VSTATE(V, i), &m, (R->players - 1 + R->direction + R->players) % R->players) < 0)
         return -1;
-    for (int x = 0; x < R->players; x++)
-        if (x != V->seat)
-            mt_seed(&V->t[i].mt[x], seed % 1000003ULL * 8ULL + (uint64_t)x);
     double ignored = 0;
     return vec_others(V, i, &ignored);
 }

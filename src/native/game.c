@@ -884,12 +884,8 @@ void side_score(const NRules *R, const NState *S, int side, int out[6]) {
 void table_counts(const NRules *R, const NState *S, uint8_t *out) {
     memset(out, 0, NT);
     const NMeld *pool = MELD_POOL(R, S);
-    for (int i = melds_used(S) - 1; i >= 0; i--) {
-        uint8_t cards[MAXMC];
-        int n = meld_cards(&pool[i], cards);
-        for (int k = 0; k < n; k++)
-            out[cards[k]]++;
-    }
+    for (int i = melds_used(S) - 1; i >= 0; i--)
+        meld_count(&pool[i], out);
 }
 
 /* Game.new(rules, seed) with deal_from_seed: the shuffle of the deck drawn from m (random.Random(seed)'s generator,

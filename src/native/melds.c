@@ -77,6 +77,21 @@ int meld_cards(const NMeld *m, uint8_t *out) {
     return n;
 }
 
+/* m's cards added to counts (53 per-card counts): meld_cards without listing them in order */
+void meld_count(const NMeld *m, uint8_t *counts) {
+    if (m->kind == 0) {
+        for (int s = 0; s < 4; s++)
+            counts[s * 13 + m->rank - 1] += (uint8_t)((m->suits >> (2 * s)) & 3);
+    } else {
+        uint8_t *c = counts + m->suit * 13;
+        c[0] += (uint8_t)((m->mask >> 1 & 1) + (m->mask >> 14 & 1)); /* the aces, low and high */
+        for (unsigned b = m->mask & 0x3FFC; b; b &= b - 1)
+            c[__builtin_ctz(b) - 1]++;
+    }
+    if (m->wild >= 0)
+        counts[m->wild]++;
+}
+
 /* the points of m's cards (those of meld_cards, without listing them) */
 int meld_points(const NRules *R, const NMeld *m) {
     int pts = m->wild >= 0 ? R->values[m->wild] : 0;

@@ -169,8 +169,13 @@ static inline void pk_dec(uint8_t *p, int c) {
 }
 /* unpack into 53 counts */
 static inline void pk_counts(const uint8_t *p, uint8_t *out) {
-    for (int c = 0; c < 52; c++)
-        out[c] = (uint8_t)((p[c >> 2] >> ((c & 3) * 2)) & 3);
+    for (int i = 0; i < 13; i++) { /* a byte holds four cards */
+        unsigned v = p[i];
+        out[4 * i] = (uint8_t)(v & 3);
+        out[4 * i + 1] = (uint8_t)(v >> 2 & 3);
+        out[4 * i + 2] = (uint8_t)(v >> 4 & 3);
+        out[4 * i + 3] = (uint8_t)(v >> 6);
+    }
     out[JOKER] = p[13];
 }
 
@@ -288,6 +293,7 @@ uint8_t set_suits(const uint8_t *cards, int n, int w);
 void meld_fill(const NRules *R, NMeld *m, int kind, int suits, int n, int suit, int rank, unsigned mask, int wild,
                int wild_pos, int naturals);
 int meld_cards(const NMeld *m, uint8_t *out);
+void meld_count(const NMeld *m, uint8_t *counts);
 int meld_points(const NRules *R, const NMeld *m);
 int same_meld(const NMeld *a, const NMeld *b);
 int make_meld(const NRules *R, const uint8_t *cards, int n, NMeld *out);
@@ -328,6 +334,7 @@ void random_init(void);
 int rng_below(uint64_t *s, int n);
 uint32_t mt_next(MT *m);
 void mt_seed(MT *m, uint64_t n);
+void mt_seed_many(MT *const *ms, const uint64_t *seeds, int k);
 void mt_seed_words(MT *m, const uint32_t *key, int klen);
 int int_words(PyObject *x, int n, uint32_t *out);
 int seed_words(PyObject *seed, uint32_t small[2], uint32_t **key);

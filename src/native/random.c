@@ -85,6 +85,45 @@ void mt_seed_words(MT *m, const uint32_t *key, int klen) {
     m->index = 624;
 }
 
+/* mt_seed(ms[t], seeds[t]) for the k generators together (k <= 8): their init_by_array chains interleaved, each
+ * step of one independent of the others' (a deal's generator and its opponents' at once) */
+void mt_seed_many(MT *const *ms, const uint64_t *seeds, int k) {
+    uint32_t add[8][2]; /* what step s adds: key[s % klen] + s % klen (klen 1 or 2, 624 steps >= klen) */
+    for (int t = 0; t < k; t++) {
+        uint32_t lo = (uint32_t)seeds[t], hi = (uint32_t)(seeds[t] >> 32);
+        add[t][0] = lo;
+        add[t][1] = hi ? hi + 1U : lo;
+        memcpy(ms[t]->mt, MT_INIT, sizeof(MT_INIT));
+    }
+    int i = 1;
+    for (int s = 0; s < 624; s++) {
+        for (int t = 0; t < k; t++) {
+            uint32_t *mt = ms[t]->mt;
+            mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + add[t][s & 1];
+        }
+        if (++i >= 624) {
+            for (int t = 0; t < k; t++)
+                ms[t]->mt[0] = ms[t]->mt[623];
+            i = 1;
+        }
+    }
+    for (int s = 623; s; s--) {
+        for (int t = 0; t < k; t++) {
+            uint32_t *mt = ms[t]->mt;
+            mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        }
+        if (++i >= 624) {
+            for (int t = 0; t < k; t++)
+                ms[t]->mt[0] = ms[t]->mt[623];
+            i = 1;
+        }
+    }
+    for (int t = 0; t < k; t++) {
+        ms[t]->mt[0] = 0x80000000U;
+        ms[t]->index = 624;
+    }
+}
+
 /* random.Random(n).seed(n) for 0 <= n < 2**64 (init_by_array on n's 32-bit words, as random_seed does) */
 void mt_seed(MT *m, uint64_t n) {
     uint32_t key[2] = {(uint32_t)n, (uint32_t)(n >> 32)};
