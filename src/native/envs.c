@@ -436,8 +436,7 @@ static void enc_write(const EncObject *E, const NState *S, int seat, const doubl
             clean |= m->burraco == B_CLEAN;
         }
         for (int c = 0; c < NT; c++)
-            if (sc[c])
-                tb[c] = (float)sc[c]; /* tb is cleared above: the sum of sc[c] ones */
+            tb[c] = (float)sc[c]; /* the sum of sc[c] ones (tb is cleared above: +0.0 where none) */
         buf[o[EL_TP] + j] = (float)pts;
         buf[o[EL_BUR] + j] = (float)bur;
         buf[o[EL_CLEAN] + j] = (float)clean;
