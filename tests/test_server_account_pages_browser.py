@@ -1,7 +1,8 @@
 """The account's pages and the leaderboards from the card room, in Debian's Chromium under the server's
 Content-Security-Policy (docs/accounts.md): the card room's language goes along to the account page, the sign-up
-and the leaderboards; a site administrator removes a chat line with the button beside it on the table page, which
-nobody else is shown."""
+and the leaderboards; a site administrator removes a chat line with the button beside it on the table page, and
+closes the table with the button of its side panel, which nobody else is shown; the players are told, each in his
+language."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 
 from browser_support import launch, new_page
 from burraco.messages import msg, render
-from server_support import Client, create, fast_config, run, sqlite_url, thread_server
+from server_support import Client, create, fast_config, http, run, sqlite_url, thread_server
 
 TIMEOUT_MS = 30_000
 
@@ -107,6 +108,53 @@ def test_an_administrator_removes_a_chat_line_with_its_button_at_the_table(brows
             p.wait_for_function("!document.querySelector('[data-testid=chatlog]').textContent.includes('spam')")
         watcher.join(60)
         assert done == [None], done
+        assert not errors, errors
+
+
+def test_an_administrator_closes_the_table_from_its_page_and_the_players_are_told(browser: Any,
+                                                                                     tmp_path: Path) -> None:
+    """The table page's "Close this table" button, for the site's administrator only: it asks first, then the
+    table closes for everyone (the same closing as the form of /account); the other player, whose page is in
+    Italian, reads in Italian that the administrator closed it. Nobody moves at this table (two people, neither
+    plays), so no deal can end it first."""
+    with thread_server(fast_config(sqlite_url(tmp_path / "close.sqlite3"))) as server:
+        base = server.url
+        admin = new_page(browser, 1280, 800, timeout_ms=TIMEOUT_MS)
+        errors: list[str] = []
+        admin.on("console", lambda m: errors.append(m.text) if m.type == "error" and "404" not in m.text else None)
+        admin.goto(base + "/")
+        admin.locator("[data-testid=play-now]").wait_for()
+        admin.goto(base + "/account")
+        admin.fill("#signup input[name=name]", "Ann Rossi")  # the server's first account: its administrator
+        admin.fill("#signup input[name=password]", "a long enough secret")
+        admin.click("#signup button")
+        admin.wait_for_selector("#admin")
+        t = create(base, preset="italian-2p", seats=[{"kind": "human"}, {"kind": "human"}])
+        guest = new_page(browser, 1280, 800, timeout_ms=TIMEOUT_MS, locale="it-IT")
+        guest.on("console", lambda m: errors.append(m.text) if m.type == "error" and "404" not in m.text else None)
+        guest.goto(base + t["links"]["S"])
+        guest.wait_for_function("Number(document.body.dataset.n || 0) > 0")
+        admin.goto(base + t["links"]["N"])
+        admin.wait_for_function("Number(document.body.dataset.n || 0) > 0")  # seated: the table's state came
+        button = admin.locator("[data-testid=admin-close]")
+        button.wait_for(state="visible")
+        assert button.text_content() == render(msg("web_close_table"), "en")
+        assert guest.locator("[data-testid=admin-close]").is_hidden()  # nobody else has the button
+        button.click()
+        admin.locator("[data-testid=confirm-close]").wait_for(state="visible")
+        admin.click("[data-testid=close-no]")  # asked first: "keep it open" keeps it open
+        assert admin.locator("[data-testid=confirm-close]").is_hidden()
+        assert guest.text_content("[data-testid=status]") != render(msg("web_closed_by_admin"), "it")
+        button.click()
+        admin.click("[data-testid=close-yes]")
+        told = render(msg("web_closed_admin"), "it")
+        assert told == "Questo tavolo è stato chiuso dall'amministratore del sito."
+        guest.locator("[data-testid=status]", has_text=render(msg("web_closed_by_admin"), "it")).wait_for()
+        guest.locator("[data-testid=log]", has_text=told).wait_for()
+        admin.locator("[data-testid=status]", has_text=render(msg("web_closed_by_admin"), "en")).wait_for()
+        button.wait_for(state="hidden")  # closed: nothing left to close
+        status, info = http("GET", f"{base}/api/tables/{t['id']}")
+        assert status == 200 and info["status"] == "abandoned" and info["closed_by"] == "admin"
         assert not errors, errors
 
 

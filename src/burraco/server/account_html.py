@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from starlette.requests import Request
+from starlette.requests import HTTPConnection
 
 from ..messages import LANGS, Param, msg, render
 from ..rules import PRESETS
@@ -56,7 +56,7 @@ class Lang(str):
         return out
 
 
-def page_lang(request: Request, profile: str | None = None) -> Lang:
+def page_lang(request: HTTPConnection, profile: str | None = None) -> Lang:
     """The page's language: ``?lang=``, else the account's profile language, else ``Accept-Language``, else
     English."""
     asked = request.query_params.get("lang", "")

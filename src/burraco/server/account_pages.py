@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
 
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
@@ -53,7 +53,7 @@ from .guests import COOKIE as GUEST_COOKIE
 from .guests import MAX_AGE as GUEST_AGE
 from .guests import guest_of, new_guest
 from .passkeys import Passkeys
-from .protocol import ClientError
+from .protocol import ClientError, refusal
 
 #: the largest form body read, in bytes
 MAX_FORM = 8192
@@ -83,6 +83,16 @@ class AccountPages:
 
     async def account(self, request: Request) -> Account | None:
         return await self.accounts.account_of(self.token(request))
+
+    async def lang(self, request: HTTPConnection) -> str:
+        """The language of an answer to ``request`` (a JSON API's refusal): ``?lang=``, else the language of the
+        signed-in account's profile, else ``Accept-Language``, else English (the profile is read only for a
+        request that carries a session cookie and no ``?lang=``)."""
+        if request.query_params.get("lang", "") not in LANGS and request.cookies.get(COOKIE):
+            account = await self.accounts.account_of(session_token(request.cookies.get(COOKIE), self.keys["session"]))
+            settings = None if account is None else await profiles.profile(self.accounts.store, account.id)
+            return str(page_lang(request, settings.language if settings else None))
+        return str(page_lang(request))
 
     def anchor(self, request: Request) -> str | None:
         """What the CSRF token is bound to: the session, else the guest cookie."""
@@ -177,8 +187,9 @@ class AccountPages:
     async def api(self, request: Request) -> Response:
         account = await self.account(request)
         if account is None:
-            return JSONResponse({"error": "signin", "message": "not signed in"}, status_code=401,
-                                headers={"Cache-Control": "no-store"})
+            out = refusal("signin", msg("acc_e_signed_out"), await self.lang(request), 401)
+            out.headers["Cache-Control"] = "no-store"
+            return out
         bots = [{"id": b.id, "name": b.name, "created": b.created} for b in await self.accounts.bots(account)]
         settings = await profiles.profile(self.accounts.store, account.id)
         return JSONResponse({"account": {"id": account.id, "name": account.name, "created": account.created,
@@ -235,6 +246,17 @@ class AccountPages:
         """``POST /api/admin/remove-chat`` (JSON ``{"table", "n"}``, the CSRF token of ``/api/session`` in
         ``X-CSRF-Token``): the table page's button that removes a chat line, for a site administrator; the same
         removal as the account page's form (``hub.remove_chat``)."""
+        return await self._admin_json(request, "chat")
+
+    async def admin_close(self, request: Request) -> Response:
+        """``POST /api/admin/close-table`` (JSON ``{"table"}``, the CSRF token of ``/api/session`` in
+        ``X-CSRF-Token``): the table page's button that closes the table, for a site administrator; the same
+        closing as the account page's form (``hub.close_table``: a ``closed`` event ``by`` ``admin``, which tells
+        everyone at the table, each in his language)."""
+        return await self._admin_json(request, "close")
+
+    async def _admin_json(self, request: Request, what: str) -> Response:
+        """A site administrator's request from the table page: its origin, CSRF token and account checked first."""
         try:
             if not same_origin(request):
                 raise AccountError("csrf", msg("acc_e_request_origin"), 403)
@@ -246,16 +268,23 @@ class AccountPages:
             if not current.admin:
                 raise AccountError("admin", msg("acc_e_admin_only"), 403)
             body = await _json_body(request)
-            table, n = body.get("table"), body.get("n")
+            table = str(body.get("table") or "")
+            if what == "close":
+                try:
+                    await self.close_table(table, "closed by the site's administrator")
+                except ClientError as e:
+                    raise AccountError(e.code, e.msg, 404 if e.code == "not_found" else 409) from None
+                return JSONResponse({"ok": True, "table": table})
+            n = body.get("n")
             if not isinstance(n, int) or isinstance(n, bool) or n < 0:
                 raise AccountError("bad_message", msg("acc_e_chat_number", n=str(n)))
             try:
-                await self.remove_chat(str(table or ""), n, "removed by the site's administrator")
+                await self.remove_chat(table, n, "removed by the site's administrator")
             except ClientError as e:
-                raise AccountError(e.code, e.message, 404 if e.code == "not_found" else 409) from None
+                raise AccountError(e.code, e.msg, 404 if e.code == "not_found" else 409) from None
             return JSONResponse({"ok": True, "table": table, "n": n})
         except AccountError as e:
-            return JSONResponse({"error": e.code, "message": render(e.msg, page_lang(request))}, status_code=e.status)
+            return refusal(e.code, e.msg, await self.lang(request), e.status)
 
     async def board(self, pool: str, season: str) -> list[dict[str, Any]]:
         """A pool's board of a season, or of ``all`` the games (the ratings as they are now); ValueError for a
@@ -269,13 +298,13 @@ class AccountPages:
         ``2026-Q4``; by default the current one) or of ``all`` the games (docs/accounts.md "Seasons")."""
         pool = request.path_params["pool"]
         if pool not in ratings.pools():
-            return JSONResponse({"error": "not_found", "message": f"no pool {pool!r} (pools: "
-                                 f"{', '.join(ratings.pools())})"}, status_code=404)
+            return refusal("not_found", msg("srv_no_pool", pool=pool, pools=", ".join(ratings.pools())),
+                           await self.lang(request), 404)
         season = request.query_params.get("season") or ratings.season_of(time.time())
         try:
             board = await self.board(pool, season)
-        except ValueError as e:
-            return JSONResponse({"error": "bad_season", "message": str(e) + ", or all"}, status_code=400)
+        except ValueError:
+            return refusal("bad_season", msg("srv_bad_season", season=season), await self.lang(request), 400)
         return JSONResponse({"pool": pool, "season": season, "computer": {k: {"mu": v[0], "sigma": v[1]}
                                                                           for k, v in ratings.COMPUTER.items()},
                              "leaderboard": board})
@@ -363,7 +392,7 @@ class AccountPages:
                     try:
                         await self.close_table(table, "closed by the site's administrator")
                     except ClientError as e:
-                        raise AccountError(e.code, e.message, 404 if e.code == "not_found" else 409) from None
+                        raise AccountError(e.code, e.msg, 404 if e.code == "not_found" else 409) from None
                     return await self.page(request, note=msg("acc_table_closed", table=table))
                 if action == "admin-chat":
                     table, n = form.get("table", "").strip(), form.get("n", "").strip()
@@ -372,7 +401,7 @@ class AccountPages:
                     try:
                         await self.remove_chat(table, int(n), "removed by the site's administrator")
                     except ClientError as e:
-                        raise AccountError(e.code, e.message, 404 if e.code == "not_found" else 409) from None
+                        raise AccountError(e.code, e.msg, 404 if e.code == "not_found" else 409) from None
                     return await self.page(request, note=msg("acc_chat_removed", n=n, table=table))
                 who = await self.accounts.set_disabled(current, form.get("name", ""), action == "admin-disable")
                 return await self.page(request, note=msg("acc_account_disabled", name=who.name)
@@ -430,7 +459,7 @@ class AccountPages:
                 made = await self.passkeys.sign_in(rp_id, origin, credential, address)
             return await self.signed_in(request, made, JSONResponse({"ok": True, "account": made.name}))
         except AccountError as e:
-            return JSONResponse({"error": e.code, "message": render(e.msg, page_lang(request))}, status_code=e.status)
+            return refusal(e.code, e.msg, await self.lang(request), e.status)
 
     async def signed_in(self, request: Request, account: Account, resp: Response) -> Response:
         """A new session of ``account`` for this browser (its guest games claimed, its old session ended)."""
@@ -462,6 +491,7 @@ class AccountPages:
             Route("/api/account", limited(self.api)),
             Route("/api/session", limited(self.session)),
             Route("/api/admin/remove-chat", limited(self.admin_chat), methods=["POST"]),
+            Route("/api/admin/close-table", limited(self.admin_close), methods=["POST"]),
             Route("/players/{name}", limited(self.public)),
             Route("/api/ratings/{pool}", limited(self.leaderboard)),
             Route("/leaderboards", limited(self.leaderboard_page)),

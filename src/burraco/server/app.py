@@ -21,8 +21,9 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..game import Game
-from ..messages import LANGS, catalogue, msg, render
+from ..messages import LANGS, Message, catalogue, msg
 from ..rules import PRESETS, rules_from_json
+from .account_html import page_lang
 from .account_pages import AccountPages
 from .accounts import COOKIE as SESSION_COOKIE
 from .accounts import Accounts, Limits, session_token
@@ -32,14 +33,13 @@ from .coach import Coach
 from .coach import routes as coach_routes
 from .config import ServerConfig
 from .director import Directors
-from .director_routes import request_lang
 from .director_routes import routes as director_routes
 from .events import TableGone, encode
 from .guard import QuietDisconnects
 from .guests import COOKIE, MAX_AGE, guest_of, new_guest
 from .hub import Hub
 from .narration import check_lang
-from .protocol import CLIENT_TYPES, LEVELS, PROTOCOL_MINOR, PROTOCOL_VERSION, ClientError
+from .protocol import CLIENT_TYPES, LEVELS, PROTOCOL_MINOR, PROTOCOL_VERSION, ClientError, refusal
 from .quietlog import quiet
 from .ratelimit import Bucket, BucketMap, admit, ip_key
 from .relay import Relay, Relays, RemoteConn
@@ -215,8 +215,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         another process, at their next message: each is checked against the store)."""
         open_ = bot_conns.pop(bot, set())
         for c in open_:
-            c.send(ClientError("bad_token", "this bot's token was replaced by its owner: sign in with the new one")
-                   .to_json())
+            c.send(with_text(ClientError("bad_token", msg("srv_bot_replaced")).to_json(), c.lang))
             c.send_close()
         return len(open_)
 
@@ -239,8 +238,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         await coach.stop()
         await hub.stop()
 
-    def err(code: str, message: str, status: int = 400) -> JSONResponse:
-        return JSONResponse({"error": code, "message": message}, status_code=status)
+    async def err(request: Request, code: str, message: Message, status: int = 400) -> JSONResponse:
+        """A refused request: its code, and its message in the requester's language (``account_pages.lang``)."""
+        return refusal(code, message, await account_pages.lang(request), status)
 
     def send(request: Request, asset: Asset, cache: str) -> Response:
         """A file of the page: 304 where the browser's copy is current, else its bytes (gzip where accepted)."""
@@ -271,8 +271,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         lang, page = request.path_params["lang"], request.path_params["page"]
         asset = assets.catalogues.get((lang, page))
         if asset is None:
-            return err("not_found", f"no messages for {lang!r}/{page!r} (languages: {', '.join(LANGS)}; pages: "
-                       f"{', '.join(PAGES)})", 404)
+            return await err(request, "not_found", msg("srv_no_page_messages", lang=lang, page=page,
+                                                       langs=", ".join(LANGS), pages=", ".join(PAGES)), 404)
         return send(request, asset, IMMUTABLE if request.query_params.get("v") == assets.version else REVALIDATE)
 
     def limited(handler: Any) -> Any:
@@ -280,7 +280,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
         async def wrapped(request: Request) -> Response:
             if not limits.http.take(_ip(request.client)):
-                return err("rate_limited", "too many requests from your address: slow down", 429)
+                return refusal("rate_limited", msg("srv_http_rate"), str(page_lang(request)), 429)
             out: Response = await handler(request)
             return out
 
@@ -308,52 +308,52 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             return JSONResponse({"tables": await hub.lobby()})
         ip = _ip(request.client)
         if not limits.create_bucket(ip).take():
-            return err("rate_limited", "too many tables created from your address: wait a minute", 429)
+            return await err(request, "rate_limited", msg("srv_tables_rate"), 429)
         declared = request.headers.get("content-length", "0")
         if not declared.isdigit() or int(declared) > 16384:
-            return err("too_large", "the request body is too large (16 KiB at most)", 413)
+            return await err(request, "too_large", msg("srv_body_large", kib=16), 413)
         body = b""
         async for chunk in request.stream():  # read no more than the limit, whatever the header said
             body += chunk
             if len(body) > 16384:
                 break
         if len(body) > 16384:
-            return err("too_large", "the request body is too large (16 KiB at most)", 413)
+            return await err(request, "too_large", msg("srv_body_large", kib=16), 413)
         try:
             spec = json.loads(body or b"{}")
         except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-            return err("bad_json", "the request body is not JSON (or nested too deeply)")
+            return await err(request, "bad_json", msg("srv_body_json"))
         try:
             out = await hub.create_table(spec, owner_ip=ip)
         except ClientError as e:
-            return err(e.code, e.message, 429 if e.code == "rate_limited" else 400)
+            return await err(request, e.code, e.msg, 429 if e.code == "rate_limited" else 400)
         return JSONResponse(out, status_code=201)
 
     async def _table(request: Request) -> Table:
         t = await hub.get(request.path_params["table_id"])
         if t is None:
-            raise ClientError("not_found", "no such table")
+            raise ClientError("not_found", msg("srv_no_such_table"))
         return t
 
     async def table_info(request: Request) -> Response:
         try:
             t = await _table(request)
         except ClientError as e:
-            return err(e.code, e.message, 404)
+            return await err(request, e.code, e.msg, 404)
         return JSONResponse(t.info_json())
 
-    def sealed(t: Any) -> Response | None:
+    async def sealed(request: Request, t: Any) -> Response | None:
         """A duplicate event's table in its running round keeps its records closed (docs/tournaments.md)."""
         if desks.sealed(t.id):
-            return err("sealed", render(msg("te_sealed")), 403)
+            return await err(request, "sealed", msg("te_sealed"), 403)
         return None
 
     async def games(request: Request) -> Response:
         try:
             t = await _table(request)
         except ClientError as e:
-            return err(e.code, e.message, 404)
-        if (closed := sealed(t)) is not None:
+            return await err(request, e.code, e.msg, 404)
+        if (closed := await sealed(request, t)) is not None:
             return closed
         return JSONResponse({"table": t.id, "games": t.finished_games()})
 
@@ -362,8 +362,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             t = await _table(request)
             rec = t.record(int(request.path_params["game_no"]))
         except ClientError as e:
-            return err(e.code, e.message, 404)
-        if (closed := sealed(t)) is not None:
+            return await err(request, e.code, e.msg, 404)
+        if (closed := await sealed(request, t)) is not None:
             return closed
         if request.query_params.get("analysis") != "0":  # (1.5) the coach's analyses kept with the game
             kept = await coach.annotation(t.id, int(request.path_params["game_no"]), t.seat_names)
@@ -380,8 +380,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             if body is None:
                 rec = t.record(game_no)
         except ClientError as e:
-            return err(e.code, e.message, 404)
-        if (closed := sealed(t)) is not None:
+            return await err(request, e.code, e.msg, 404)
+        if (closed := await sealed(request, t)) is not None:
             return closed
         if body is None:  # computed once per finished game (it never changes), off the event loop
             async with t.replay_lock:  # requests arriving meanwhile wait for this one's result
@@ -398,7 +398,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             from ..messages import LANGS, catalogue
 
             if lang not in LANGS:
-                return err("not_found", f"no messages in {lang!r} (languages: {', '.join(LANGS)})", 404)
+                return await err(request, "not_found", msg("srv_no_lang", what="catalogue", lang=lang,
+                                                           langs=", ".join(LANGS)), 404)
             body = catalogues[lang] = json.dumps(catalogue(lang), ensure_ascii=False).encode()
         return Response(body, media_type="application/json", headers={"Cache-Control": "max-age=3600"})
 
@@ -410,7 +411,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
         lang = request.path_params["lang"]
         if lang not in LANGS:
-            return err("not_found", f"no rule book in {lang!r} (languages: {', '.join(LANGS)})", 404)
+            return await err(request, "not_found", msg("srv_no_lang", what="rule book", lang=lang,
+                                                       langs=", ".join(LANGS)), 404)
         page = rulebooks.get(lang)
         if page is None:  # its style sheet by its hashed name: revalidated, as the page that names the files
             page = rulebooks[lang] = assets.page(html_page(lang))
@@ -427,6 +429,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             return
         await ws.accept()
         conn = Connection(ws, ip, cfg)
+        # its language until its hello says one: the browser's (docs/protocol.md, hello's ``lang``)
+        conn.lang = str(page_lang(ws))
         conn.guest = guest_of(ws.cookies.get(COOKIE), keys["guest"])
         if ws.cookies.get(SESSION_COOKIE):  # a signed-in browser: its account (one indexed query)
             signed_in = await accounts.account_of(session_token(ws.cookies.get(SESSION_COOKIE), keys["session"]))
@@ -436,9 +440,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             scheme, _, token = bearer.partition(" ")
             bot = await accounts.bot_of_token(token.strip()) if scheme.lower() == "bearer" else None
             if bot is None:
-                await ws.send_text(encode(ClientError("bad_token", "this bot token is not valid (Authorization: "
-                                                      "Bearer <the token the bot's owner made on /account>)")
-                                          .to_json()))
+                await ws.send_text(encode(with_text(ClientError("bad_token", msg("srv_bot_token")).to_json(),
+                                                    conn.lang)))
                 await ws.close(code=1008)
                 return
             conn.account, conn.bot, conn.bot_token = bot.id, True, token.strip()
@@ -446,7 +449,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         conn.on_moved = rejoin
         writer = asyncio.create_task(conn.writer())
         if limits.conns.get(ip, 0) >= cfg.ip_connections:
-            conn.send(ClientError("rate_limited", "too many connections from your address").to_json())
+            conn.send(with_text(ClientError("rate_limited", msg("srv_connections")).to_json(), conn.lang))
             conn.send_close()
             await writer
             return
@@ -459,7 +462,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                     break
                 text = frame.get("text")
                 if text is None:  # a binary frame: refused, the connection stays
-                    conn.send(ClientError("bad_message", "send JSON in text frames, not binary ones").to_json())
+                    conn.send(with_text(ClientError("bad_message", msg("srv_binary")).to_json(), conn.lang))
                     continue
                 if conn.moving is not None:  # joining its table again elsewhere: its messages wait for that
                     with contextlib.suppress(Exception):
@@ -469,8 +472,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                         break
                 if conn.bot and await accounts.bot_of_token(conn.bot_token) is None:
                     # its token was replaced (or its account disabled) since the handshake, on any process
-                    conn.send(ClientError("bad_token", "this bot token is no longer valid: its owner replaced it, "
-                                          "or the account was disabled").to_json())
+                    conn.send(with_text(ClientError("bad_token", msg("srv_bot_invalid")).to_json(), conn.lang))
                     conn.send_close()
                     break
                 reply = await on_message(conn, text)
@@ -509,8 +511,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     def no_hello(conn: Connection) -> None:
         """``hello_deadline`` seconds after a websocket opened: closed (code 1008) unless it said ``hello``."""
         if not conn.greeted and not conn.closed:
-            conn.send(ClientError("no_table", f"say hello within {cfg.hello_deadline:g} s of connecting")
-                      .to_json())
+            conn.send(with_text(ClientError("no_table", msg("srv_hello_late", seconds=f"{cfg.hello_deadline:g}"))
+                                .to_json(), conn.lang))
             conn.send_close()
 
     async def on_message(conn: Connection | RemoteConn, text: str) -> dict[str, Any] | None:
@@ -520,55 +522,54 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         allowed = admit(conn.bucket, limits.bucket(conn.ip))
         if not allowed:  # refused as cheaply as can be: no size check, its ``ref`` read only from a short message
             if isinstance(conn, Connection) and not conn.refusals.take():
-                conn.send(ClientError("rate_limited", "too many messages past the limit: the connection is closed")
-                          .to_json())
+                conn.send(with_text(ClientError("rate_limited", msg("srv_flood_closed")).to_json(), conn.lang))
                 conn.close_code = 1008
                 conn.send_close()
                 limits.cut_off(conn.ip)
                 return None
-            return ClientError("rate_limited", "too many messages: slow down").to_json(
+            return ClientError("rate_limited", msg("srv_slow_down")).to_json(
                 _ref(text) if len(text) <= SHORT else None)
         oversized = len(text) > cfg.max_message or len(text.encode("utf-8", "replace")) > cfg.max_message
-        msg: Any = None
-        unreadable = ""
+        message: Any = None
+        unreadable: Message | None = None
         if not oversized:
             try:
-                msg = json.loads(text)
+                message = json.loads(text)
             except json.JSONDecodeError:
-                unreadable = "the message is not JSON"
+                unreadable = msg("srv_not_json")
             except RecursionError:
-                unreadable = "the message is nested too deeply"
-        ref = msg.get("ref") if isinstance(msg, dict) else None
+                unreadable = msg("srv_too_deep")
+        ref = message.get("ref") if isinstance(message, dict) else None
         if ref is not None and not isinstance(ref, str | int):
             ref = None
         if oversized:
-            return ClientError("too_large", f"messages are limited to {cfg.max_message} bytes").to_json()
-        if unreadable:
+            return ClientError("too_large", msg("srv_too_large", n=cfg.max_message)).to_json()
+        if unreadable is not None:
             return ClientError("bad_json", unreadable).to_json()
-        return await dispatch(conn, text, msg, ref)
+        return await dispatch(conn, text, message, ref)
 
-    async def dispatch(conn: Connection | RemoteConn, text: str, msg: Any, ref: Any,
+    async def dispatch(conn: Connection | RemoteConn, text: str, message: Any, ref: Any,
                        again: bool = False) -> dict[str, Any] | None:
-        """A message admitted by the limits and read as JSON (``msg``): its answer."""
+        """A message admitted by the limits and read as JSON (``message``): its answer."""
         try:
-            if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-                raise ClientError("bad_message", "a message is a JSON object with a string 'type'")
-            t = msg["type"]
+            if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+                raise ClientError("bad_message", msg("srv_message_object"))
+            t = message["type"]
             if t not in CLIENT_TYPES:
-                raise ClientError("unknown_type", f"unknown message type {t!r}")
+                raise ClientError("unknown_type", msg("srv_unknown_type", type=t))
             if t == "ping":
                 return {"type": "pong", "ref": ref}
             if isinstance(conn, Connection) and conn.relay is not None and relays is not None:
                 relays.forward(conn.relay, text, t)  # the table's owner answers (through this process's channel)
                 return None
             if t == "hello":
-                return await hello(conn, msg, text)
+                return await hello(conn, message, text)
             if conn.table is None:
-                raise ClientError("no_table", "say hello first: {\"type\": \"hello\", \"v\": 1, \"table\": ...}")
+                raise ClientError("no_table", msg("srv_hello_first"))
             if t == "sync":
-                await conn.table.attach_again(conn, msg.get("last"))
+                await conn.table.attach_again(conn, message.get("last"))
                 return None
-            reply = await conn.table.handle(conn, msg)
+            reply = await conn.table.handle(conn, message)
             if reply is not None and ref is not None:
                 reply["ref"] = ref
             return reply
@@ -585,24 +586,24 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                 with contextlib.suppress(Exception):
                     await asyncio.shield(conn.moving)
                 if conn.relay is not None or conn.table is not None:
-                    return await dispatch(conn, text, msg, ref, again=True)
-            return ClientError("server_error", "the table moved to another process: try again").to_json(ref)
+                    return await dispatch(conn, text, message, ref, again=True)
+            return ClientError("server_error", msg("srv_table_moved")).to_json(ref)
         except Exception:  # a fault of the server's, not the client's: say so, keep the connection
-            log.exception("message of type %r", msg.get("type") if isinstance(msg, dict) else None)
-            return ClientError("server_error", "the server could not handle this message").to_json(ref)
+            log.exception("message of type %r", message.get("type") if isinstance(message, dict) else None)
+            return ClientError("server_error", msg("srv_server_error")).to_json(ref)
 
-    async def hello(conn: Connection | RemoteConn, msg: dict[str, Any], text: str) -> dict[str, Any] | None:
+    async def hello(conn: Connection | RemoteConn, message: dict[str, Any], text: str) -> dict[str, Any] | None:
         if isinstance(conn, Connection):
             conn.greeted = True
-        v = msg.get("v")
+        v = message.get("v")
         if v != PROTOCOL_VERSION:
-            raise ClientError("version", f"this server speaks protocol version {PROTOCOL_VERSION}, not {v!r}")
+            raise ClientError("version", msg("srv_version", v=PROTOCOL_VERSION, got=repr(v)))
         if conn.table is not None:
-            raise ClientError("not_now", "this connection has already joined a table (use sync to catch up)")
-        conn.lang = check_lang(msg.get("lang"))
+            raise ClientError("not_now", msg("srv_joined_already"))
+        conn.lang = check_lang(message.get("lang"), conn.lang)  # else the Accept-Language of its handshake
         if isinstance(conn, Connection):
-            conn.batch = msg.get("batch") is True
-        tid = msg.get("table")
+            conn.batch = message.get("batch") is True
+        tid = message.get("table")
         if cluster is not None and isinstance(tid, str) and 0 < len(tid) <= 32 and tid.isascii() and tid.isalnum():
             owner = await owner_when_up(conn, tid)
             if owner is not None:
@@ -610,27 +611,30 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                     conn.send_close()  # its front finds the owner
                     return None
                 try:
-                    conn.relay = relays.open(conn, tid, owner, msg, text)
+                    if "lang" not in message:  # the owner answers in the language this process found
+                        message = {**message, "lang": conn.lang}
+                        text = encode(message)
+                    conn.relay = relays.open(conn, tid, owner, message, text)
                 except ClusterError as e:  # this process is stopping: the client connects again, elsewhere
-                    conn.send(ClientError("unavailable", str(e)).to_json())
+                    conn.send(ClientError("unavailable", msg("srv_unavailable")).to_json())
                     conn.close_code = MOVED_CODE
                     conn.send_close()
-                    raise ClientError("unavailable", str(e)) from e
-                conn.hello = msg
+                    raise ClientError("unavailable", msg("srv_unavailable")) from e
+                conn.hello = message
                 return None
         if isinstance(conn, Connection):
-            conn.hello = msg
+            conn.hello = message
         for _ in range(3):
             t = await hub.get(tid) if isinstance(tid, str) else None
             if t is None:
-                raise ClientError("no_table", f"no table {msg.get('table')!r}")
+                raise ClientError("no_table", msg("srv_no_table", table=str(message.get("table"))))
             try:
-                await t.attach(conn, msg.get("token"), msg.get("name"), msg.get("last"), msg.get("held"),
-                               msg.get("creator"))
+                await t.attach(conn, message.get("token"), message.get("name"), message.get("last"), message.get("held"),
+                               message.get("creator"))
                 return None
             except TableGone:  # it left memory while we waited for it: ask the hub again (a fresh copy)
                 continue
-        raise ClientError("server_error", "the table could not be loaded: try again")
+        raise ClientError("server_error", msg("srv_table_load"))
 
     async def owner_when_up(conn: Connection | RemoteConn, tid: str) -> str | None:
         """The table's owner (None: this process), asked again while Redis does not answer: the ``hello`` waits,
@@ -645,10 +649,10 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                 stopping = cluster is None or cluster.closing
                 if stopping or conn.closed or time.monotonic() + delay > deadline:
                     if isinstance(conn, Connection) and not conn.closed:  # never left open unjoined
-                        conn.send(ClientError("unavailable", str(e)).to_json())
+                        conn.send(ClientError("unavailable", msg("srv_unavailable")).to_json())
                         conn.close_code = MOVED_CODE if stopping else TRY_LATER_CODE
                         conn.send_close()
-                    raise ClientError("unavailable", str(e)) from e
+                    raise ClientError("unavailable", msg("srv_unavailable")) from e
             await asyncio.sleep(delay)
             delay = min(2 * delay, 1.0)
 
@@ -726,9 +730,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         WebSocketRoute("/ws", ws_endpoint),
     ]
     routes += director_routes(desks, limited, lambda r: _ip(r.client), account_pages.account,
-                              accounts.named, accounts.names_of)  # the tournament desk (docs/tournaments.md)
+                              accounts.named, accounts.names_of, account_pages.lang)  # the tournament desk (docs/tournaments.md)
     routes += account_pages.routes(limited, lambda r: _ip(r.client))  # accounts (docs/accounts.md)
-    routes += coach_routes(coach, hub, limited, lambda r: _ip(r.client), desks.sealed, request_lang)
+    routes += coach_routes(coach, hub, limited, lambda r: _ip(r.client), desks.sealed, account_pages.lang)
     # every text answer compressed where the browser accepts gzip (the page's files are compressed once, in
     # assets.py; a stream, such as the coach's progress, is flushed chunk by chunk)
     app = Starlette(routes=routes, lifespan=lifespan,

@@ -46,7 +46,7 @@ from ..messages import Message, message_to_json, msg, render
 from ..parallel import mp_context
 from .coach_store import AnalysisStore
 from .config import ServerConfig
-from .protocol import ClientError
+from .protocol import ClientError, refusal
 from .seats import check_token, seat_of_token
 from .store import Store, token_hash
 
@@ -385,28 +385,28 @@ def routes(
     limited: Callable[[Handler], Handler],
     ip_of: Callable[[Request], str],
     sealed: Callable[[str], bool],
-    lang_of: Callable[[Request], str],
+    lang_of: Callable[[Request], Awaitable[str]],
 ) -> list[Route]:
     """The coach's route, for :func:`burraco.server.app.create_app` (``limited``: the per-address request limit;
     ``ip_of``: the address a request counts against; ``sealed``: whether a table's records are closed now;
     ``lang_of``: the language a request asks its texts in)."""
 
     async def analysis(request: Request) -> Response:
-        lang = lang_of(request)
+        lang = await lang_of(request)
         table_id = request.path_params["table_id"]
         game_no = int(request.path_params["game_no"])
         try:
             token = _bearer(request)
             t = await hub.get(table_id)
             if t is None:
-                raise ClientError("not_found", "no such table")
+                raise ClientError("not_found", msg("srv_no_such_table"))
             if sealed(t.id):
                 raise CoachRefusal("sealed", 403, msg("te_sealed"))
             seat, got = await coach.ask(t, game_no, token, ip_of(request))
         except CoachRefusal as e:
             return e.response(lang)
         except ClientError as e:
-            return JSONResponse({"error": e.code, "message": e.message}, status_code=404)
+            return refusal(e.code, e.msg, lang, 404)
         players = len(t.seats)
         head = {"table": t.id, "game_no": game_no, "seat": seat, "lang": lang}
 

@@ -332,7 +332,8 @@ class Directors:
                    "director", "adjusted", "prizes"}
         unknown = sorted(set(spec) - allowed)
         if unknown:
-            raise DeskError("bad_request", f"unknown field(s) {', '.join(unknown)} (fields: {', '.join(sorted(allowed))})")
+            raise DeskError("bad_request", msg("srv_unknown_fields", fields=", ".join(unknown),
+                                                 allowed=", ".join(sorted(allowed))))
         kw = dict(spec)
         director = kw.pop("director", "")
         if not isinstance(director, str) or len(director) > 64:
@@ -349,9 +350,9 @@ class Directors:
             raise DeskError("bad_request", msg("te_minutes_whole"))
         for k in ("date", "kind", "rules", "seeding", "ranking", "adjusted"):
             if k in kw and not isinstance(kw[k], str):
-                raise DeskError("bad_request", f"'{k}' must be a string")
+                raise DeskError("bad_request", msg("srv_field_string", field=k))
         if "duplicate" in kw and not isinstance(kw["duplicate"], bool):
-            raise DeskError("bad_request", "'duplicate' is true or false")
+            raise DeskError("bad_request", msg("srv_field_bool", field="duplicate"))
         kw.setdefault("seed", secrets.randbits(31))  # each event its own lot (ties, random seeding)
         if kw.get("duplicate"):  # the deals of its online tables: 256 bits, committed now, revealed at the end
             kw["deal_secret"] = secrets.token_bytes(32).hex()
@@ -392,7 +393,7 @@ class Directors:
                 dup = {"secret": ev.setup.deal_secret, "label": f"event {d.id} round {rs.number}"}
             out = await self.hub.create_table(spec, owner_ip=owner_ip, duplicate=dup, event=d.id)
         except ClientError as e:
-            raise DeskError(e.code, msg("te_online_create", table=t.number, error=e.message)) from e
+            raise DeskError(e.code, msg("te_online_create", table=t.number, error=e.msg)) from e
         return {"mode": "online", "table_id": out["id"], "creator": out["creator"], "seats": out["tokens"],
                 "computers": computers}
 

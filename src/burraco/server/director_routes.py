@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from ..messages import LANGS, Message, msg, render, text
+from ..messages import LANGS, msg, render
 from ..rules import RulesError, preset
 from ..tournament import Event, LineScore, TournamentError, printouts
 from ..tournament.event import ADJUSTED, MAX_ROUNDS
@@ -34,7 +34,7 @@ from .director import (
     sheet_entry,
     whole_field,
 )
-from .protocol import DEFAULT_LEVEL, ClientError
+from .protocol import DEFAULT_LEVEL, ClientError, refusal
 from .seats import check_level
 from .security import PRINT_CSP
 from .store import token_hash
@@ -43,32 +43,15 @@ log = logging.getLogger("burraco.server")
 Handler = Callable[[Request], Awaitable[Response]]
 
 
-def request_lang(request: Request) -> str:
-    """The language a refusal is written in: ``?lang=``, else the first of ``Accept-Language`` that the
-    catalogues have, else English (the desk's pages send their own language)."""
-    q = request.query_params.get("lang", "")
-    if q in LANGS:
-        return q
-    for part in request.headers.get("accept-language", "").split(","):
-        tag = part.split(";")[0].strip().lower()[:2]
-        if tag in LANGS:
-            return tag
-    return "en"
-
-
-def _err(code: str, message: Message, lang: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": code, "message": render(message, lang)}, status_code=status)
-
-
 async def _body(request: Request) -> bytes:
     declared = request.headers.get("content-length", "0")
     if declared.isdigit() and int(declared) > MAX_BODY:
-        raise DeskError("too_large", f"the request body is too large ({MAX_BODY // 1024} KiB at most)", 413)
+        raise DeskError("too_large", msg("srv_body_large", kib=MAX_BODY // 1024), 413)
     body = b""
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_BODY:
-            raise DeskError("too_large", f"the request body is too large ({MAX_BODY // 1024} KiB at most)", 413)
+            raise DeskError("too_large", msg("srv_body_large", kib=MAX_BODY // 1024), 413)
     return body
 
 
@@ -77,9 +60,9 @@ async def _json(request: Request) -> dict[str, Any]:
     try:
         out = json.loads(body or b"{}")
     except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
-        raise DeskError("bad_json", "the request body is not JSON") from e
+        raise DeskError("bad_json", msg("acc_e_json")) from e
     if not isinstance(out, dict):
-        raise DeskError("bad_request", "the body must be a JSON object")
+        raise DeskError("bad_request", msg("srv_body_object"))
     return out
 
 
@@ -104,7 +87,7 @@ async def _linked(p: str | dict[str, Any], account_named: Callable[[str], Awaita
         return {"name": p}
     given = p.get("account", "")
     if not isinstance(given, str):
-        raise DeskError("bad_request", "a player's 'account' is the name of an account of this server")
+        raise DeskError("bad_request", msg("srv_account_field"))
     if not given.strip():
         return {k: v for k, v in p.items() if k != "account"}
     who = await account_named(given)
@@ -116,7 +99,8 @@ async def _linked(p: str | dict[str, Any], account_named: Callable[[str], Awaita
 def routes(dirs: Directors, limited: Callable[[Handler], Handler], ip_of: Callable[[Request], str],
            account_of: Callable[[Request], Awaitable[Account | None]],
            account_named: Callable[[str], Awaitable[Account | None]],
-           names_of: Callable[[set[str]], Awaitable[dict[str, str]]]) -> list[Route]:
+           names_of: Callable[[set[str]], Awaitable[dict[str, str]]],
+           lang_of: Callable[[Request], Awaitable[str]]) -> list[Route]:
     """The desk's routes, for :func:`burraco.server.app.create_app` (``limited``: its per-address request
     limit; ``ip_of``: the address a request counts against; ``account_of``: the account the request's session
     cookie is signed in to, ``account_named``: the account of a name, ``names_of``: the names now of accounts by
@@ -132,11 +116,11 @@ def routes(dirs: Directors, limited: Callable[[Handler], Handler], ip_of: Callab
             try:
                 return await handler(request)
             except DeskError as e:
-                return _err(e.code, e.msg, request_lang(request), e.status)
+                return refusal(e.code, e.msg, await lang_of(request), e.status)
             except TournamentError as e:
-                return _err("refused", e.msg, request_lang(request))
+                return refusal("refused", e.msg, await lang_of(request))
             except ClientError as e:
-                return _err(e.code, text(e.message), request_lang(request))
+                return refusal(e.code, e.msg, await lang_of(request))
 
         return limited(wrapped)
 
@@ -146,7 +130,7 @@ def routes(dirs: Directors, limited: Callable[[Handler], Handler], ip_of: Callab
     async def create(request: Request) -> Response:
         if dirs.hub.config.director_signin == "account":  # only a signed-in account (docs/tournaments.md)
             if not same_origin(request):  # the session is a cookie: no other site's page may use it
-                raise DeskError("csrf", "this request came from another site's page: refused", 403)
+                raise DeskError("csrf", msg("acc_e_request_origin"), 403)
             who = await account_of(request)
             if who is None or who.bot:
                 raise DeskError("signin", msg("te_signin_account"), 401)
@@ -237,11 +221,10 @@ def routes(dirs: Directors, limited: Callable[[Handler], Handler], ip_of: Callab
             if what == "register":
                 people = body.get("people")
                 if not isinstance(people, list) or not all(isinstance(p, (str, dict)) for p in people):
-                    raise DeskError("bad_request", "'people' lists the players (names, or {name, club, member, "
-                                    "account})")
+                    raise DeskError("bad_request", msg("srv_people_field"))
                 name = body.get("name")
                 if not isinstance(name, str):
-                    raise DeskError("bad_request", "'name' is the entrant's name")
+                    raise DeskError("bad_request", msg("srv_entrant_name"))
                 reg: dict[str, Any] = {"type": "register", "name": name, "at": at, "by": by,
                                        "people": [await _linked(p, account_named) for p in people]}
                 if "categories" in body:
@@ -250,8 +233,7 @@ def routes(dirs: Directors, limited: Callable[[Handler], Handler], ip_of: Callab
             elif what == "lineup":
                 pairs = body.get("pairs")
                 if not isinstance(pairs, list) or not all(isinstance(x, list) for x in pairs):
-                    raise DeskError("bad_request", "'pairs' lists the team's pairs for the next round, each two "
-                                    "player numbers (from 0, in registration order), e.g. [[0, 2], [1, 3]]")
+                    raise DeskError("bad_request", msg("srv_pairs_field"))
                 await dirs.commit(d, lambda ev: ev.lineup(str(body.get("team")), pairs, at=at, by=by))
             elif what == "withdraw":
                 await dirs.commit(d, lambda ev: ev.withdraw(str(body.get("entrant")), at=at, by=by))
@@ -303,7 +285,7 @@ def routes(dirs: Directors, limited: Callable[[Handler], Handler], ip_of: Callab
             elif what == "lot":
                 order = body.get("entrants")
                 if not isinstance(order, list) or not all(isinstance(x, str) for x in order):
-                    raise DeskError("bad_request", "'entrants' lists the entrants level after every other step")
+                    raise DeskError("bad_request", msg("srv_entrants_field"))
                 if body.get("draw"):  # the desk draws for the director: a fair shuffle, recorded as his
                     order = list(order)
                     secrets.SystemRandom().shuffle(order)
@@ -311,7 +293,7 @@ def routes(dirs: Directors, limited: Callable[[Handler], Handler], ip_of: Callab
                 e = {"type": "lot", "round": body.get("round", closed), "entrants": order, "by": by, "at": at}
                 await dirs.commit(d, applier(e))
             else:
-                raise DeskError("not_found", f"unknown desk action {what!r}", 404)
+                raise DeskError("not_found", msg("srv_unknown_action", what="desk", action=what), 404)
             await dirs.sync(d)
             return JSONResponse(dirs.desk_json(d, await names(d)))
 
@@ -345,7 +327,7 @@ def routes(dirs: Directors, limited: Callable[[Handler], Handler], ip_of: Callab
             elif what == "confirm":
                 await dirs.commit(d, lambda ev: ev.confirm(t.number, hand, by=ln, round=rs.number, at=at))
             else:
-                raise DeskError("not_found", f"unknown score action {what!r}", 404)
+                raise DeskError("not_found", msg("srv_unknown_action", what="score", action=what), 404)
         return await line(request)
 
     async def printout(request: Request) -> Response:
@@ -367,8 +349,8 @@ def routes(dirs: Directors, limited: Callable[[Handler], Handler], ip_of: Callab
                     text = (printouts.participants_csv(ev, await names(d)) if doc == "participants"
                             else printouts.federation_csv(ev))
                 else:
-                    raise DeskError("not_found", f"no CSV of {doc!r} (standings, sheets, participants, "
-                                    "federation)", 404)
+                    raise DeskError("not_found", msg("srv_no_document", what="CSV", doc=doc,
+                                                    known="standings, sheets, participants, federation"), 404)
                 return Response(text, media_type="text/csv; charset=utf-8", headers={
                     "Content-Disposition": f'attachment; filename="{d.id}-{doc}.csv"'})
             public = request.headers.get("authorization") is None
@@ -389,9 +371,9 @@ def routes(dirs: Directors, limited: Callable[[Handler], Handler], ip_of: Callab
             }
             maker = makers.get(doc)
             if maker is None or fmt not in ("html", "pdf"):
-                raise DeskError("not_found", f"no printout {doc}.{fmt} (standings, pairings, sheets, tablecards, "
-                                "namecards, final, participants, compare as html or pdf; standings, sheets, "
-                                "participants, federation as csv)", 404)
+                raise DeskError("not_found", msg("srv_no_document", what="printout", doc=f"{doc}.{fmt}", known=(
+                    "standings, pairings, sheets, tablecards, namecards, final, participants, compare as html or "
+                    "pdf; standings, sheets, participants, federation as csv")), 404)
             document = maker()
         if fmt == "html":
             return Response(printouts.to_html(document), media_type="text/html; charset=utf-8",
@@ -405,7 +387,7 @@ def routes(dirs: Directors, limited: Callable[[Handler], Handler], ip_of: Callab
     async def texts(request: Request) -> Response:
         lang = request.path_params["lang"]
         if lang not in LANGS:
-            raise DeskError("not_found", f"no texts in {lang!r} (languages: {', '.join(LANGS)})", 404)
+            raise DeskError("not_found", msg("srv_no_lang", what="texts", lang=lang, langs=", ".join(LANGS)), 404)
         body = texts_cache.get(lang)
         if body is None:
             body = texts_cache[lang] = json.dumps(page_texts(lang), ensure_ascii=False).encode()
@@ -439,9 +421,9 @@ async def _start(dirs: Directors, d: Desk, body: dict[str, Any], owner_ip: str) 
     online = body.get("online", [])
     computers = body.get("computers", {})
     if not (online == "all" or (isinstance(online, list) and all(isinstance(x, int) for x in online))):
-        raise DeskError("bad_request", "'online' lists the numbers of the tables played online (or is \"all\")")
+        raise DeskError("bad_request", msg("srv_online_field"))
     if not isinstance(computers, dict):
-        raise DeskError("bad_request", "'computers' maps a table number to {seat: computer level}")
+        raise DeskError("bad_request", msg("srv_computers_field"))
     trial = Event(ev.setup, ev.log)  # pair on a copy first: a refused start changes nothing
     at = now_iso()
     rs = trial.start_round(at=at, by=d.by)

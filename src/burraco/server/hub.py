@@ -12,6 +12,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
+from ..messages import msg
 from ..rules import rules_from_json, rules_to_json
 from ..seats import seat_names
 from .config import ServerConfig
@@ -127,11 +128,10 @@ class Hub:
         there is no such table, or another process serves it: ``what`` is to be done from a page it serves)."""
         t = await self.get(table_id, touch=False)
         if t is None:
-            raise ClientError("not_found", f"no table {table_id!r}")
+            raise ClientError("not_found", msg("srv_no_table", table=table_id))
         async with t.lock:
             if t.unloaded:
-                raise ClientError("not_now", f"table {table_id} is served by another process of this server: {what} "
-                                  "from a page that process serves")
+                raise ClientError("not_now", msg("srv_other_process", table=table_id))
             yield t
 
     async def close_table(self, table_id: str, why: str) -> None:
@@ -140,8 +140,8 @@ class Hub:
         no such table, it is closed already, or another process serves it (close it there)."""
         async with self._held_here(table_id, "close it") as t:
             if t.status in ("finished", "abandoned"):
-                raise ClientError("not_now", f"table {table_id} is closed already ({t.status})")
-            await t._emit([("closed", {"status": "abandoned", "why": why})], status="abandoned")
+                raise ClientError("not_now", msg("srv_closed_already", table=table_id))
+            await t._emit([("closed", {"status": "abandoned", "why": why, "by": "admin"})], status="abandoned")
 
     async def remove_chat(self, table_id: str, n: int, why: str) -> None:
         """Remove the chat line that is event ``n`` of a table (a site administrator's decision, docs/accounts.md):
@@ -152,9 +152,9 @@ class Hub:
         async with self._held_here(table_id, "remove the line") as t:
             ev = next((e for e in t.events if e.n == n), None)
             if ev is None or ev.kind != "chat":
-                raise ClientError("not_found", f"event {n} of table {table_id} is not a chat line")
+                raise ClientError("not_found", msg("srv_not_chat", n=n, table=table_id))
             if ev.data.get("removed"):
-                raise ClientError("not_now", f"chat line {n} of table {table_id} was removed already")
+                raise ClientError("not_now", msg("srv_chat_removed_already", n=n, table=table_id))
             erased = {**{k: v for k, v in ev.data.items() if k != "text"}, "text": "", "removed": True}
             await self.store.redact_event(t.id, n, "chat", erased)
             ev.data = erased
@@ -313,43 +313,43 @@ class Hub:
         them with no contributions, the same at every table of the round (docs/fairness.md). ``event``: the
         director's event whose round this table plays (the desk only): one match, no rematch."""
         if not isinstance(spec, dict):
-            raise ClientError("bad_request", "the body must be a JSON object")
+            raise ClientError("bad_request", msg("srv_body_object"))
         from ..rules import PRESETS, RulesError, preset
 
         name = spec.get("preset", "italian")
         if not isinstance(name, str) or name not in PRESETS:
-            raise ClientError("bad_request", f"unknown preset {name!r} (presets are {', '.join(PRESETS)})")
+            raise ClientError("bad_request", msg("srv_unknown_preset", preset=str(name), presets=", ".join(PRESETS)))
         overrides: dict[str, Any] = {}
         for key, field_name in (("players", "players"), ("target", "target"), ("hands", "hands_per_match")):
             v = spec.get(key)
             if v is not None:
                 if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
-                    raise ClientError("bad_request", f"'{key}' must be a positive integer")
+                    raise ClientError("bad_request", msg("srv_positive", field=key))
                 overrides[field_name] = v
         try:
             rules = preset(name, **overrides)
         except RulesError as e:
-            raise ClientError("bad_request", str(e)) from e
+            raise ClientError("bad_request", msg("srv_rules", error=str(e))) from e
         n = rules.players
         names = seat_names(n)
         seat_specs = spec.get("seats")
         if seat_specs is None:
             seat_specs = [{"kind": "human"}] + [{"kind": "computer"}] * (n - 1)
         if not isinstance(seat_specs, list) or len(seat_specs) != n:
-            raise ClientError("bad_request", f"'seats' must list {n} seats ({' '.join(names)})")
+            raise ClientError("bad_request", msg("srv_seats_count", n=n, seats=" ".join(names)))
         clock = spec.get("clock", 0)
         grace = spec.get("grace", self.config.grace)
         for key, v in (("clock", clock), ("grace", grace)):
             if not isinstance(v, int | float) or isinstance(v, bool) or not 0 <= v <= 3600:
-                raise ClientError("bad_request", f"'{key}' must be a number of seconds from 0 to 3600")
+                raise ClientError("bad_request", msg("srv_seconds", field=key))
         seats: list[Seat] = []
         tokens: dict[str, str] = {}
         for i, ss in enumerate(seat_specs):
             if not isinstance(ss, dict):
-                raise ClientError("bad_request", "each seat must be an object with a 'kind'")
+                raise ClientError("bad_request", msg("srv_seat_object"))
             kind = ss.get("kind")
             if kind not in ("human", "computer", "open"):
-                raise ClientError("bad_request", f"seat {names[i]}: kind must be human, computer or open")
+                raise ClientError("bad_request", msg("srv_seat_kind", seat=names[i]))
             level = check_level(ss.get("level")) if kind == "computer" else DEFAULT_LEVEL
             th = ""
             if kind == "human":
@@ -362,19 +362,15 @@ class Hub:
         if all(x.kind == "computer" for x in seats):
             if self.computer_tables(owner_ip) >= self.config.computer_tables_per_ip:
                 raise ClientError(
-                    "rate_limited",
-                    f"at most {self.config.computer_tables_per_ip} tables of computer players only may run at once"
-                    " from your address: wait until one has finished",
+                    "rate_limited", msg("srv_computer_tables_ip", n=self.config.computer_tables_per_ip),
                 )
             if self.computer_tables() >= self.config.computer_tables:
-                raise ClientError("rate_limited", "this server runs as many tables of computer players only as it"
-                                  " can: try again later")
+                raise ClientError("rate_limited", msg("srv_computer_tables"))
         rated = spec.get("rated", False)
         if not isinstance(rated, bool):
-            raise ClientError("bad_request", "'rated' must be true or false")
+            raise ClientError("bad_request", msg("srv_field_bool", field="rated"))
         if rated and (duplicate is not None or not any(x.kind in ("human", "open") for x in seats)):
-            raise ClientError("bad_request", "a rated table needs a seat for a person (human or open), and a "
-                              "tournament's tables are not rated")
+            raise ClientError("bad_request", msg("srv_rated_needs"))
         creator = secrets.token_urlsafe(18)
         config = {
             "rules": rules_to_json(rules),
@@ -400,7 +396,7 @@ class Hub:
                  "seats": [{"kind": s.kind, "name": s.name} for s in seats]}
         now = time.time()
         if self.cluster is not None and await self.cluster.claim(table_id) != self.cluster.node:
-            raise ClientError("server_error", "the new table could not be registered in Redis: try again")
+            raise ClientError("server_error", msg("srv_redis_register"))
         await self.store.create_table(table_id, config, [s.row() for s in seats], first, at=now)
         t = Table(self, table_id, config, seats, created=now, owner_ip=owner_ip, human_seen=now)
         t.events.append(EventRow(1, "created", first, now))

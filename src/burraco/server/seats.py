@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..messages import msg
 from .protocol import DEFAULT_LEVEL, LEVELS, MAX_NAME, ClientError
 from .store import SeatRow, token_hash
 
@@ -62,14 +63,14 @@ def check_level(level: Any) -> str:
     if level is None:
         return DEFAULT_LEVEL
     if level not in LEVELS:
-        raise ClientError("bad_request", f"unknown computer level {level!r} (levels are {', '.join(LEVELS)})")
+        raise ClientError("bad_request", msg("srv_unknown_level", level=str(level), levels=", ".join(LEVELS)))
     return str(level)
 
 
-def check_token(token: Any, what: str = "the seat token") -> str:
+def check_token(token: Any) -> str:
     """A token as a request may give it: a non-empty short string."""
     if not isinstance(token, str) or not token or len(token) > 200:
-        raise ClientError("bad_token", f"{what} must be a short string")
+        raise ClientError("bad_token", msg("srv_token_string"))
     return token
 
 
@@ -88,10 +89,10 @@ def held_seats(seats: list[Seat], held: Any) -> list[Seat]:
     if held is None:
         return []
     if not isinstance(held, list) or len(held) > MAX_HELD:
-        raise ClientError("bad_message", f"'held' must be a list of at most {MAX_HELD} seat tokens")
+        raise ClientError("bad_message", msg("srv_held_list", n=MAX_HELD))
     out: list[Seat] = []
     for tok in held:
-        s = seat_of_token(seats, check_token(tok, "each token in 'held'"))
+        s = seat_of_token(seats, check_token(tok))
         if s is not None and s.kind in ("human", "left") and s not in out:
             out.append(s)
     return out
@@ -104,15 +105,13 @@ def one_seat(
     """Refuse (``one_seat``) a second seat at a table: the connection is ``seated`` at another seat, or its browser
     holds another seat, by a token it reports (``held``) or by its ``guest`` cookie."""
     if seated is not None and (want is None or seated != want.index):
-        raise ClientError("one_seat", f"you already hold seat {names[seated]} at this table: one person, one seat")
+        raise ClientError("one_seat", msg("srv_one_seat", seat=names[seated]))
     mine = held_seats(seats, held)
     if guest:
         mine += [s for s in seats if s.kind in ("human", "left") and guest in s.guests and s not in mine]
     for s in mine:
         if want is None or s.index != want.index:
-            raise ClientError(
-                "one_seat", f"this browser holds seat {names[s.index]} at this table: one person, one seat"
-                " (go back to it, or leave it first)")
+            raise ClientError("one_seat", msg("srv_one_seat_browser", seat=names[s.index]))
 
 
 def computer_name(level: str) -> str:

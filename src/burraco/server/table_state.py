@@ -23,7 +23,7 @@ from ..bots.base import Player
 from ..deal import Deal
 from ..game import Game
 from ..match import Match
-from ..messages import Message, message_to_json, msg, render
+from ..messages import Message, msg, render
 from ..rules import Rules, rules_from_json, rules_to_json
 from ..seats import seat_names
 from ..takeback import TAKE_BACK_VERBS, why_not
@@ -89,6 +89,8 @@ class TableState:
     config: dict[str, Any]
     seats: list[Seat]
     status: str = "waiting"  # waiting | playing | finished
+    #: who closed it, from its ``closed`` event: "admin" for a site administrator (docs/accounts.md), else None
+    closed_by: str | None = None
     created: float = 0.0
     events: list[EventRow] = field(default_factory=list)
     matches: list[Match] = field(default_factory=list)
@@ -238,6 +240,7 @@ class TableState:
             self.seats[int(d["seat"])].away = bool(d["away"]) and not rebuilding
         elif k == "closed":
             self.status = str(d.get("status", "abandoned"))
+            self.closed_by = d.get("by") if isinstance(d.get("by"), str) else None
         if k in GAME_EVENTS:
             self.last_game_n = ev.n
         self.events.append(ev)
@@ -462,6 +465,8 @@ class TableState:
             "created": self.created,
             "timeouts": r.has_timeouts,
             "event": self.config.get("event"),  # a director's event plays one match here (no rematch)
+            # (accounts) "admin" where the site's administrator closed it (its ``closed`` event says ``by``)
+            **({"closed_by": self.closed_by} if self.closed_by else {}),
         }
 
     def clock_json(self) -> dict[str, Any] | None:
@@ -566,7 +571,7 @@ class TableState:
         """The record (RECORDS.md §3) of a finished game, with the table's names as extra headers."""
         done = {g["game_no"] for g in self.finished_games()}
         if game_no not in done:
-            raise ClientError("not_found", f"game {game_no} of table {self.id} has not finished (or does not exist)")
+            raise ClientError("not_found", msg("srv_game_not_finished", game=game_no, table=self.id))
         rec = self.matches[game_no].to_record()
         for i, h in enumerate(rec["hands"]):
             c = self.commits.get((game_no, i))
@@ -617,6 +622,4 @@ class TableState:
 
 def sealed_error() -> ClientError:
     """The refusal of a spectator at a sealed table (docs/tournaments.md "Duplicate events")."""
-    err = ClientError("sealed", render(msg("te_watch_sealed")))
-    err.detail = message_to_json(msg("te_watch_sealed"))
-    return err
+    return ClientError("sealed", msg("te_watch_sealed"))

@@ -24,7 +24,7 @@ from ..actions import ActionError
 from ..bots.hint import hint as engine_hint
 from ..fair import FairError, check_contribution, fair_deal
 from ..match import Match
-from ..messages import LANGS, message_to_json, msg, render
+from ..messages import LANGS, message_to_json, msg
 from . import ratings
 from .bots import schedule_bot
 from .commits import HandCommit, new_commit
@@ -216,38 +216,34 @@ class Table(TableState):
         had never been played; the game's record lists it under ``takebacks``."""
         seat = self._need_seat(conn)
         if not isinstance(expect, int) or isinstance(expect, bool):
-            raise ClientError("bad_message", "'n' must be the number of the last event you have seen")
+            raise ClientError("bad_message", msg("srv_event_number", field="n"))
         if expect < self.last_game_n:
-            raise ClientError("stale", f"the game changed after event {expect} (now at {self.last_game_n}):"
-                              " nothing taken back")
+            raise ClientError("stale", msg("srv_stale_takeback", n=expect, now=self.last_game_n))
         why = self.takeback_refusal(seat.index)
         g = self.game
         if why is not None or g is None:
-            err = ClientError("not_now", render(why or msg("takeback_nothing")))
-            err.detail = message_to_json(why or msg("takeback_nothing"))
-            raise err
+            raise ClientError("not_now", why or msg("takeback_nothing"))
         await self._emit([("takeback", {"game_no": len(self.matches) - 1, "hand_no": len(self.match.games) - 1
                                         if self.match else 0, "seat": self.seat_names[seat.index],
                                         "at": len(g.actions) - 1, "action": str(g.actions[-1])})])
 
-    async def _contribute(self, conn: Sink, msg: dict[str, Any]) -> None:
+    async def _contribute(self, conn: Sink, message: dict[str, Any]) -> None:
         """A seated person's contribution to the deal the table has committed to (lock held)."""
         seat = self._need_seat(conn)
         c = self.pending_commit()
         if c is None:
-            raise ClientError("not_now", "no deal is waiting for contributions now")
+            raise ClientError("not_now", msg("srv_no_contribution"))
         if not c.contribute:
-            raise ClientError("not_now", "this table deals a duplicate event's hands: nobody contributes to them")
-        if msg.get("commitment") != c.commitment:
-            raise ClientError("stale", f"this contribution is for another deal: the table has committed to"
-                              f" {c.commitment} (hand {c.hand_no + 1})")
+            raise ClientError("not_now", msg("srv_duplicate_no_contribution"))
+        if message.get("commitment") != c.commitment:
+            raise ClientError("stale", msg("srv_stale_contribution", commitment=c.commitment, hand=c.hand_no + 1))
         letter = self.seat_names[seat.index]
         if letter in c.contributions:
-            raise ClientError("not_now", "your contribution to this deal is in already")
+            raise ClientError("not_now", msg("srv_contributed"))
         try:
-            value = check_contribution(msg.get("value"))
+            value = check_contribution(message.get("value"))
         except FairError as e:
-            raise ClientError("bad_message", f"'value': {e.message}") from e
+            raise ClientError("bad_message", msg("srv_bad_value", error=e.msg)) from e
         await self._emit([("contribution", {"game_no": c.game_no, "hand_no": c.hand_no, "seat": letter,
                                             "value": value})])
 
@@ -259,32 +255,30 @@ class Table(TableState):
             return  # sent again (its connection's process changed owner): applied once, acknowledged by its event
         g = self.game
         if not self.hand_running() or g is None:
-            raise ClientError("not_now", "no hand is being played at this table now")
+            raise ClientError("not_now", msg("srv_no_hand"))
         if not isinstance(expect, int) or isinstance(expect, bool):
-            raise ClientError("bad_message", "'n' must be the number of the last event you have seen")
+            raise ClientError("bad_message", msg("srv_event_number", field="n"))
         if expect > self.n:
-            raise ClientError("bad_message", f"event {expect} does not exist yet (the last is {self.n})")
+            raise ClientError("bad_message", msg("srv_no_event_yet", n=expect, last=self.n))
         if expect < self.last_game_n:
-            raise ClientError(
-                "stale", f"the game changed after event {expect} (now at {self.last_game_n}): action not applied"
-            )
+            raise ClientError("stale", msg("srv_stale_action", n=expect, now=self.last_game_n))
         if not isinstance(text, str) or not text.strip():
-            raise ClientError("bad_message", "'action' must be an action string such as 'N draw'")
+            raise ClientError("bad_message", msg("srv_action_string"))
         try:
             a = g.parse(text)
         except ActionError as e:
             raise engine_refusal(e, "invalid") from e
         if seat is None:
             if a.seat:
-                raise ClientError("other_seat", f"the tournament director calls only 'timeout', not '{text}'")
+                raise ClientError("other_seat", msg("srv_director_timeout_only", action=text))
             me = ""
         else:
             me = self.seat_names[seat]
             if a.seat != me:
                 who = a.seat or "the tournament director"
-                raise ClientError("other_seat", f"you play seat {me}; '{text}' is an action of {who}")
+                raise ClientError("other_seat", msg("srv_other_seat", seat=me, action=text, other=who))
             if g.current_seat != seat:
-                raise ClientError("out_of_turn", f"it is {self.seat_names[g.current_seat]}'s turn, not yours")
+                raise ClientError("out_of_turn", msg("srv_out_of_turn", seat=self.seat_names[g.current_seat]))
         err = g.check(a)
         if err is not None:
             raise engine_refusal(err, err.kind)
@@ -319,7 +313,7 @@ class Table(TableState):
         if token is not None:
             check_token(token)
         if last is not None and (not isinstance(last, int) or isinstance(last, bool) or last < 0):
-            raise ClientError("bad_message", "'last' must be the number of the last event you have seen")
+            raise ClientError("bad_message", msg("srv_event_number", field="last"))
         async with self.lock:
             if self.unloaded:  # this copy left memory after the caller found it: the caller asks the hub again
                 raise TableGone(self.id)
@@ -327,10 +321,7 @@ class Table(TableState):
                 # resolved under the lock: a seat left and taken meanwhile no longer answers to the old token
                 seat = seat_of_token(self.seats, token)
                 if seat is None:
-                    raise ClientError(
-                        "bad_token", "this seat link is not valid at this table (it never was, or its seat has been"
-                        " given to someone else)"
-                    )
+                    raise ClientError("bad_token", msg("srv_bad_seat_link"))
                 one_seat(self.seats, self.seat_names, seat, held, None, conn.guest)
                 self._rated_seat(seat, conn)
             signing = seat is not None and conn.account is not None and seat.account != conn.account
@@ -381,7 +372,7 @@ class Table(TableState):
     async def attach_again(self, conn: Sink, last: Any) -> None:
         """``sync``: the events after ``last`` (or a full resync) and the state, on a connection already here."""
         if last is not None and (not isinstance(last, int) or isinstance(last, bool) or last < 0):
-            raise ClientError("bad_message", "'last' must be the number of the last event you have seen")
+            raise ClientError("bad_message", msg("srv_event_number", field="last"))
         async with self.lock:
             self._catch_up(conn, last)
 
@@ -425,31 +416,32 @@ class Table(TableState):
             s = dataclasses.replace(s, **changes)
         return {"seat": s.index, "kind": s.kind, "level": s.level, "name": s.name, "claimed": s.claimed}
 
-    async def handle(self, conn: Sink, msg: dict[str, Any]) -> dict[str, Any] | None:
+    async def handle(self, conn: Sink, message: dict[str, Any]) -> dict[str, Any] | None:
         """One request of a connection already at this table; returns a direct reply, or None."""
-        t = msg["type"]
+        t = message["type"]
         if conn.seat is not None:
             self.human_seen = time.time()
         if t == "hint":  # computed off the lock: the table goes on meanwhile
-            return await self._hint(conn, msg)
+            return await self._hint(conn, message)
         async with self.lock:
             if self.unloaded:
                 raise TableGone(self.id)
             if self.status == "abandoned":
-                raise ClientError("not_now", "this table was closed: nobody played at it for too long")
+                raise ClientError("not_now", msg("srv_closed_admin") if self.closed_by == "admin"
+                                  else msg("srv_closed_idle"))
             if t == "act":
                 if conn.seat is None:
-                    raise ClientError("not_seated", "spectators cannot play: take an open seat first")
+                    raise ClientError("not_seated", msg("srv_spectator_play"))
                 s = self.seats[conn.seat]
                 # the action first: a refused one raises and changes nothing, not even the seat's "away" mark
-                await self._act(conn.seat, msg.get("action"), msg.get("n"))
+                await self._act(conn.seat, message.get("action"), message.get("n"))
                 if s.away:
                     await self._emit([("away", {"seat": s.index, "away": False, "why": "back"})])
                 await self.advance()
                 return None
             if t == "timeout":
-                self._need_creator(msg.get("token"))
-                await self._act(None, "timeout", msg.get("n"))
+                self._need_creator(message.get("token"))
+                await self._act(None, "timeout", message.get("n"))
                 await self.advance()
                 return None
             if t == "back":
@@ -459,9 +451,9 @@ class Table(TableState):
                     await self.advance()
                 return None
             if t == "chat":
-                text = msg.get("text")
+                text = message.get("text")
                 if not isinstance(text, str) or not text.strip():
-                    raise ClientError("bad_message", "'text' must be a non-empty string")
+                    raise ClientError("bad_message", msg("srv_chat_text"))
                 text = " ".join(text.split())[:MAX_CHAT]
                 who = self.seats[conn.seat].name if conn.seat is not None else "spectator"
                 seat_s = self.seat_names[conn.seat] if conn.seat is not None else None
@@ -471,7 +463,7 @@ class Table(TableState):
                 seat = self._need_seat(conn)
                 g = self.game
                 if self.status != "playing" or g is None or not g.is_over:
-                    raise ClientError("not_now", "the next hand can be asked for only between hands")
+                    raise ClientError("not_now", msg("srv_next_between"))
                 seat.ready = True
                 await self.advance()
                 self.broadcast_state()
@@ -479,40 +471,39 @@ class Table(TableState):
             if t == "rematch":
                 self._need_seat(conn)
                 if self.status != "finished":
-                    raise ClientError("not_now", "a new game can start only when the game is over")
+                    raise ClientError("not_now", msg("srv_rematch_over"))
                 if self.config.get("event"):
-                    raise ClientError("not_now", "this table played its match of a tournament round: the director "
-                                      "starts the next round")
+                    raise ClientError("not_now", msg("srv_rematch_event"))
                 await self._start_game()
                 await self.advance()
                 return None
             if t == "take":
-                return await self._take(conn, msg)
+                return await self._take(conn, message)
             if t == "contribute":
-                await self._contribute(conn, msg)
+                await self._contribute(conn, message)
                 await self.advance()
                 return None
             if t == "takeback":
-                await self._takeback(conn, msg.get("n"))
+                await self._takeback(conn, message.get("n"))
                 await self.advance()
                 return None
             if t == "leave":
                 return await self._leave(conn)
             if t == "give":
-                return await self._give(msg)
+                return await self._give(message)
             if t == "replace":
-                await self._replace(msg)
+                await self._replace(message)
                 return None
             if t == "lang":
-                lang = msg.get("lang")
+                lang = message.get("lang")
                 if not isinstance(lang, str) or lang not in LANGS:
-                    raise ClientError("bad_message", f"'lang' must be one of {', '.join(LANGS)}")
+                    raise ClientError("bad_message", msg("srv_bad_lang", langs=", ".join(LANGS)))
                 conn.lang = lang
                 self.send_full_log(conn)
                 return None
             if t == "fill":
                 self._need_seat(conn)
-                level = check_level(msg.get("level"))
+                level = check_level(message.get("level"))
                 changed = False
                 for s in self.seats:
                     if s.kind == "open" or (s.kind == "human" and not s.claimed):
@@ -522,10 +513,10 @@ class Table(TableState):
                                          on_commit=s.guests.clear)
                         changed = True
                 if not changed:
-                    raise ClientError("not_now", "there is no open seat to fill")
+                    raise ClientError("not_now", msg("srv_no_open_seat"))
                 await self.advance()
                 return None
-        raise ClientError("unknown_type", f"unknown message type {t!r}")
+        raise ClientError("unknown_type", msg("srv_unknown_type", type=str(t)))
 
     async def seat_computer(self, seat: str, level: str) -> None:
         """Put a computer player of ``level`` in ``seat`` (the tournament director replacing a participant who
@@ -538,7 +529,7 @@ class Table(TableState):
     async def _seat_computer(self, seat: Any, level: Any) -> None:
         level = check_level(level)
         if seat not in self.seat_names:
-            raise ClientError("bad_message", f"'seat' must be one of {' '.join(self.seat_names)}")
+            raise ClientError("bad_message", msg("srv_bad_seat", seats=" ".join(self.seat_names)))
         s = self.seats[self.seat_names.index(seat)]
         changes = {"kind": "computer", "level": level, "claimed": False, "token_hash": "", "away": False,
                    "name": computer_name(level)}
@@ -556,27 +547,26 @@ class Table(TableState):
         await self.advance()
         self.broadcast_presence()
 
-    async def _replace(self, msg: dict[str, Any]) -> None:
+    async def _replace(self, message: dict[str, Any]) -> None:
         """The creator gives a seat that shares its address with another seat (``shared_address``) to a computer
         player (protocol 1.6): two seats from one address may be one person seeing two hands."""
-        self._need_creator(msg.get("token"))
-        seat = msg.get("seat")
+        self._need_creator(message.get("token"))
+        seat = message.get("seat")
         if not any(seat in group for group in self.shared_address()):
-            raise ClientError("not_now", f"seat {seat} does not share its address with another seat now: only such a"
-                              " seat may be given to a computer this way")
-        await self._seat_computer(seat, msg.get("level"))
+            raise ClientError("not_now", msg("srv_replace_not_shared", seat=str(seat)))
+        await self._seat_computer(seat, message.get("level"))
 
     def _need_seat(self, conn: Sink) -> Seat:
         if conn.seat is None:
-            raise ClientError("not_seated", "only a seated player can do this")
+            raise ClientError("not_seated", msg("srv_seated_only"))
         return self.seats[conn.seat]
 
     def _need_creator(self, token: Any) -> None:
         """Only the holder of the table's creator token directs it (calls time-out)."""
         if not isinstance(token, str) or not token or len(token) > 200:
-            raise ClientError("bad_token", "'token' must be the table's creator token")
+            raise ClientError("bad_token", msg("srv_creator_token"))
         if not self._is_creator(token):
-            raise ClientError("bad_token", "this is not the creator token of this table")
+            raise ClientError("bad_token", msg("srv_not_creator"))
 
     def _is_creator(self, token: Any) -> bool:
         want = self.config.get("creator_hash")
@@ -619,18 +609,15 @@ class Table(TableState):
         if not self.rated:
             return
         if conn.account is None:
-            raise ClientError("rated", "this table is rated: only players signed in to an account sit at it (sign "
-                              "in at /account, or watch)")
+            raise ClientError("rated", msg("srv_rated_signin"))
         if conn.bot and not self.config.get("bots", False):
-            raise ClientError("rated", "this rated table does not accept bots (its creator did not ask for them)")
+            raise ClientError("rated", msg("srv_rated_no_bots"))
         if seat.account is not None and seat.account != conn.account:
-            raise ClientError("rated", f"seat {self.seat_names[seat.index]} belongs to another account at this rated"
-                              " table")
+            raise ClientError("rated", msg("srv_rated_other_account", seat=self.seat_names[seat.index]))
         other = next((s for s in self.seats if s is not seat and s.kind in ("human", "left")
                       and s.account == conn.account), None)
         if other is not None:
-            raise ClientError("one_seat", f"your account holds seat {self.seat_names[other.index]} at this rated "
-                              "table: one seat per account")
+            raise ClientError("one_seat", msg("srv_rated_one_seat", seat=self.seat_names[other.index]))
 
     async def _rate(self, game_no: int, m: Match) -> None:
         """A rated table's game has ended: rate it (server/ratings.py). A failure is logged, the table goes on."""
@@ -646,22 +633,20 @@ class Table(TableState):
         except Exception:
             log.exception("table %s: game %d could not be rated", self.id, game_no)
 
-    async def _take(self, conn: Sink, msg: dict[str, Any]) -> dict[str, Any]:
-        one_seat(self.seats, self.seat_names, None, msg.get("held"), conn.seat, conn.guest)
-        name = msg.get("seat")
+    async def _take(self, conn: Sink, message: dict[str, Any]) -> dict[str, Any]:
+        one_seat(self.seats, self.seat_names, None, message.get("held"), conn.seat, conn.guest)
+        name = message.get("seat")
         if name not in self.seat_names:
-            raise ClientError("bad_message", f"'seat' must be one of {' '.join(self.seat_names)}")
+            raise ClientError("bad_message", msg("srv_bad_seat", seats=" ".join(self.seat_names)))
         s = self.seats[self.seat_names.index(name)]
         if s.kind == "left":
-            raise ClientError(
-                "seat_reserved", f"seat {name} was left during the game: it is kept for its player (the computer"
-                " plays it meanwhile); only the table's creator may give it to someone else")
+            raise ClientError("seat_reserved", msg("srv_seat_reserved", seat=name))
         if s.kind != "open":
-            raise ClientError("seat_taken", f"seat {name} is not open")
+            raise ClientError("seat_taken", msg("srv_seat_not_open", seat=name))
         self._rated_seat(s, conn)
         token = secrets.token_urlsafe(18)
         changes = {"kind": "human", "claimed": True, "token_hash": token_hash(token), "away": False,
-                   "name": clean_name(msg.get("name"), f"Player {name}")}
+                   "name": clean_name(message.get("name"), f"Player {name}")}
 
         def committed() -> None:
             s.connected += 1
@@ -675,23 +660,22 @@ class Table(TableState):
         self.broadcast_presence()
         return {"type": "seated", "seat": name, "token": token}
 
-    async def _give(self, msg: dict[str, Any]) -> dict[str, Any]:
+    async def _give(self, message: dict[str, Any]) -> dict[str, Any]:
         """The creator gives a seat that is open or was left to someone else: a new seat token (answered by
         ``given`` with it and the invite link); the old token stops working. The seat waits for its new player
         (the take-over computer plays it after the grace period) and takes his name when he opens the link."""
-        self._need_creator(msg.get("token"))
-        name = msg.get("seat")
+        self._need_creator(message.get("token"))
+        name = message.get("seat")
         if name not in self.seat_names:
-            raise ClientError("bad_message", f"'seat' must be one of {' '.join(self.seat_names)}")
+            raise ClientError("bad_message", msg("srv_bad_seat", seats=" ".join(self.seat_names)))
         s = self.seats[self.seat_names.index(name)]
         if s.kind not in ("open", "left"):
-            raise ClientError("seat_taken", f"seat {name} is held by a player or a computer: it cannot be given")
+            raise ClientError("seat_taken", msg("srv_seat_held", seat=name))
         if self.rated:
-            raise ClientError("rated", f"seat {name} cannot be given to someone else at a rated table: it stays its "
-                              "account's (the computer plays it; leaving counts as a loss, docs/accounts.md)")
+            raise ClientError("rated", msg("srv_rated_give", seat=name))
         token = secrets.token_urlsafe(18)
         changes = {"kind": "human", "claimed": False, "token_hash": token_hash(token), "away": False,
-                   "name": clean_name(msg.get("name"), f"Player {name}")}
+                   "name": clean_name(message.get("name"), f"Player {name}")}
 
         def committed() -> None:
             s.connected = 0
@@ -704,7 +688,7 @@ class Table(TableState):
         self.broadcast_presence()
         return {"type": "given", "seat": name, "token": token, "link": f"/t/{self.id}#t={token}"}
 
-    async def _hint(self, conn: Sink, msg: dict[str, Any]) -> dict[str, Any]:
+    async def _hint(self, conn: Sink, message: dict[str, Any]) -> dict[str, Any]:
         """The engine's hint for the asking seat. Computed off the table's lock, from the seat's view (an
         immutable copy) taken under it; refused as ``stale`` when the game moved on meanwhile."""
         async with self.lock:
@@ -712,9 +696,9 @@ class Table(TableState):
             g = self.game
             m = self.match
             if not self.hand_running() or g is None or m is None or g.current_seat != seat.index:
-                raise ClientError("not_now", "a hint is given only when it is your turn")
+                raise ClientError("not_now", msg("srv_hint_turn"))
             if seat.index in self.hinting:
-                raise ClientError("not_now", "your hint is being computed: wait for it")
+                raise ClientError("not_now", msg("srv_hint_busy"))
             view = m.view(seat.index)
             legal = g.legal_actions()
             at = self.last_game_n
@@ -725,7 +709,7 @@ class Table(TableState):
             self.hinting.discard(seat.index)
         async with self.lock:
             if self.last_game_n != at or conn.seat != seat.index:
-                raise ClientError("stale", "the game moved on while the hint was computed: ask again")
+                raise ClientError("stale", msg("srv_hint_stale"))
             return {"type": "hint", "action": str(h.action), "reason": h.reason, "msg": message_to_json(h.why),
                     "n": self.n}
 
@@ -769,9 +753,7 @@ def stopped_summary(m: Match) -> dict[str, Any]:
 def engine_refusal(e: ActionError, code: str) -> ClientError:
     """A ClientError for an engine refusal: its English text, and its message code and parameters (``msg``) that
     a client renders in its own language."""
-    err = ClientError(code, e.message)
-    err.detail = message_to_json(e.msg)
-    return err
+    return ClientError(code, e.msg)
 
 
 

@@ -58,6 +58,26 @@ let admin = null;
 export async function askAdmin() {
   try { const a = (await (await fetch("/api/session")).json()).account; admin = a && a.admin && a.csrf ? a : null; } catch (e) { admin = null; }
   if (admin) { shown.delete("chatlog"); drawChat(); }
+  drawAdminClose();
+}
+// ... and a button that closes the table for everyone (the same closing as the form of /account): the players
+// hear the table's closed event, "by" the administrator, and the page tells each of them in his language
+export function drawAdminClose() {
+  const st = S.state && S.state.table ? S.state.table.status : null;
+  $("bAdminClose").hidden = !admin || st === "finished" || st === "abandoned";
+}
+async function closeTable() {
+  const r = await fetch("/api/admin/close-table?lang=" + encodeURIComponent(document.documentElement.lang || "en"), {
+    method: "POST", credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": admin.csrf },
+    body: JSON.stringify({ table: S.tableId }),
+  });
+  if (!r.ok) say(((await r.json().catch(() => null)) || {}).message || `HTTP ${r.status}`);
+}
+export function wireAdmin() {
+  $("bAdminClose").onclick = () => $("confirmClose").showModal();
+  $("closeYes").onclick = () => { $("confirmClose").close(); if (admin) closeTable(); };
+  $("closeNo").onclick = () => $("confirmClose").close();
 }
 async function removeChat(n) {
   const r = await fetch("/api/admin/remove-chat?lang=" + encodeURIComponent(document.documentElement.lang || "en"), {

@@ -7,7 +7,7 @@ import { $, el, t, word, onLang, tableTitle, showOffline, Socket } from "./core.
 import { S, act, say, send, showLine, myTurn, seatName, held, keepHeld, dropHeld, creatorToken, setSocket, setRenderer } from "./tablestate.js";
 import { drawHand, meldSelected, discardSelected, wireHand, watchHand } from "./hand.js";
 import { drawGoal, drawSeats, drawMelds, drawCenter, fitMelds, relayout, animateMove, wireCenter, LAST_MOVE_MS } from "./felt.js";
-import { drawLog, drawChat, drawScores, drawHandEnd, showInvites, showGiven, wirePanels, askAdmin } from "./panels.js";
+import { drawLog, drawChat, drawScores, drawHandEnd, showInvites, showGiven, wirePanels, askAdmin, drawAdminClose, wireAdmin } from "./panels.js";
 import { contribute, takebackButton, sharedNotice } from "./fair.js";
 
 let sock = null;
@@ -77,7 +77,8 @@ function wire() {
   wireCenter();
   wireHand();
   wirePanels();
-  askAdmin();  // a site administrator gets a button to remove each chat line
+  wireAdmin();
+  askAdmin();  // a site administrator gets a button to remove each chat line, and one to close the table
   window.addEventListener("resize", relayout);
   watchHand(relayout);
 }
@@ -148,7 +149,7 @@ function onMessage(m) {
     case "given": showGiven(m); break;
     case "left": break;
     case "error":
-      say(m.text || errText(m), m.rules);
+      say(ERRORS[m.code] ? errText(m) : m.text || m.message, m.rules);  // every refusal carries its text in our language
       if (m.code === "bad_token") { dropHeld(S.token); localStorage.removeItem("tok:" + S.tableId); S.token = null; }
       break;
   }
@@ -195,6 +196,7 @@ function onEvent(m) {
   else if (m.kind === "hand") { S.log.push({ text: `— ${t("web_hand_n")} ${d.hand_no + 1} —`, sep: true }); S.lastActs = {}; }
   else if (m.kind === "away") S.log.push({ text: `${seatName(d.seat_letter)}: ${d.away ? t("web_away") : t("web_back")}` });
   else if (m.kind === "takeback") say(t("web_took_back", { seat: seatName(d.seat), action: d.action }));
+  else if (m.kind === "closed" && d.by === "admin") { say(t("web_closed_admin")); S.log.push({ text: t("web_closed_admin"), sep: true }); }
   if (S.chat.length > 100) S.chat = S.chat.slice(-100);
 }
 
@@ -206,7 +208,8 @@ export function render() {
   const tb = s.table, v = s.view;
   const title = tableTitle(tb.name, tb.preset), rules = word("preset", tb.preset);  // the screen reader's heading
   $("tname").textContent = title === rules ? title : `${title} · ${rules}`;
-  $("tstatus").textContent = t(STATUS[tb.status] || "web_playing");
+  $("tstatus").textContent = t(tb.closed_by === "admin" ? "web_closed_by_admin" : STATUS[tb.status] || "web_playing");
+  drawAdminClose();
   const want = new URLSearchParams(location.search).get("take");
   if (want && !s.you && !S.token && S.online) {
     send({ type: "take", seat: want, name: localStorage.getItem("name") || undefined, held: held() });
