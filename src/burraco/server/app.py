@@ -527,8 +527,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                 conn.send_close()
                 limits.cut_off(conn.ip)
                 return None
-            return ClientError("rate_limited", msg("srv_slow_down")).to_json(
-                _ref(text) if len(text) <= SHORT else None)
+            return slow_down(conn.lang, _ref(text) if len(text) <= SHORT else None)
         oversized = len(text) > cfg.max_message or len(text.encode("utf-8", "replace")) > cfg.max_message
         message: Any = None
         unreadable: Message | None = None
@@ -756,12 +755,24 @@ def _ref(text: str) -> str | int | None:
     return ref if isinstance(ref, str | int) else None
 
 
+#: the refusal of a message past the rate limit, made once per language (a flood meets it at every message)
+_SLOW_DOWN: dict[str, dict[str, Any]] = {}
+
+
+def slow_down(lang: str, ref: str | int | None) -> dict[str, Any]:
+    """``rate_limited`` for a message past its connection's limit, with its ``text`` in ``lang`` (and ``ref``)."""
+    made = _SLOW_DOWN.get(lang)
+    if made is None:
+        made = _SLOW_DOWN[lang] = with_text(ClientError("rate_limited", msg("srv_slow_down")).to_json(), lang)
+    return dict(made) if ref is None else {**made, "ref": ref}
+
+
 def with_text(reply: dict[str, Any], lang: str) -> dict[str, Any]:
     """(1.2) A refusal or a hint that carries ``msg`` also carries ``text``: it rendered in the connection's
     language, cards as symbols (``burraco.messages.render`` with ``player=True``), and ``rules``: the rules of the
     rule book it cites (``["3.2"]``; the page ``/rules/<lang>#rule-3.2`` tells them), where it cites any."""
     m = reply.get("msg")
-    if isinstance(m, dict):
+    if isinstance(m, dict) and "text" not in reply:
         from ..messages import message_from_json, render
         from ..rulebook import cited
 
