@@ -38,7 +38,8 @@ def test_http_refusals_speak_the_requesters_language(tmp_path: Path) -> None:
         status, out = call(guest, "GET", "/api/tables/nosuchtable")
         assert status == 404 and out["message"] == "no such table"
 
-        status, out = call(guest, "POST", "/api/tables", {"preset": "briscola"}, **{"Accept-Language": "de-CH, fr;q=0.8"})
+        status, out = call(guest, "POST", "/api/tables", {"preset": "briscola"},
+                           **{"Accept-Language": "de-CH, fr;q=0.8"})
         assert status == 400 and out["error"] == "bad_request"
         assert out["message"].startswith("unbekannte Variante 'briscola' (die Varianten sind italian, ")
         status, out = call(guest, "POST", "/api/tables?lang=it", {"preset": "italian", "rated": "yes"},

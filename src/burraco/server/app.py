@@ -628,8 +628,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             if t is None:
                 raise ClientError("no_table", msg("srv_no_table", table=str(message.get("table"))))
             try:
-                await t.attach(conn, message.get("token"), message.get("name"), message.get("last"), message.get("held"),
-                               message.get("creator"))
+                await t.attach(conn, message.get("token"), message.get("name"), message.get("last"),
+                               message.get("held"), message.get("creator"))
                 return None
             except TableGone:  # it left memory while we waited for it: ask the hub again (a fresh copy)
                 continue
@@ -729,7 +729,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         WebSocketRoute("/ws", ws_endpoint),
     ]
     routes += director_routes(desks, limited, lambda r: _ip(r.client), account_pages.account,
-                              accounts.named, accounts.names_of, account_pages.lang)  # the tournament desk (docs/tournaments.md)
+                              accounts.named, accounts.names_of,
+                              account_pages.lang)  # the tournament desk (docs/tournaments.md)
     routes += account_pages.routes(limited, lambda r: _ip(r.client))  # accounts (docs/accounts.md)
     routes += coach_routes(coach, hub, limited, lambda r: _ip(r.client), desks.sealed, account_pages.lang)
     # every text answer compressed where the browser accepts gzip (the page's files are compressed once, in
