@@ -273,8 +273,9 @@ SIGNIN_PASSWORD = "correct horse battery"
 
 
 def signin_process(base: str, clients: int, addresses: int, start_at: float, stop_at: float, q: Any,
-                   own_session: bool = False) -> None:
-    """``--signins``: ``clients`` browsers (a thread each) signing up and in from ``start_at`` to ``stop_at``."""
+                   own_session: bool = False, pace: float = 0.0) -> None:
+    """``--signins``: ``clients`` browsers (a thread each) signing up and in from ``start_at`` to ``stop_at``; with
+    ``pace``, each sends a sign-up or sign-in (a password hash) at most once every ``pace`` seconds."""
     import http.client
     import re
     import threading
@@ -331,11 +332,20 @@ def signin_process(base: str, clients: int, addresses: int, start_at: float, sto
         time.sleep(max(0.0, start_at - time.time()))
         k = 0
         mine: list[str] = []
+        next_at = [start_at + i * pace / max(1, clients)]  # --signin-pace: the browsers' hashes spread in time
+
+        def paced() -> None:
+            if pace > 0:
+                time.sleep(max(0.0, next_at[0] - time.time()))
+                next_at[0] = max(next_at[0] + pace, time.time())  # never a burst to catch up
         try:
             request("GET", "/")  # the guest cookie: the CSRF token of a signed-out browser is made from it
             while time.time() < stop_at:
                 name = f"Load {os.getpid() % 10000} {i} {k}"
                 k += 1
+                paced()
+                if time.time() >= stop_at:
+                    break
                 status, text, took = form("signup", {"name": name, "password": SIGNIN_PASSWORD})
                 note("signup", status, text, took)
                 if status == 303:
@@ -344,6 +354,9 @@ def signin_process(base: str, clients: int, addresses: int, start_at: float, sto
                 if not mine or time.time() >= stop_at:
                     time.sleep(0.5)  # refused (the sign-up limit): nothing to sign in to yet
                     continue
+                paced()
+                if time.time() >= stop_at:
+                    break
                 status, text, took = form("signin", {"name": mine[-1], "password": SIGNIN_PASSWORD})
                 note("signin", status, text, took)
                 if status == 303:
@@ -436,7 +449,7 @@ def _pg(sql: str) -> None:
 
 def run(n_tables: int, seconds: float, procs: int, warmup: float, servers: int = 1,
         store: str = "sqlite", flood: int = 0, hog: int = 0, signins: int = 0,
-        signin_addresses: int = 0, signins_apart: bool = False) -> dict[str, Any]:
+        signin_addresses: int = 0, signins_apart: bool = False, signin_pace: float = 0.0) -> dict[str, Any]:
     ports = [free_port() for _ in range(servers)]
     port = ports[0]
     pg_name = ""
@@ -482,8 +495,10 @@ def run(n_tables: int, seconds: float, procs: int, warmup: float, servers: int =
             for p in flooders:
                 p.start()
             sq: Any = mp.Queue()
-            signers = [mp.Process(target=signin_process, args=(f"http://127.0.0.1:{signin_port}", signins, signin_addresses,
-                                                                start_at, stop_at, sq, OWN_SESSIONS))] if signins else []
+            signers = ([mp.Process(target=signin_process, args=(f"http://127.0.0.1:{signin_port}", signins,
+                                                                 signin_addresses, start_at, stop_at, sq, OWN_SESSIONS,
+                                                                 signin_pace))]
+                       if signins else [])
             for p in signers:
                 p.start()
             time.sleep(max(0.0, start_at - time.time()))
@@ -564,7 +579,8 @@ def run(n_tables: int, seconds: float, procs: int, warmup: float, servers: int =
         "refused_actions": sum(len(r["refused_actions"]) for r in results),
         "refused_action_codes": sorted({e for r in results for e in r["refused_actions"]}),
         "flood": flooded[0] if flood else None,  # what the flooding connections sent, and how they were closed
-        "signins": signin_figures(signed[0], seconds, signins, signin_addresses) if signins else None,
+        "signins": ({**signin_figures(signed[0], seconds, signins, signin_addresses), "pace_s": signin_pace}
+                    if signins else None),
         "signins_apart": bool(apart),
         # cores used by the sign-in browsers' process (and by their own server process with --signins-apart)
         "signin_cpu": round((scpu1 - scpu0) / max(1e-9, tc - t0), 2) if signins else None,
@@ -611,6 +627,10 @@ def main() -> None:
                     help="also run this many browsers signing up and in over HTTP during the measured seconds")
     ap.add_argument("--signin-addresses", type=int, default=0,
                     help="the sign-in browsers share this many addresses (0: one each)")
+    ap.add_argument("--signin-pace", type=float, default=0.0,
+                    help="each sign-in browser sends a sign-up or sign-in at most once every this many seconds "
+                    "(0: without pause): the same offered rate of password hashes for servers that hash at "
+                    "different speeds")
     ap.add_argument("--signins-apart", action="store_true",
                     help="the sign-in browsers use a server process of their own (not the tables' one)")
     ap.add_argument("--no-batch", action="store_true",
@@ -636,7 +656,7 @@ def main() -> None:
         runs = []
         for i in range(a.repeat):
             r = run(n, a.seconds, a.procs, a.warmup, k, a.store, a.flood, a.hog, a.signins, a.signin_addresses,
-                    a.signins_apart)
+                    a.signins_apart, a.signin_pace)
             if r["flood"]:
                 print(f"flood: {r['flood']}", flush=True)
             if r["signins"]:

@@ -1,11 +1,12 @@
 """Accounts (docs/accounts.md): password sign-up and sign-in, server-side sessions in a signed cookie, the CSRF
 token of the account forms, the sign-in rate limit, a guest's games claimed, and deletion.
 
-* A password is kept only as its argon2id hash (``argon2-cffi``'s :class:`~argon2.PasswordHasher`, its default
-  parameters: RFC 9106's second recommended set), hashed and checked on one of this module's own worker threads
-  (the event loop never waits on it), which run at the lowest priority (nice 19, Linux): a hash takes a core for a
-  third of a second, and a crowd signing in must not take the tables' share of the CPU (docs/accounts.md "Many
-  sign-ins during play").
+* A password is kept only as its argon2id hash (``argon2-cffi``'s :class:`~argon2.PasswordHasher` with OWASP's
+  recommended minimum, :data:`ARGON2_TIME` and the next: 19 MiB, 2 passes, 1 lane), hashed and checked on this
+  module's own worker thread (the event loop never waits on it), which runs at the lowest priority (nice 19,
+  Linux): a crowd signing in takes at most one core, and only what the tables leave of it (docs/accounts.md "Many
+  sign-ins during play"). A hash made with other parameters (argon2-cffi's defaults, before) is made again with
+  these at its account's next sign-in.
 * A session is a random 256-bit token. The browser keeps it in the cookie ``burraco_session``,
   ``s1.<token>.<HMAC-SHA256 of "s1.<token>" under the server's "session" key>``: ``HttpOnly``, ``SameSite=Lax``,
   ``Secure`` over HTTPS, 30 days. The store keeps only the token's SHA-256 with its account and expiry, so every
@@ -77,12 +78,18 @@ MAX_BOTS = 5
 #: a bot token begins so (a session token never does): 43 random URL-safe characters follow
 BOT_PREFIX = "bot_"
 
-#: password hashes computed at once in one process (each takes argon2id's 64 MiB of memory and a core)
-HASHING = 2
+#: the argon2id parameters: OWASP's recommended minimum (Password Storage Cheat Sheet: 19 MiB of memory, 2 passes,
+#: 1 lane). One lane is one thread: argon2 runs a hash's lanes on as many threads at once, so argon2-cffi's default
+#: (RFC 9106's second set: 64 MiB, 3 passes, 4 lanes) ran each hash on 4 threads, every core of a small machine,
+#: whatever :data:`HASHING` said, with about five times the work and memory traffic (docs/accounts.md "Costs")
+ARGON2_TIME, ARGON2_MEMORY_KIB, ARGON2_LANES = 2, 19 * 1024, 1
+#: password hashes computed at once in one process (each one thread, one core): the tables keep the other cores
+HASHING = 1
 #: the nice value of the threads that hash passwords: the lowest priority. On Linux a thread has its own; there a
 #: sign-in's hash gets the CPU that the event loop (every table's moves) leaves. With the threads at the loop's
 #: priority, 8 browsers signing in again and again on a busy 2-core machine moved the tables' median latency from
-#: 11 ms to 261 ms; at nice 19, to 24-56 ms (docs/accounts.md "Many sign-ins during play").
+#: 11 ms to 261 ms; at nice 19, to 24-56 ms; with one lane on one thread, see docs/accounts.md "Many sign-ins
+#: during play".
 HASHING_NICE = 19
 
 _T = TypeVar("_T")
@@ -99,7 +106,7 @@ def _hashing_thread() -> None:
             pass
 
 
-#: the threads that hash and check passwords, at most :data:`HASHING` (more wait their turn, in order)
+#: the thread(s) that hash and check passwords, at most :data:`HASHING` (more wait their turn, in order)
 _HASHING_POOL = ThreadPoolExecutor(HASHING, "argon2", _hashing_thread)
 
 
@@ -108,7 +115,7 @@ async def hashing(fn: Callable[..., _T], *args: Any) -> _T:
     return await asyncio.get_running_loop().run_in_executor(_HASHING_POOL, fn, *args)
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
-_hasher = PasswordHasher()
+_hasher = PasswordHasher(time_cost=ARGON2_TIME, memory_cost=ARGON2_MEMORY_KIB, parallelism=ARGON2_LANES)
 #: checked when no account has the name given, so that a wrong name takes as long as a wrong password
 _DUMMY = _hasher.hash(secrets.token_urlsafe(16))
 
@@ -282,7 +289,7 @@ class Accounts:
             raise AccountError("signin", msg("acc_e_signin"), 403)
         if row.disabled:
             raise AccountError("disabled", msg("acc_e_disabled"), 403)
-        if _hasher.check_needs_rehash(hashed):  # the parameters were raised since: keep the stronger hash
+        if _hasher.check_needs_rehash(hashed):  # made with other parameters (before): hashed again with ours
             rehashed = await self._hash(password)
             async with self.store.engine.begin() as conn:
                 await conn.execute(accounts_t.update().where(accounts_t.c.id == row.id).values(password=rehashed))
