@@ -336,7 +336,7 @@ def signin_process(base: str, clients: int, addresses: int, start_at: float, sto
 
         def paced() -> None:
             if pace > 0:
-                time.sleep(max(0.0, next_at[0] - time.time()))
+                time.sleep(max(0.0, min(next_at[0], stop_at) - time.time()))
                 next_at[0] = max(next_at[0] + pace, time.time())  # never a burst to catch up
         try:
             request("GET", "/")  # the guest cookie: the CSRF token of a signed-out browser is made from it
