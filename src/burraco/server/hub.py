@@ -136,7 +136,8 @@ class Hub:
 
     async def close_table(self, table_id: str, why: str) -> None:
         """Close a table now, whatever it is doing (a site administrator's decision, docs/accounts.md): a
-        ``closed`` event, status ``abandoned``; its games so far stay in the store. ``ClientError`` where there is
+        ``closed`` event ``by`` ``admin`` (each player's page says so in its language), status ``abandoned``; its
+        games so far stay in the store. ``ClientError`` where there is
         no such table, it is closed already, or another process serves it (close it there)."""
         async with self._held_here(table_id, "close it") as t:
             if t.status in ("finished", "abandoned"):
