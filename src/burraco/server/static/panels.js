@@ -3,7 +3,7 @@
 // and the phone's back gesture, and never covers its ☰), the invitation links, and the end-of-hand panel (the
 // breakdown per side, the cards left, the match totals, then the next hand or the match's winner).
 import { $, el, t, word, cardEl, deckOption } from "./core.js";
-import { S, send, say, seatName, seatLabel, sides, scorers, sideLabel, sideWord, held } from "./tablestate.js";
+import { S, send, seatName, seatLabel, sides, scorers, sideLabel, sideWord, held } from "./tablestate.js";
 
 // ----- the drawer -----------------------------------------------------------------------------------------------------
 const drawerMode = () => getComputedStyle($("bMore")).display !== "none";
@@ -52,48 +52,18 @@ function drawList(id, items, line) {
   requestAnimationFrame(() => { $(id).scrollTop = 1e9; });
 }
 export function drawLog() { drawList("log", S.log.slice(-60), (x) => el("div", { class: x.sep ? "sep" : "", text: x.text })); }
-// a site administrator (docs/accounts.md) has a button beside each chat line that removes it for everyone: the
-// browser's account, and the token that his requests carry, from GET /api/session
+// a site administrator (docs/accounts.md) gets his tools from admin.js, which only his page loads: a button beside
+// each chat line that removes it, one that closes the table (his account and its token from GET /api/session)
 let admin = null;
 export async function askAdmin() {
-  try { const a = (await (await fetch("/api/session")).json()).account; admin = a && a.admin && a.csrf ? a : null; } catch (e) { admin = null; }
-  if (admin) { shown.delete("chatlog"); drawChat(); }
-  drawAdminClose();
+  try {
+    const a = (await (await fetch("/api/session")).json()).account;
+    admin = a && a.admin && a.csrf ? (await import("./admin.js")).tools(a) : null;
+  } catch (e) { admin = null; }
+  if (admin) { shown.delete("chatlog"); drawChat(); drawAdminClose(); }
 }
-// ... and a button that closes the table for everyone (the same closing as the form of /account): the players
-// hear the table's closed event, "by" the administrator, and the page tells each of them in his language
-export function drawAdminClose() {
-  const st = S.state && S.state.table ? S.state.table.status : null;
-  $("bAdminClose").hidden = !admin || st === "finished" || st === "abandoned";
-}
-async function closeTable() {
-  const r = await fetch("/api/admin/close-table?lang=" + encodeURIComponent(document.documentElement.lang || "en"), {
-    method: "POST", credentials: "same-origin",
-    headers: { "Content-Type": "application/json", "X-CSRF-Token": admin.csrf },
-    body: JSON.stringify({ table: S.tableId }),
-  });
-  if (!r.ok) say(((await r.json().catch(() => null)) || {}).message || `HTTP ${r.status}`);
-}
-export function wireAdmin() {
-  $("bAdminClose").onclick = () => $("confirmClose").showModal();
-  $("closeYes").onclick = () => { $("confirmClose").close(); if (admin) closeTable(); };
-  $("closeNo").onclick = () => $("confirmClose").close();
-}
-async function removeChat(n) {
-  const r = await fetch("/api/admin/remove-chat?lang=" + encodeURIComponent(document.documentElement.lang || "en"), {
-    method: "POST", credentials: "same-origin",
-    headers: { "Content-Type": "application/json", "X-CSRF-Token": admin.csrf },
-    body: JSON.stringify({ table: S.tableId, n }),
-  });
-  if (!r.ok) say(((await r.json().catch(() => null)) || {}).message || `HTTP ${r.status}`);
-  // done: the chat_removed event that every connection hears takes the line away here too
-}
-function chatLine(x) {
-  if (!admin) return el("div", { text: x.text });
-  const label = t("web_chat_remove");
-  return el("div", { "data-n": x.n }, el("span", { text: x.text }), " ",
-    el("button", { type: "button", class: "chat-remove", "data-testid": "chat-remove", "aria-label": label, title: label, text: "✕", onclick: () => removeChat(x.n) }));
-}
+export function drawAdminClose() { if (admin) admin.drawClose(); }
+const chatLine = (x) => (admin ? admin.chatLine(x) : el("div", { text: x.text }));
 export function drawChat() { drawList("chatlog", S.chat, chatLine); }
 let gamesShown = -1;
 export function drawScores() {

@@ -7,7 +7,7 @@ import { $, el, t, word, onLang, tableTitle, showOffline, Socket } from "./core.
 import { S, act, say, send, showLine, myTurn, seatName, held, keepHeld, dropHeld, creatorToken, setSocket, setRenderer } from "./tablestate.js";
 import { drawHand, meldSelected, discardSelected, wireHand, watchHand } from "./hand.js";
 import { drawGoal, drawSeats, drawMelds, drawCenter, fitMelds, relayout, animateMove, wireCenter, LAST_MOVE_MS } from "./felt.js";
-import { drawLog, drawChat, drawScores, drawHandEnd, showInvites, showGiven, wirePanels, askAdmin, drawAdminClose, wireAdmin } from "./panels.js";
+import { drawLog, drawChat, drawScores, drawHandEnd, showInvites, showGiven, wirePanels, askAdmin, drawAdminClose } from "./panels.js";
 import { contribute, takebackButton, sharedNotice } from "./fair.js";
 
 let sock = null;
@@ -77,7 +77,6 @@ function wire() {
   wireCenter();
   wireHand();
   wirePanels();
-  wireAdmin();
   askAdmin();  // a site administrator gets a button to remove each chat line, and one to close the table
   window.addEventListener("resize", relayout);
   watchHand(relayout);
