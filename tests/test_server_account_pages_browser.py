@@ -63,19 +63,26 @@ def test_the_card_rooms_language_goes_to_the_account_page_and_the_leaderboards(b
         assert not errors, errors
 
 
+def signed_up_administrator(browser: Any, base: str, errors: list[str]) -> Any:
+    """A page of the server's first account (its administrator), signed up by password; console errors but 404s
+    go to ``errors``."""
+    admin = new_page(browser, 1280, 800, timeout_ms=TIMEOUT_MS)
+    admin.on("console", lambda m: errors.append(m.text) if m.type == "error" and "404" not in m.text else None)
+    admin.goto(base + "/")
+    admin.locator("[data-testid=play-now]").wait_for()
+    admin.goto(base + "/account")
+    admin.fill("#signup input[name=name]", "Ann Rossi")  # the server's first account: its administrator
+    admin.fill("#signup input[name=password]", "a long enough secret")
+    admin.click("#signup button")
+    admin.wait_for_selector("#admin")
+    return admin
+
+
 def test_an_administrator_removes_a_chat_line_with_its_button_at_the_table(browser: Any, tmp_path: Path) -> None:
     with thread_server(fast_config(sqlite_url(tmp_path / "chat.sqlite3"))) as server:
         base = server.url
-        admin = new_page(browser, 1280, 800, timeout_ms=TIMEOUT_MS)
         errors: list[str] = []
-        admin.on("console", lambda m: errors.append(m.text) if m.type == "error" and "404" not in m.text else None)
-        admin.goto(base + "/")
-        admin.locator("[data-testid=play-now]").wait_for()
-        admin.goto(base + "/account")
-        admin.fill("#signup input[name=name]", "Ann Rossi")  # the server's first account: its administrator
-        admin.fill("#signup input[name=password]", "a long enough secret")
-        admin.click("#signup button")
-        admin.wait_for_selector("#admin")
+        admin = signed_up_administrator(browser, base, errors)
         t = create(base, preset="italian-2p", seats=[{"kind": "human"}, {"kind": "human"}])
         admin.goto(base + t["links"]["N"])
         admin.wait_for_function("Number(document.body.dataset.n || 0) > 0")  # seated: the table's state came
@@ -119,16 +126,8 @@ def test_an_administrator_closes_the_table_from_its_page_and_the_players_are_tol
     plays), so no deal can end it first."""
     with thread_server(fast_config(sqlite_url(tmp_path / "close.sqlite3"))) as server:
         base = server.url
-        admin = new_page(browser, 1280, 800, timeout_ms=TIMEOUT_MS)
         errors: list[str] = []
-        admin.on("console", lambda m: errors.append(m.text) if m.type == "error" and "404" not in m.text else None)
-        admin.goto(base + "/")
-        admin.locator("[data-testid=play-now]").wait_for()
-        admin.goto(base + "/account")
-        admin.fill("#signup input[name=name]", "Ann Rossi")  # the server's first account: its administrator
-        admin.fill("#signup input[name=password]", "a long enough secret")
-        admin.click("#signup button")
-        admin.wait_for_selector("#admin")
+        admin = signed_up_administrator(browser, base, errors)
         t = create(base, preset="italian-2p", seats=[{"kind": "human"}, {"kind": "human"}])
         guest = new_page(browser, 1280, 800, timeout_ms=TIMEOUT_MS, locale="it-IT")
         guest.on("console", lambda m: errors.append(m.text) if m.type == "error" and "404" not in m.text else None)
