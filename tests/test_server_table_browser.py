@@ -114,7 +114,8 @@ def test_a_whole_hand_at_1280x800_without_scrolling(server: ThreadServer, browse
     box = end.bounding_box()
     assert box is not None and box["y"] + box["height"] <= 800  # the breakdown is on the screen, not below it
     assert "Us (NS)" in end.text_content() and "cards in hand" in end.text_content()
-    assert page.locator("[data-testid=winner]").is_visible()
+    # (the match's end may reach the page a moment after the hand's breakdown shows: it waits for it)
+    page.locator("[data-testid=winner]").wait_for()
     page.context.close()
 
 

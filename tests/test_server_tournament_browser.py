@@ -131,8 +131,12 @@ def test_director_runs_a_round_online_and_at_the_club(server: ThreadServer, brow
     desk.click("[data-testid=close-round]")
     desk.wait_for_selector("[data-testid=msg].ok")
     # the standings: every pair has played its round; at the club table each line won one hand (385 + 5 each)
+    # (the table of "no round closed yet" has as many rows: the title says which one is on the page; the rows are
+    # read at once, never half from a table the page is about to draw again)
+    desk.wait_for_selector("[data-testid=standings-title] >> text=Standings after round 1")
     desk.wait_for_function("document.querySelectorAll('[data-testid=standings] tr').length === 5")
-    rows = [r.locator("td").all_text_contents() for r in desk.locator("[data-testid=standings] tr").all()[1:]]
+    rows = desk.locator("[data-testid=standings] tr").evaluate_all(
+        "trs => trs.slice(1).map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent))")
     assert all(re.search(r"^\d\. ", r[1]) for r in rows), rows
     assert next(r for r in rows if "Elena" in r[1])[4:6] == ["390", "390"], rows
     assert next(r for r in rows if "Gino" in r[1])[4:6] == ["390", "390"], rows
