@@ -231,9 +231,10 @@ class Accounts:
         """A new account (``name_taken`` when another has the name, in any case). From an ``address``, at most
         :attr:`Limits.per_address` sign-ups within the window (``rate_limited``, 429): each attempt that passes the
         name and password checks is written to the store *before* its password is hashed, then the address's
-        attempts are counted, so sign-ups hashed at the same time (on any process) cannot all pass the count (they
-        did when the count came before the hash and the record after it: 32 accepted from one address where the
-        limit was 30); an attempt over the limit takes its own record back. A sign-up refused for a taken name
+        attempts written up to this one are counted, so sign-ups hashed at the same time (on any process) cannot all
+        pass the count (they did when the count came before the hash and the record after it: 32 accepted from one
+        address where the limit was 30), nor all fail it (when each counted the later ones too); an attempt over the
+        limit takes its own record back. A sign-up refused for a taken name
         still counts."""
         name = check_name(name)
         check_password(password, name)
@@ -243,9 +244,14 @@ class Accounts:
             async with self.store.engine.begin() as conn:
                 made_now = await conn.execute(signin_failures_t.insert().values(key=key, at=now))
                 mine = made_now.inserted_primary_key[0] if made_now.inserted_primary_key else None
+            # this attempt and those written before it (the later ones count this one themselves): counting every
+            # attempt, eight sent at once could all be refused where the limit was three
+            ahead = [signin_failures_t.c.key == key, signin_failures_t.c.at > now - self.limits.window]
+            if mine is not None:
+                ahead.append(signin_failures_t.c.id <= mine)
             async with self.store.engine.connect() as conn:
                 made = (await conn.execute(sa.select(sa.func.count()).select_from(signin_failures_t).where(
-                    signin_failures_t.c.key == key, signin_failures_t.c.at > now - self.limits.window))).scalar() or 0
+                    *ahead))).scalar() or 0
             if made > self.limits.per_address:
                 async with self.store.engine.begin() as conn:
                     await conn.execute(signin_failures_t.delete().where(signin_failures_t.c.id == mine))
