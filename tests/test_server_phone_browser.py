@@ -108,12 +108,16 @@ LAYOUT_PROBLEMS = r"""(scorers) => {
   const inView = (r) => r.left >= -0.5 && r.top >= -0.5 && r.right <= vw + 0.5 && r.bottom <= vh + 0.5;
   const hits = (x, y, node) => { const e = document.elementFromPoint(x, y); return !!e && (e === node || node.contains(e)); };
   const name = (c) => `${c.dataset.card || "?"} in ${c.closest("[id]").id}`;
+  const cover = (r) => {  // what is at a point instead: its tag, id, classes and card
+    const e = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return e ? `${e.tagName.toLowerCase()}#${e.id}.${[...e.classList].join(".")}[${e.dataset.card || ""}] at ${r.left.toFixed(0)},${r.top.toFixed(0)}` : `nothing at ${r.left.toFixed(0)},${r.top.toFixed(0)}`;
+  };
   // the corner index of every card of the hand and the melds: rank and suit on screen, covered by nothing
   for (const c of document.querySelectorAll("#hand .card[data-card], #felt .melds .card[data-card]")) {
     for (const part of c.querySelectorAll(".ix .r, .ix .s")) {
       if (!part.textContent) continue;  // the joker's index is its star alone
       const r = part.getBoundingClientRect();
-      if (!inView(r) || !hits(r.left + r.width / 2, r.top + r.height / 2, c)) out.push(`index hidden: ${name(c)} ${part.className}`);
+      if (!inView(r) || !hits(r.left + r.width / 2, r.top + r.height / 2, c)) out.push(`index hidden: ${name(c)} ${part.className} under ${cover(r)}`);
     }
   }
   // a target of 24 × 24 px for every card of the hand (its corner, where its index is; inside its rounded border)
@@ -147,8 +151,16 @@ LAYOUT_PROBLEMS = r"""(scorers) => {
 }"""
 
 
-def problems(page: Any, scorers: list[str]) -> list[str]:
+def problems(page: Any, scorers: list[str], settle_s: float = 5.0) -> list[str]:
+    """What a player would see wrong (LAYOUT_PROBLEMS), once the page has settled: on a loaded machine the fit of
+    the melds and the fonts can come after the first look, so the check is made again every 0.2 s for up to
+    ``settle_s`` seconds; what is still wrong then is returned (a real fault stays and fails the test)."""
     found: list[str] = page.evaluate(LAYOUT_PROBLEMS, scorers)
+    tries = int(settle_s / 0.2)
+    while found and tries > 0:
+        page.wait_for_timeout(200)
+        found = page.evaluate(LAYOUT_PROBLEMS, scorers)
+        tries -= 1
     return found
 
 

@@ -123,22 +123,27 @@ export function fitMelds() {
   felt.style.setProperty("--them-w", `${Math.max(10, cards[0] + 4 * areas[0].querySelectorAll(".sidelabel").length)}fr`);
   felt.style.setProperty("--us-w", `${Math.max(10, cards[1] + 4 * areas[1].querySelectorAll(".sidelabel").length)}fr`);
   const pad = areas.map((a) => { const cs = getComputedStyle(a); return parseFloat(cs.paddingTop) + parseFloat(cs.paddingBottom); });
-  const measured = {};
+  const measured = {}, wide = {};
+  // a meld can't wrap: one wider than its list (a long run on a phone, in a narrow column of the others' melds)
+  // would be cut at the side with its last indexes, however much height there is
+  const lists = [...felt.querySelectorAll(".melds .mlist")];
   const natural = (level) => {
     if (felt.dataset.fit !== String(level)) felt.dataset.fit = String(level);
+    wide[level] = lists.some((l) => l.scrollWidth > l.clientWidth + 1);
     return (measured[level] = areas.map((a, i) => (a.firstElementChild ? a.firstElementChild.offsetHeight + pad[i] : 0)));
   };
   let level = Math.min(lastFit, FIT_LEVELS - 1);
-  const now = natural(level);  // the one layout most renders need: the areas' room is read with it
+  natural(level);  // the one layout most renders need: the areas' room is read with it
   let room = areas.map((a) => a.clientHeight);
   const stacked = areas[0].offsetTop !== areas[1].offsetTop;  // one above the other: they share their height
   const slack = (h) => stacked ? room[0] + room[1] - h[0] - h[1] : Math.min(room[0] - h[0], room[1] - h[1]);
+  const fits = (lv) => slack(measured[lv]) >= -1 && !wide[lv];
   const total = cards[0] + cards[1], roomNow = room[0] + room[1];
-  if (slack(now) >= -1) {
+  if (fits(level)) {
     // larger cards only where there may be room for them now: more room, or fewer cards, than the last time
-    if (roomNow > lastRoom + 1 || total < lastCards) while (level > 0 && slack(natural(level - 1)) >= -1) level--;
+    if (roomNow > lastRoom + 1 || total < lastCards) while (level > 0 && (natural(level - 1), fits(level - 1))) level--;
   } else {
-    while (level < FIT_LEVELS - 1 && slack(natural(level + 1)) < -1) level++;
+    while (level < FIT_LEVELS - 1 && (natural(level + 1), !fits(level + 1))) level++;
     if (level < FIT_LEVELS - 1) level++;
   }
   const h = measured[level];
