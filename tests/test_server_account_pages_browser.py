@@ -17,7 +17,7 @@ from browser_support import launch, new_page
 from burraco.messages import msg, render
 from server_support import Client, create, fast_config, http, run, sqlite_url, thread_server
 
-TIMEOUT_MS = 30_000
+TIMEOUT_MS = 60_000  # a ceiling: a loaded 2-core machine (CI, two workers and their browsers) can be slow
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ from browser_support import launch, new_page
 from burraco.server.store import Store, accounts_t, passkeys_t
 from server_support import WAIT, fast_config, in_thread, sqlite_url, thread_server
 
-TIMEOUT_MS = 30_000
+TIMEOUT_MS = 60_000  # a ceiling: a loaded 2-core machine (CI, two workers and their browsers) can be slow
 
 
 @pytest.fixture(scope="module")
