@@ -430,7 +430,6 @@ function deskStatic(root) {
     el("div", { id: "desk-print" }));
 }
 
-// a team event, between rounds: each team's pairs for the next round (two players per pair, by their index)
 // what the director picked in a select that the 2-second refresh draws again (line-ups, the seat to replace), by
 // the select's testid: kept until its form is sent, so a refresh never undoes a choice being made
 const choices = {};
@@ -441,6 +440,7 @@ function kept(sel) {
   return sel;
 }
 function forget(prefix) { for (const id of Object.keys(choices)) if (id.startsWith(prefix)) delete choices[id]; }
+// a team event, between rounds: each team's pairs for the next round (two players per pair, by their index)
 function lineupForm(ev, cur) {
   if (ev.setup.kind !== "teams" || (cur && !cur.closed) || ev.rounds.length >= ev.setup.rounds) return null;
   const path = `/api/tournaments/${tid}/desk/lineup`;
