@@ -343,7 +343,9 @@ async function submitRow(table) {
   const entered = row.next;
   await refresh();
   say(t("desk_paper_entered", { table, hand: entered }), "ok");
-  // the same table's next hand, or the next table that still has one
+  // the same table's next hand, or the next table that still has one; only while the director is still in the row
+  // he recorded (he may have moved on to another row while the answer came: his typing must not be taken away)
+  if (document.activeElement && document.activeElement !== document.body && !row.tr.contains(document.activeElement)) return;
   const order = Object.keys(grid.rows).map(Number);
   const nextTable = row.next !== null ? table : order.find((x) => x > table && grid.rows[x].next !== null) ?? order.find((x) => grid.rows[x].next !== null);
   if (nextTable !== undefined) Object.values(grid.rows[nextTable].inputs)[0].focus();
