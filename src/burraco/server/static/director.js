@@ -243,7 +243,11 @@ async function newEventPage(root) {
 }
 
 // ----- the paper-entry grid: the round's physical tables, one row each, typed with the keyboard alone -----------
-const grid = { round: null, rows: {}, timer: {} };
+const grid = { round: null, rows: {}, timer: {}, asked: {}, seq: 0 };
+// each check of a row is numbered when its figures change (typed, recorded, cleared for the next hand): an answer
+// about figures that have changed since comes too late and is dropped (it would mark a good row bad, or the row
+// just cleared for the next hand with the verdict on the last one)
+function changed(table) { grid.asked[table] = ++grid.seq; return grid.seq; }
 function gridFields(ev) { return FIELDS.filter(([k]) => k !== "semiclean" || ev.semiclean); }
 function paperGrid(ev) {
   const box = document.getElementById("paper");
@@ -293,6 +297,7 @@ function paperGrid(ev) {
     const waiting = tab.sheets.find((s) => s.hand === next && !s.counts);
     if (row.next !== next) {  // the hand to type changed: clear the row (or show a line's entry to confirm)
       row.next = next;
+      changed(tab.table);
       for (const [k, i] of Object.entries(row.inputs)) {
         const [ln, f] = k.split("-");
         const dflt = FIELDS.find(([x]) => x === f)[2];
@@ -323,10 +328,12 @@ function rowBody(table) {
 }
 function checkRow(table) {  // checked as typed: the server's own checks, nothing stored
   clearTimeout(grid.timer[table]);
+  const n = changed(table);
   grid.timer[table] = setTimeout(async () => {
     const row = grid.rows[table];
     if (!row || row.next === null) return;
     const r = await api("POST", `/api/tournaments/${tid}/desk/check`, rowBody(table));
+    if (grid.asked[table] !== n) return;
     row.tr.classList.toggle("bad", !r.ok);
     row.status.textContent = r.ok ? "" : r.data.message;
     row.total.textContent = r.ok ? `${pts(r.data.ns_total)} : ${pts(r.data.ew_total)}` : "";
@@ -336,6 +343,7 @@ async function submitRow(table) {
   const row = grid.rows[table];
   if (!row || row.next === null) return;
   clearTimeout(grid.timer[table]);
+  changed(table);  // a check still on its way says nothing more about this row
   say("", "");
   const r = await api("POST", `/api/tournaments/${tid}/desk/enter`, rowBody(table));
   if (!r.ok) { row.tr.classList.add("bad"); row.status.textContent = r.data.message; say(t("desk_refused", { reason: r.data.message }), "error"); return; }
@@ -391,9 +399,10 @@ function deskStatic(root) {
         const accounts = regAccounts.value.split(",").map((x) => x.trim());
         const people = regPlayers.value.split(",").map((x) => x.trim()).filter(Boolean)
           .map((name, i) => (accounts[i] ? { name, account: accounts[i] } : name));
-        if (await act(path("register"), { name: regName.value, people })) {
-          regName.value = ""; regPlayers.value = ""; regAccounts.value = "";
-        }
+        const boxes = [regName, regPlayers, regAccounts], sent = boxes.map((i) => i.value);
+        // done: the boxes are emptied for the next entrant, but not one the director has typed into meanwhile (a
+        // slow answer must not take away the next entrant's name)
+        if (await act(path("register"), { name: regName.value, people })) boxes.forEach((i, k) => { if (i.value === sent[k]) i.value = ""; });
       } }, t("desk_register")),
       csv, el("button", { testid: "csv-import", onclick: async () => { await act(path("import"), undefined, csv.value); } }, t("desk_import")),
       el("button", { testid: "csv-export", onclick: async () => {
@@ -414,7 +423,8 @@ function deskStatic(root) {
       el("div", {}, field(t("t_entrant"), pen.entrant), field(t("t_vp"), pen.vp), field(t("t_mp"), pen.mp), field(t("desk_reason"), pen.reason),
         el("button", { testid: "pen-apply", onclick: async () => {
           const n = (i) => (i.value.trim() ? parseInt(i.value, 10) : 0);
-          if (await act(path("penalty"), { entrant: pen.entrant.value.trim(), vp: n(pen.vp), mp: n(pen.mp), reason: pen.reason.value })) { pen.reason.value = ""; }
+          const reason = pen.reason.value;
+          if (await act(path("penalty"), { entrant: pen.entrant.value.trim(), vp: n(pen.vp), mp: n(pen.mp), reason }) && pen.reason.value === reason) pen.reason.value = "";
         } }, t("desk_penalty_apply"))),
       el("div", { id: "penalties", testid: "penalties" }),
       el("h3", {}, t("desk_adjust")), el("p", { class: "muted", testid: "adj-help" }),
