@@ -143,7 +143,10 @@ def test_two_humans_a_spectator_and_a_reload(server: ThreadServer, browser: Any)
             discards += turn == "S"
             turn = "S" if turn == "N" else "N"
         if played == 4:
-            # a reload mid-hand: the same hand comes back (the seat token is kept by the browser)
+            # a reload mid-hand: the same hand comes back (the seat token is kept by the browser); the page to
+            # reload may be the one that did not move: its hand is read once it has drawn the last move
+            pages[turn].wait_for_function(
+                f"Number(document.body.dataset.n) >= {max(event_n(north), event_n(south))}")
             hand_before = sorted(c for c in pages[turn].locator("[data-testid=hand] .card").evaluate_all(
                 "els => els.map(e => e.dataset.card)") if c)
             pages[turn].reload()
@@ -206,6 +209,16 @@ def touch_drag(page: Any, source: Any, target: Any) -> None:
     cdp.detach()
 
 
+def tap_to_select(page: Any, card: str) -> None:
+    """A finger on a card's corner (its index: what shows of it in a row of overlapping cards), then the card seen
+    selected: the click of a tap may come a moment after the tap itself, and a look at the hand before it would not
+    see it (a second card of the same face, tapped then, would be the same card again, and unselect it)."""
+    picked = f"[data-testid=hand] .card.selected[data-card='{card}']"
+    n = page.locator(picked).count()
+    page.locator(f"[data-testid=hand] .card[data-card='{card}']:not(.selected)").first.tap(position={"x": 10, "y": 14})
+    page.wait_for_function("([sel, n]) => document.querySelectorAll(sel).length > n", arg=[picked, n])
+
+
 def hinted_action(page: Any) -> str:
     return hint_action(page, tap=True)
 
@@ -225,8 +238,7 @@ def test_on_a_phone_tap_to_select_drag_with_a_finger_refusals_in_italian(server:
         if verb in ("draw", "pick"):  # always the stock: a hand of one-card pick-ups ends in a stalemate (§9.3.2)
             page.locator("[data-testid=draw]").tap()
         elif verb == "discard" and not tapped:  # tap the card (it is selected), then tap Scarta
-            card = page.locator(f"{hand}[data-card='{args[0]}']").first
-            card.tap(position={"x": 10, "y": 14})
+            tap_to_select(page, args[0])
             assert page.locator(f"{hand}.selected").count() == 1
             page.locator("[data-testid=discard]").tap()
             tapped = True
@@ -236,7 +248,7 @@ def test_on_a_phone_tap_to_select_drag_with_a_finger_refusals_in_italian(server:
             dragged = True
         else:
             for c in args[1:] if verb == "add" else args:
-                page.locator(f"{hand}[data-card='{c}']:not(.selected)").first.tap(position={"x": 10, "y": 14})
+                tap_to_select(page, c)
             if verb == "meld":
                 page.locator("[data-testid=meld]").tap()
             else:
@@ -253,8 +265,9 @@ def test_on_a_phone_tap_to_select_drag_with_a_finger_refusals_in_italian(server:
     page.locator("[data-testid=draw]").tap()
     page.wait_for_function("document.body.dataset.myturn === 'play'")
     cards = page.locator("[data-testid=hand] .card[data-key]")
-    cards.nth(0).tap(position={"x": 10, "y": 14})
-    cards.nth(1).tap(position={"x": 10, "y": 14})
+    for i in range(2):
+        cards.nth(i).tap(position={"x": 10, "y": 14})
+        page.wait_for_function(f"document.querySelectorAll('[data-testid=hand] .card.selected').length === {i + 1}")
     page.locator("[data-testid=meld]").tap()
     page.wait_for_function("document.querySelector('[data-testid=msg]').textContent.includes('non è un gioco')")
     page.context.close()
