@@ -39,7 +39,7 @@ from server_support import (
 
 require()
 
-from test_server_browser import event_n, hint_action, touch_drag, wait_turn_or_end  # noqa: E402
+from test_server_browser import event_n, hint_action, tap_to_select, touch_drag, wait_turn_or_end  # noqa: E402
 from test_server_table_browser import axe_serious  # noqa: E402
 
 TIMEOUT_MS = 60_000  # a ceiling: a loaded 2-core machine (CI, two workers and their browsers) can be slow
@@ -188,8 +188,9 @@ def test_every_card_index_every_score_and_no_sideways_scroll(server: ThreadServe
     # the other seats by distinct names in the player's language ("Computer B", "Computador B")
     names = page.locator("#felt .seat .sname").all_text_contents()
     assert len(set(names)) == players - 1 and all(re.search(r"\b[A-FNSEW]$", x) for x in names), names
-    log = page.locator("[data-testid=log]").text_content() or ""
-    assert any(x in log for x in names), log  # the moves log names them so too (told by the server)
+    # the moves log names them so too (told by the server, in a message that follows the table's state)
+    page.wait_for_function("(names) => names.some((x) => document.querySelector('[data-testid=log]').textContent"
+                           ".includes(x))", arg=names)
     # the screen reader's heading: an unnamed table is its rules in words, not the server's English default
     assert not (page.locator("#tname").text_content() or "table").endswith(" table")
     if lang == "de":  # a meld's class as a word of its own, not a fragment of "sauberer Burraco"
@@ -217,11 +218,6 @@ def big(server: ThreadServer) -> dict[str, Any]:
     return t
 
 
-def tap_card(page: Any, card: str) -> None:
-    """A finger on a card's corner (its index: what shows of it in a row of overlapping cards)."""
-    page.locator(f"[data-testid=hand] .card[data-card='{card}']:not(.selected)").first.tap(position={"x": 10, "y": 14})
-
-
 def touch_move(page: Any, dragged: list[bool]) -> str:
     """One move of the hint, by touch: taps on the buttons, on the cards' corners and on the melds; the first
     discard by a finger dragging the card onto the pile."""
@@ -236,7 +232,7 @@ def touch_move(page: Any, dragged: list[bool]) -> str:
         dragged.append(True)
     else:
         for c in args[1:] if verb == "add" else args:
-            tap_card(page, c)
+            tap_to_select(page, c)
         if verb == "add":
             page.locator(f"[data-testid=our-melds] [data-meld='{args[0]}']").tap()
         else:
@@ -326,6 +322,19 @@ def test_the_drawer_closes_every_way_and_never_covers_its_button(server: ThreadS
         assert not page.locator("[data-testid=side]").is_visible(), way
         assert page.url == here, way  # still at the table
         assert page.locator("[data-testid=hand] .card").first.is_visible(), way
+    # closed and at once opened again, before the page's own step back in the history (its closing) has come:
+    # that step back does not close the drawer opened since, which has its entry again for the back gesture
+    open_it()
+    page.evaluate("""() => new Promise((done) => {
+      addEventListener("popstate", () => setTimeout(done, 0), { once: true });
+      const more = document.querySelector("[data-testid=more]");
+      more.click();
+      more.click();
+    })""")
+    assert drawer_open(page) and page.evaluate("history.state !== null && history.state.side === true")
+    page.go_back()
+    page.wait_for_function("!document.body.classList.contains('side-open')")
+    assert page.url == here
     # the way back did not leave a stale entry: the next back leaves the table as a browser does
     assert page.evaluate("history.state === null || !history.state.side")
     page.context.close()

@@ -8,13 +8,14 @@ import { S, send, seatName, seatLabel, sides, scorers, sideLabel, sideWord, held
 // ----- the drawer -----------------------------------------------------------------------------------------------------
 const drawerMode = () => getComputedStyle($("bMore")).display !== "none";
 export function sideOpen() { return document.body.classList.contains("side-open"); }
+let goingBack = false;  // closeSide's history.back() is under way: its popstate is the page's own
 export function openSide() {
   if (sideOpen()) return;
   document.body.classList.add("side-open");
   $("bMore").setAttribute("aria-expanded", "true");
   $("scrim").hidden = !drawerMode();
   // the phone's back gesture closes the drawer, not the table: an entry of its own in the history
-  if (drawerMode() && !(history.state && history.state.side)) history.pushState({ side: true }, "");
+  if (drawerMode() && !goingBack && !(history.state && history.state.side)) history.pushState({ side: true }, "");
   if (drawerMode()) $("bClose").focus();
 }
 export function closeSide(fromHistory = false) {
@@ -22,7 +23,7 @@ export function closeSide(fromHistory = false) {
   document.body.classList.remove("side-open");
   $("bMore").setAttribute("aria-expanded", "false");
   $("scrim").hidden = true;
-  if (!fromHistory && history.state && history.state.side) history.back();
+  if (!fromHistory && !goingBack && history.state && history.state.side) { goingBack = true; history.back(); }
   if (drawerMode()) $("bMore").focus();
 }
 export function wirePanels() {
@@ -31,7 +32,11 @@ export function wirePanels() {
   $("bClose").onclick = () => closeSide();
   $("scrim").addEventListener("click", () => closeSide());
   document.addEventListener("keydown", (e) => { if (e.key === "Escape" && sideOpen() && drawerMode()) { e.preventDefault(); closeSide(); } });
-  window.addEventListener("popstate", () => closeSide(true));
+  window.addEventListener("popstate", () => {
+    if (!goingBack) return closeSide(true);
+    goingBack = false;
+    if (sideOpen() && drawerMode()) history.pushState({ side: true }, "");
+  });
   deckOption($("deckOpt"));
   $("chatform").addEventListener("submit", (e) => {
     e.preventDefault();
