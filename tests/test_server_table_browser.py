@@ -161,6 +161,24 @@ def test_a_whole_hand_by_keyboard(server: ThreadServer, browser: Any) -> None:
     page.context.close()
 
 
+def test_the_focused_card_keeps_the_focus_when_the_hand_is_laid_out_again(server: ThreadServer, browser: Any) -> None:
+    """A keyboard player's place in the hand: a redraw of the hand (any state from the server) or a new layout of
+    it (here a narrower window: its cards in other rows) made its cards anew or moved them, and the focus fell to
+    the page (what a move by keyboard had last focused was lost under the player, and under keyboard_move)."""
+    t = solo(server)
+    page = page_at(browser, 1280, 800)
+    page.goto(server.url + t["links"]["N"])
+    assert wait_turn_or_end(page) == "turn"  # North plays first: his hand stays as it is
+    card = page.locator("[data-testid=hand] .card[data-key]").nth(3)
+    key = card.get_attribute("data-key")
+    card.focus()
+    assert page.evaluate("document.getElementById('hand').dataset.rows") == "1"
+    page.set_viewport_size({"width": 390, "height": 800})  # a phone's width: the hand in two rows
+    page.wait_for_function("document.getElementById('hand').dataset.rows !== '1'")
+    assert page.evaluate("document.activeElement.dataset.key") == key
+    page.context.close()
+
+
 def test_texts_in_the_chosen_language_and_remembered(server: ThreadServer, browser: Any) -> None:
     t = solo(server)
     page = page_at(browser, 1280, 800, locale="de-DE")

@@ -70,10 +70,11 @@ function rowsFor(n, step) {
 }
 // the hand in rows: the fewest rows in which each card shows at least `step` px beside the next one; the rows as
 // even as can be, overlapping as little as the width allows, each showing the top of its cards (their index) above
-// the next row. With no cards: those drawn, laid out again (a new width).
+// the next row. With no cards: those drawn, laid out again (a new width). The focused card keeps the focus.
 let lastStep = MIN_STEP;
 export function layoutHand(cards, step) {
   const box = $("hand");
+  const focused = box.contains(document.activeElement) && document.activeElement.dataset.key;
   cards = cards || [...box.querySelectorAll(".card")];
   step = step || lastStep;
   lastStep = step;
@@ -89,6 +90,8 @@ export function layoutHand(cards, step) {
     at += len;
   }
   box.replaceChildren(...out);
+  const f = focused && box.querySelector(`[data-key="${focused}"]`);
+  if (f) f.focus({ preventScroll: true });
 }
 // how many more pixels the hand would take to show its cards roomier (in more rows); 0 when it would not
 export function roomierBy() {
