@@ -190,6 +190,39 @@ def test_a_name_typed_while_the_last_registration_is_answered_is_kept(server: Th
     desk.context.close()
 
 
+def test_a_late_answer_to_an_earlier_action_does_not_cover_the_word_on_the_next(server: ThreadServer,
+                                                                                 browser: Any) -> None:
+    """The desk's line says the outcome of the last action started: an earlier action answered later (a slow
+    answer) put its "Done" over the refusal of the one after it (the round test read "Done" where it waited for
+    the duplicate's refusal)."""
+    made = _post(server.url, "/api/tournaments", {"name": "Lenta", "rounds": 1, "movements": "mitchell",
+                                                  "director": "Maria"})
+    desk = new_page(browser)
+    held: list[Any] = []
+    desk.route("**/desk/register", lambda route: held.append(route))
+    desk.goto(server.url + f"/tournament/{made['id']}/desk?lang=en#d={made['token']}")
+    desk.fill("[data-testid=reg-name]", "Anna – Bruno")
+    desk.fill("[data-testid=reg-players]", "Anna, Bruno")
+    desk.click("[data-testid=reg-submit]")
+    for _ in range(1200):  # the route's handler runs in this thread, while it waits in the page
+        if held:
+            break
+        desk.wait_for_timeout(50)
+    assert held, "the registration was never sent"
+    desk.fill("[data-testid=pen-entrant]", "99")  # meanwhile a penalty for nobody: refused
+    desk.fill("[data-testid=pen-vp]", "1")
+    desk.fill("[data-testid=pen-reason]", "slow play")
+    desk.click("[data-testid=pen-apply]")
+    desk.wait_for_selector("[data-testid=msg].error")
+    refusal = desk.locator("[data-testid=msg]").text_content()
+    held[0].continue_()
+    desk.wait_for_function("document.querySelector('[data-testid=reg-name]').value === ''")  # the registration done
+    desk.locator("[data-testid=entrants]", has_text="Anna – Bruno").wait_for()
+    line = desk.locator("[data-testid=msg]")
+    assert (line.get_attribute("class"), line.text_content()) == ("error", refusal)
+    desk.context.close()
+
+
 def test_team_line_ups_on_the_desk_page(server: ThreadServer, browser: Any) -> None:
     """A team event: before each round the desk page offers each team's line-up (two players per pair); a line-up
     that uses a player twice is refused in the page's language, a good one is what the round then plays."""

@@ -41,13 +41,17 @@ async function api(method, path, body, raw, token = secret) {
   return { ok: r.ok, status: r.status, data };
 }
 // an action of the desk or a score page: refused, it says why; done, the page is refreshed first and then says so
-// (what "done" shows is the state after the action)
+// (what "done" shows is the state after the action). Only the last action started has its word said: an earlier
+// one answered later (a slow answer) does not put its "done" over the refusal of the one after it, nor the reverse
+let acts = 0;
+function sayLast(n, text, cls) { if (n === acts) say(text, cls); }
 async function act(path, body, raw) {
+  const n = ++acts;
   say("", "");  // the last action's word goes: a "done" seen from now on is this one's
   const r = await api("POST", path, body, raw);
-  if (!r.ok) { say(t("desk_refused", { reason: r.data.message }), "error"); return null; }
+  if (!r.ok) { sayLast(n, t("desk_refused", { reason: r.data.message }), "error"); return null; }
   await refresh();
-  say(t("desk_done"), "ok");
+  sayLast(n, t("desk_done"), "ok");
   return r.data;
 }
 const field = (label, input) => el("label", {}, label, " ", input);
@@ -344,13 +348,14 @@ async function submitRow(table) {
   if (!row || row.next === null) return;
   clearTimeout(grid.timer[table]);
   changed(table);  // a check still on its way says nothing more about this row
+  const n = ++acts;
   say("", "");
   const r = await api("POST", `/api/tournaments/${tid}/desk/enter`, rowBody(table));
-  if (!r.ok) { row.tr.classList.add("bad"); row.status.textContent = r.data.message; say(t("desk_refused", { reason: r.data.message }), "error"); return; }
+  if (!r.ok) { row.tr.classList.add("bad"); row.status.textContent = r.data.message; sayLast(n, t("desk_refused", { reason: r.data.message }), "error"); return; }
   row.tr.classList.remove("bad");
   const entered = row.next;
   await refresh();
-  say(t("desk_paper_entered", { table, hand: entered }), "ok");
+  sayLast(n, t("desk_paper_entered", { table, hand: entered }), "ok");
   // the same table's next hand, or the next table that still has one; only while the director is still in the row
   // he recorded (he may have moved on to another row while the answer came: his typing must not be taken away)
   if (document.activeElement && document.activeElement !== document.body && !row.tr.contains(document.activeElement)) return;
