@@ -290,6 +290,25 @@ def test_the_creator_calls_time_out_from_the_table(server: ThreadServer, browser
     page.context.close()
 
 
+def test_the_seats_chosen_in_the_lobby_stay_when_the_language_or_the_rules_change(server: ThreadServer,
+                                                                                   browser: Any) -> None:
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    page.locator("[data-testid=seat-E]").wait_for()
+    page.select_option("[data-testid=seat-E]", "computer:heuristic:easy")
+    page.select_option("[data-testid=seat-S]", "open")
+    page.select_option("[data-testid=lang]", "it")
+    page.wait_for_function("document.querySelector('[data-testid=seat-E] option[value=open]').textContent !== 'open seat'"
+                           " && document.documentElement.lang === 'it'")
+    assert page.locator("[data-testid=seat-E]").input_value() == "computer:heuristic:easy"
+    assert page.locator("[data-testid=seat-S]").input_value() == "open"
+    assert page.locator("[data-testid=seat-W]").input_value() == "computer:heuristic:medium"  # never chosen
+    page.select_option("#preset", "italian-tournament")  # other rules of four seats: the same choices
+    assert page.locator("[data-testid=seat-E]").input_value() == "computer:heuristic:easy"
+    assert page.locator("[data-testid=seat-S]").input_value() == "open"
+    page.context.close()
+
+
 def test_no_time_out_is_offered_where_the_rules_have_none(server: ThreadServer, browser: Any) -> None:
     page = new_page(browser)
     page.goto(server.url + "/")

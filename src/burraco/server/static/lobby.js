@@ -60,10 +60,12 @@ function fillPresets() {
 function seatSpecs() {
   const pr = presets.find((x) => x.name === $("preset").value) || presets[0];
   const opts = [["human", t("web_human")], ["open", t("web_open")], ...levels.map((l) => ["computer:" + l, levelName(l)])];
+  // the seats already chosen are kept (drawn again in another language, or for other rules)
+  const chosen = Object.fromEntries([...$("seatSpecs").querySelectorAll("select")].map((x) => [x.name, x.value]));
   $("seatSpecs").replaceChildren(...seatsOf(pr.players).map((s, i) => el("label", {}, t("web_seat_of", { seat: s }) + " ",
     i === 0 ? el("b", { text: t("web_you") }) :
       el("select", { name: "seat" + i, "data-testid": "seat-" + s },
-        ...opts.map(([v, txt]) => el("option", { value: v, text: txt, selected: v === "computer:heuristic:medium" ? "selected" : null }))))));
+        ...opts.map(([v, txt]) => el("option", { value: v, text: txt, selected: v === (chosen["seat" + i] || "computer:heuristic:medium") ? "selected" : null }))))));
 }
 function formBody() {
   const pr = $("preset").value;
