@@ -46,7 +46,7 @@ from .scoring import player_shares as player_shares
 from .scoring import split_share as split_share
 from .seats import pairs_after as pairs_after
 from .seats import seat_names
-from .state import _PHASES, _set_state
+from .state import _PHASES, _set_state, _side_names
 from .state import DRAW_PHASE as DRAW_PHASE
 from .state import END_PHASE as END_PHASE
 from .state import ENDS as ENDS
@@ -288,6 +288,9 @@ class Game(Legality, Scoring):
         return make_view(self, seat)
 
 
+#: the keys of a side's score (:meth:`Game.side_score`), in the order of the core's ``Hand.scores()``
+_SCORE_KEYS = ("melds", "bonuses", "closing", "hand", "pozzetto", "total")
+
 #: the fields a deferred game makes when one is first read (:meth:`Game._materialize`): all but those it is made with
 _DEFERRED_FIELDS = frozenset(STATE_FIELDS) - {"deal", "n", "seats", "actions"} | {"_meldkeys"}
 
@@ -341,6 +344,11 @@ class _CoreGame(Game):
         def phase(self, value: str) -> None:
             self._materialize()
             self.phase = value
+
+        @property
+        def current_seat(self) -> int:
+            h = self._nh
+            return -1 if h.end else int(h.turn)
 
     def _materialize(self) -> None:
         """The Python fields made from the core's state (those not set already): an ordinary :class:`Game` now,
@@ -414,6 +422,41 @@ class _CoreGame(Game):
             g._shadow = self._shadow._copy()
         return g
 
+    # the end of a hand as a match and the environments read it: from the core, no fields made
+
+    def side_of(self, seat: int) -> int:
+        """:meth:`Game.side_of`, from the core."""
+        if not self._deferred:
+            return Game.side_of(self, seat)
+        got: int = self._nh.side_of(seat)
+        return got
+
+    def scores(self) -> dict[str, dict[str, int]] | None:
+        """:meth:`Game.scores`, from the core (the same breakdown, key for key)."""
+        if not self._deferred:
+            return Game.scores(self)
+        h = self._nh
+        if not h.end:
+            return None
+        names = _side_names(self.n, tuple(h.side_of(s) for s in range(self.n)))
+        out = {names[k]: dict(zip(_SCORE_KEYS, v, strict=True)) for k, v in enumerate(h.scores())}
+        if self._shadow is not None and out != self._shadow.scores():
+            raise AssertionError(f"a deferred game's scores differ from the Python engine's: {out}")
+        return out
+
+    def player_points(self) -> list[int]:
+        """:meth:`Game.player_points`, from the core."""
+        if not self._deferred:
+            return Game.player_points(self)
+        h = self._nh
+        if not h.end:
+            return [0] * self.n
+        totals = [v[5] for v in h.scores()]
+        out = player_shares(totals, [h.side_of(s) for s in range(self.n)], self.rules.pair_split_rounding)
+        if self._shadow is not None and out != self._shadow.player_points():
+            raise AssertionError(f"a deferred game's player points differ from the Python engine's: {out}")
+        return out
+
     def state_changed(self) -> None:
         """:meth:`Game.state_changed`, the fields not set made from the core's state first (the Python copy, which
         did not see the change, is left behind)."""
@@ -442,6 +485,46 @@ def _core_game(
     g._legal = None
     g._nh = hand
     return g
+
+
+def core_served(g: Game) -> Game:
+    """``g`` as a game the native core alone serves (:class:`_CoreGame`: its Python fields made from the core's state
+    when one is first read, an ordinary :class:`Game` from then on), where the core serves its rules and can hold it;
+    else ``g`` itself. For a loop that only applies actions and reads what the core keeps (the seat in turn, the end,
+    the legal actions): the research environments' tables."""
+    if g._deferred or not served(g.rules):
+        return g
+    h = g._nh
+    if h is None:
+        try:
+            h = g._nh = _core.Hand(native_rules(g.rules), fields_of(g))  # type: ignore[union-attr]
+        except ValueError:  # beyond the core's fixed sizes
+            g._nh = False
+            return g
+    if not h:
+        return g
+    out = _core_game(g.rules, h.clone(), g.deal, g.actions[:], g)
+    out._legal = g._legal
+    if check_native:
+        out._shadow = g._copy()
+    return out
+
+
+def apply_legal_index(g: Game, i: int) -> Action:
+    """Apply the ``i``-th action of ``g.legal_actions()`` and return it. A game the core alone serves applies it in the
+    core without making the list of legal actions (the Action made is the one the list holds where it was made); any
+    other game through :meth:`Game.apply`."""
+    if isinstance(g, _CoreGame) and g._deferred:
+        a: Action = g._nh.apply_index(i)
+        g.actions.append(a)
+        g._legal = None
+        if g._shadow is not None:
+            g._shadow.apply(a)
+            g._check_shadow()
+        return a
+    a = g.legal_actions()[i]
+    g.apply(a)
+    return a
 
 
 def _rebuild_game(rules: Rules, fields: tuple[Any, ...]) -> Game:

@@ -27,6 +27,7 @@ from typing import Any
 from .actions import Action, IllegalActionError
 from .deal import Deal, deal_from_seed, deal_physical, draw_for_dealer
 from .game import Game
+from .game import core_served as core_served_game
 from .messages import msg
 from .rules import Rules, rules_to_json, victory_points
 from .seats import scorer_names, seat_names, side_names
@@ -117,8 +118,10 @@ class Match:
         """The current (last started) hand."""
         return self.games[-1]
 
-    def start_hand(self, deal: Deal | None = None) -> Game:
-        """Deal the next hand (:meth:`deal_for_hand` unless a deal is given)."""
+    def start_hand(self, deal: Deal | None = None, *, core_served: bool = False) -> Game:
+        """Deal the next hand (:meth:`deal_for_hand` unless a deal is given). ``core_served``: the hand as a game the
+        native core alone serves where it serves the rules (:func:`burraco.game.core_served`: its Python fields
+        made when one is first read)."""
         if self.is_over:
             raise IllegalActionError(msg("match_over"))
         if self.games and not self.games[-1].is_over:
@@ -130,6 +133,8 @@ class Match:
             g = Game(rules, deal, (dealer + rules.direction) % self.n, check=False)
         else:
             g = Game.from_deal(rules, deal, dealer)
+        if core_served:
+            g = core_served_game(g)
         self.games.append(g)
         return g
 

@@ -642,9 +642,20 @@ static PyObject *Hand_apply_index(HandObject *self, PyObject *arg) {
         PyErr_SetString(PyExc_IndexError, "no legal action with that index");
         return NULL;
     }
-    if (apply_legal(self, (int)i) < 0)
+    /* the Action applied: the one legal_actions() handed out where it made the list, else made now (before the
+     * state moves on: it names the seat in turn) */
+    PyObject *act;
+    if (self->legal_list != NULL) {
+        act = PyList_GET_ITEM(self->legal_list, i);
+        Py_INCREF(act);
+    } else if (configured() < 0 || (act = act_object(&self->rules->r, self->s->turn, &self->legal.a[i])) == NULL) {
         return NULL;
-    Py_RETURN_NONE;
+    }
+    if (apply_legal(self, (int)i) < 0) {
+        Py_DECREF(act);
+        return NULL;
+    }
+    return act;
 }
 
 static PyObject *Hand_num_legal(HandObject *self, PyObject *unused) {
@@ -872,7 +883,7 @@ static PyMethodDef Hand_methods[] = {
     {"legal_actions", (PyCFunction)Hand_legal_actions, METH_NOARGS, "The legal actions, as the engine lists them."},
     {"num_legal", (PyCFunction)Hand_num_legal, METH_NOARGS, "The number of legal actions."},
     {"apply", (PyCFunction)Hand_apply, METH_O, "Apply a legal Action: True, or False (not legal, state unchanged)."},
-    {"apply_index", (PyCFunction)Hand_apply_index, METH_O, "Apply the i-th legal action."},
+    {"apply_index", (PyCFunction)Hand_apply_index, METH_O, "Apply the i-th legal action; returns it (an Action)."},
     {"scores", (PyCFunction)Hand_scores, METH_NOARGS,
      "Per side (melds, bonuses, closing, hand, pozzetto, total) as things stand."},
     {"python_playout", (PyCFunction)Hand_python_playout, METH_VARARGS,
@@ -1138,6 +1149,9 @@ static PyMethodDef module_methods[] = {
     {"new_hand", new_hand, METH_VARARGS, "The hand Game.new(rules, seed) deals, in native form."},
     {"random_deals", random_deals, METH_VARARGS, "Deal and play one random hand per seed; the decisions played."},
     {"random_hands", random_hands, METH_VARARGS, "Random playouts from copies of a hand; the decisions played."},
+    {"draw_below", numpy_draw_below, METH_VARARGS,
+     "draw_below(capsule, n): numpy's Generator.integers(0, n) from the BitGenerator whose capsule this is "
+     "(1 <= n <= 2**32; hold its lock)."},
     {NULL}};
 
 static struct PyModuleDef native_module = {

@@ -19,7 +19,8 @@
  *                legality.py, scoring.py; deal.py): the state's layout, apply, the legal actions with their
  *                dead-end search, the scores, the deal, the random playouts
  *   random.c     the random generators: splitmix64 (the core's own stream) and Python's Mersenne Twister
- *                (random.Random: seeding, draws, its state to and from Python, the Twister type)
+ *                (random.Random: seeding, draws, its state to and from Python, the Twister type); numpy's bounded
+ *                draw (Generator.integers(0, n), for the environments' action spaces)
  *   heuristic.c  the heuristic player (burraco/bots/heuristic.py, every level), its playouts, the discards' likelihood
  *   view.c       views and determinization (burraco/view.py: determinize): the Determinizer type
  *   envs.c       the research environments (burraco/envs): observations, action indices, N tables in one call
@@ -346,6 +347,7 @@ void mt_getrandbits(MT *m, int k, Big *out);
 int mt_from_state(PyObject *state, MT *m);
 PyObject *mt_words(const MT *m);
 PyObject *mt_to_state(const MT *m);
+PyObject *numpy_draw_below(PyObject *module, PyObject *args);
 
 /* ----- heuristic.c -------------------------------------------------------------------------------------------- */
 

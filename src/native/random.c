@@ -323,3 +323,48 @@ PyTypeObject TwisterType = {
     .tp_new = Twister_new,
     .tp_methods = Twister_methods,
 };
+
+/* ----- numpy's bounded draw: what Generator.integers(0, n) draws, without its Python overhead ------------------- */
+
+/* numpy's bitgen_t (numpy/random/bitgen.h), what a BitGenerator's ``capsule`` ("BitGenerator") points to */
+typedef struct {
+    void *state;
+    uint64_t (*next_uint64)(void *st);
+    uint32_t (*next_uint32)(void *st);
+    double (*next_double)(void *st);
+    uint64_t (*next_raw)(void *st);
+} NumpyBitgen;
+
+/* draw_below(capsule, n), 1 <= n <= 2**32: Generator.integers(0, n) of the generator whose bit generator's capsule
+ * this is, draw for draw: numpy's random_bounded_uint64_fill for a range below 2**32 -- no draw for n == 1, the
+ * generator's 32-bit outputs (its own buffered half-words included) and Lemire's multiply-and-reject. The caller
+ * holds the bit generator's lock, as Generator.integers does. */
+PyObject *numpy_draw_below(PyObject *module, PyObject *args) {
+    PyObject *cap;
+    unsigned long long n;
+    if (!PyArg_ParseTuple(args, "OK", &cap, &n))
+        return NULL;
+    if (n < 1 || n > 0x100000000ULL) {
+        PyErr_SetString(PyExc_ValueError, "draw_below: n from 1 to 2**32");
+        return NULL;
+    }
+    NumpyBitgen *bg = (NumpyBitgen *)PyCapsule_GetPointer(cap, "BitGenerator");
+    if (bg == NULL)
+        return NULL;
+    const uint32_t rng = (uint32_t)(n - 1);
+    if (rng == 0)
+        return PyLong_FromLong(0);
+    if (rng == 0xFFFFFFFFUL)
+        return PyLong_FromUnsignedLong(bg->next_uint32(bg->state));
+    const uint32_t rng_excl = rng + 1;
+    uint64_t m = (uint64_t)bg->next_uint32(bg->state) * rng_excl;
+    uint32_t leftover = (uint32_t)(m & 0xFFFFFFFFUL);
+    if (leftover < rng_excl) {
+        const uint32_t threshold = (UINT32_MAX - rng) % rng_excl;
+        while (leftover < threshold) {
+            m = (uint64_t)bg->next_uint32(bg->state) * rng_excl;
+            leftover = (uint32_t)(m & 0xFFFFFFFFUL);
+        }
+    }
+    return PyLong_FromUnsignedLong((unsigned long)(m >> 32));
+}

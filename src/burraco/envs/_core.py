@@ -10,9 +10,10 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
+from .._accel import core
 from ..actions import Action
 from ..cards import cards_str
-from ..game import Game
+from ..game import Game, apply_legal_index
 from ..match import Match, hand_points
 from ..rules import Rules, rules_from_json
 from .action_index import legal_indices
@@ -21,6 +22,9 @@ from .features import ACTION_FEATURES, action_features
 from .layout import layout_for
 from .native_env import hand_of, native_encoding
 from .observation import Encoder, encode_view
+
+_INT8 = np.dtype(np.int8)
+_FLOAT32 = np.dtype(np.float32)
 
 #: episode kinds
 EPISODES = ("hand", "match")
@@ -64,7 +68,12 @@ def make_rules(rules: Any, players: int | None = None) -> Rules:
 class Table:
     """One match (or one hand of it) between seats that all act through action indices. ``native``: the
     observations and the legal indices written by the native core (``burraco._native.Encoding``, the same vectors
-    and indices as the Python encoder's); None (the default) where the core plays the rules, False never."""
+    and indices as the Python encoder's); None (the default) where the core plays the rules, False never.
+    ``core_served``: every hand a game the native core alone serves where it serves the rules
+    (:func:`burraco.game.core_served`): stepped by index in the core (:meth:`play_at`) without the Python engine's
+    copy of the state, whose fields are made when something reads them (a view, a render, the scores at the end);
+    for tables whose seats all act by index (the PettingZoo environment), not those that hand views out at every
+    step."""
 
     def __init__(
         self,
@@ -75,6 +84,7 @@ class Table:
         max_hands: int = 100,
         native: bool | None = None,
         timeout_turns: int | None = None,
+        core_served: bool = False,
     ) -> None:
         if episode not in EPISODES:
             raise ValueError(f"episode must be one of {EPISODES}, not {episode!r}")
@@ -103,15 +113,20 @@ class Table:
         self.n = rules.players
         #: the action space and observation layout (:func:`burraco.envs.layout.layout_for`)
         self.layout = layout_for(rules)
+        self.core_served = core_served
         self.match = Match(rules, seed=0)
-        self.game: Game = self.match.start_hand()
+        self.game: Game = self.match.start_hand(core_served=core_served)
         self._legal_game: Game | None = None  # the game and number of actions the legal actions are for
         self._legal_n = -1
         self._legal: list[Action] = []
-        self._codes: list[int] = []  # their indices, in the same order
+        self._codes_game: Game | None = None  # the game and number of actions the legal indices are for
+        self._codes_n = -1
+        self._codes: list[int] = []  # the indices of the legal actions, in the order of legal()
         self._mask_game: Game | None = None  # the game and number of actions the cached mask is for
         self._mask_n = -1
         self._mask = np.zeros(0, dtype=np.int8)
+        self._mask_sorted: list[int] | None = None  # the mask's indices in increasing order (TableActions.sample)
+        self._obs_size = self.layout.obs_size
         self._feat_game: Game | None = None  # the game and number of actions the action features are for
         self._feat_n = -1
         self._feat = np.zeros((0, ACTION_FEATURES), dtype=np.float32)
@@ -128,12 +143,10 @@ class Table:
 
     def reset(self, seed: int) -> None:
         self.match = Match(self.rules, seed=seed)
-        self.game = self.match.start_hand()
+        self.game = self.match.start_hand(core_served=self.core_served)
         self._totals_before = tuple(self.match.totals)
         self._turns_done = 0
-        self._legal_game = None
-        self._feat_game = None
-        self._mask_game = None
+        self._forget()
         self.over = False
         self.truncated = False
 
@@ -143,48 +156,85 @@ class Table:
         """The seat to act, -1 when the episode is over."""
         return -1 if self.over else self.game.current_seat
 
+    def _forget(self) -> None:
+        """Forget what was worked out for the state (the state changed other than through play/play_at)."""
+        self._legal_game = None
+        self._codes_game = None
+        self._feat_game = None
+        self._mask_game = None
+
     def legal(self) -> list[Action]:
+        """The legal actions of the seat to act (the table's own list: do not change it)."""
         g = self.game
         if g is not self._legal_game or len(g.actions) != self._legal_n:
             self._legal = g.legal_actions()
+            self._legal_game = g
+            self._legal_n = len(g.actions)
+        return self._legal
+
+    def codes(self) -> list[int]:
+        """The indices of the legal actions of the seat to act, in the order of :meth:`legal` (the table's own
+        list: do not change it). Where the core encodes, from the core's copy of the state alone: no Action made."""
+        g = self.game
+        n = len(g.actions)
+        if g is not self._codes_game or n != self._codes_n:
+            h = g._nh
+            if h and not h.end and g.rules is self._native_rules and self._native_enc is not None:
+                self._codes = self._native_enc.legal_indices(h)  # the core's copy of the state (it follows apply)
+                self._codes_game = g
+                self._codes_n = n
+                return self._codes
             e = self._encoding(g)
             h = hand_of(g) if e is not None and g.end is None else None
             if h is not None:
                 self._codes = e.legal_indices(h)
             else:
                 melds = g.melds[g.side_of(g.current_seat)] if g.end is None else []
-                self._codes = legal_indices(self._legal, melds, self.layout)
-            self._legal_game = g
-            self._legal_n = len(g.actions)
-        return self._legal
+                self._codes = legal_indices(self.legal(), melds, self.layout)
+            self._codes_game = g
+            self._codes_n = n
+        return self._codes
 
     def legal_codes(self) -> list[int]:
         """The indices of the legal actions of the seat to act (empty once the episode is over)."""
         if self.over:
             return []
-        self.legal()
-        return self._codes[:]
+        return self.codes()[:]
 
     def mask(self, seat: int) -> npt.NDArray[np.int8]:
         # a zeroed bytearray set item by item is cheaper than numpy's fancy indexing with a short list
         size = self.layout.num_actions
-        if self.over or seat != self.game.current_seat:
-            return np.frombuffer(bytearray(size), dtype=np.int8)
         g = self.game
-        if self._mask_game is g and self._mask_n == len(g.actions):  # once per step, however often it is asked
+        if self.over or seat != g.current_seat:
+            return np.frombuffer(bytearray(size), _INT8)
+        n = len(g.actions)
+        if self._mask_game is g and self._mask_n == n:  # once per step, however often it is asked
             return self._mask
         self._mask = m = self._new_mask(size)  # read-only for good: it is handed out again until the next step
-        self._mask_game, self._mask_n = g, len(g.actions)
+        self._mask_game = g
+        self._mask_n = n
+        self._mask_sorted = None
         return m
 
     def _new_mask(self, size: int) -> npt.NDArray[np.int8]:
-        self.legal()
+        codes = self.codes()
         if self.native is not None:  # the core writes the bytes: one allocation, no bytearray to copy
-            return np.frombuffer(self.native.mask_of(self._codes), dtype=np.int8)
+            return np.frombuffer(self.native.mask_of(codes), _INT8)
         ba = bytearray(size)
-        for c in self._codes:
+        for c in codes:
             ba[c] = 1
-        return np.frombuffer(bytes(ba), dtype=np.int8)  # over bytes: nobody can make it writeable again
+        return np.frombuffer(bytes(ba), _INT8)  # over bytes: nobody can make it writeable again
+
+    def mask_indices(self, mask: Any) -> list[int] | None:
+        """The legal indices, in increasing order, where ``mask`` is the very mask this table made for the current
+        state (the read-only array :meth:`mask` hands out); else None."""
+        g = self.game
+        if mask is not self._mask or self._mask_game is not g or self._mask_n != len(g.actions):
+            return None
+        got = self._mask_sorted
+        if got is None:
+            got = self._mask_sorted = sorted(self.codes())  # the codes the mask was made from (the same state)
+        return got
 
     def action_features(self, seat: int) -> npt.NDArray[np.float32]:
         """The legal actions of ``seat`` as feature rows (:func:`burraco.envs.features.action_features`, from its
@@ -200,14 +250,20 @@ class Table:
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
         """``encode_game(game, seat, match totals before this hand)``: written by the native core where it plays
         the rules, else incrementally (:class:`Encoder`)."""
-        e = self._encoding(self.game)
+        g = self.game
+        h = g._nh
+        if h and g.rules is self._native_rules and self._native_enc is not None:  # the core's copy of the state
+            out = np.empty(self._obs_size, _FLOAT32)
+            self._native_enc.encode(h, seat, out, self._totals_before)
+            return out
+        e = self._encoding(g)
         if e is not None:
-            h = hand_of(self.game)
+            h = hand_of(g)
             if h is not None:
-                out = np.empty(self.layout.obs_size, dtype=np.float32)
+                out = np.empty(self._obs_size, _FLOAT32)
                 e.encode(h, seat, out, self._totals_before)
                 return out
-        return self._encoder.encode(self.game, seat, self._totals_before)
+        return self._encoder.encode(g, seat, self._totals_before)
 
     def _encoding(self, g: Game) -> Any:
         """The core's Encoding of ``g``'s rules (None: the Python encoder)."""
@@ -224,13 +280,18 @@ class Table:
 
     def action_of(self, index: int) -> Action | None:
         """The legal action with this index, or None when it is not legal now."""
+        i = self.position_of(index)
+        return None if i < 0 else self.legal()[i]
+
+    def position_of(self, index: int) -> int:
+        """The place of the action with this index among the legal actions (:meth:`legal`, :meth:`codes`), -1 when
+        it is not legal now."""
         if self.over:
-            return None
-        legal = self.legal()
+            return -1
         try:
-            return legal[self._codes.index(int(index))]
+            return self.codes().index(int(index))
         except ValueError:
-            return None
+            return -1
 
     def potential(self, seat: int) -> float:
         """The score difference of ``seat``'s side as things stand (its side's total minus the other's if the hand
@@ -252,14 +313,25 @@ class Table:
         if self.over:
             raise RuntimeError("the episode is over: no time-out can be announced (call reset())")
         self.game.apply(Action.timeout())
-        self._legal_game = None
+        self._forget()
 
     # ----- playing ------------------------------------------------------------------------------------------------
     def play(self, a: Action) -> list[float] | None:
         """Apply a legal action; returns the rewards per seat when a reward is due (end of a hand or match)."""
+        self.game.apply(a)  # the match's current hand, without Match.apply's check for a finished hand on every action
+        return self._played()
+
+    def play_at(self, i: int) -> list[float] | None:
+        """:meth:`play` the ``i``-th legal action (:meth:`position_of`): in the core alone where it alone serves the
+        hand (``core_served``), no list of Actions made."""
+        apply_legal_index(self.game, i)
+        return self._played()
+
+    def _played(self) -> list[float] | None:
+        """After an action: the time-out that ``timeout_turns`` calls, the end of the hand and of the episode; the
+        rewards per seat when a reward is due."""
         m = self.match
         g = self.game
-        g.apply(a)  # the match's current hand, without Match.apply's check for a finished hand on every action
         if (
             self.timeout_turns is not None
             and g.end is None
@@ -288,7 +360,7 @@ class Table:
             return out
         self._totals_before = tuple(m.totals)
         self._turns_done += g.turns
-        self.game = m.start_hand()
+        self.game = m.start_hand(core_served=self.core_served)
         return out
 
     def penalize(self, seat: int, reward: float) -> list[float]:
@@ -318,17 +390,26 @@ class TableActions(spaces.Discrete):
     def __init__(self, n: int, table: Table, seed: int | None = None) -> None:
         super().__init__(n, seed=seed)
         self._table = table
+        self._start = int(self.start)
+        self._draw = getattr(core, "draw_below", None)  # numpy's integers(0, n) in the core, draw for draw
 
     def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
-        t = self._table
-        if mask is not None and probability is None and mask is t._mask and t._mask_game is t.game \
-                and t._mask_n == len(t.game.actions):
-            codes = sorted(t._codes)
-            if not codes:
-                return self.start
-            # Generator.choice(a) draws integers(0, len(a)): the same draw, without its checks
-            return self.start + self.dtype.type(codes[int(self.np_random.integers(0, len(codes)))])
-        return super().sample(mask, probability)
+        codes = None if mask is None or probability is not None else self._table.mask_indices(mask)
+        if codes is None:
+            return super().sample(mask, probability)
+        k = len(codes)
+        if not k:
+            return self.start
+        # Generator.choice(a) draws integers(0, len(a)): the same draw, without its checks (and, with the core, in
+        # the core from the generator's own bit generator, under its lock as numpy takes it)
+        draw = self._draw
+        if draw is None:
+            i = int(self.np_random.integers(0, k))
+        else:
+            bg = self.np_random.bit_generator
+            with bg.lock:
+                i = draw(bg.capsule, k)
+        return np.int64(self._start + codes[i])
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, spaces.Discrete) and self.n == other.n and self.start == other.start

@@ -95,7 +95,11 @@ class BurracoAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         self.rules = make_rules(rules, players)
         if reward == "progress":
             raise ValueError("reward='progress' is the single-agent environments' (Gymnasium, vector)")
-        self.table = Table(self.rules, episode, reward, reward_scale, max_hands, timeout_turns=timeout_turns)
+        # every seat acts by index: the hands stepped in the native core alone (their Python fields made only for
+        # what reads them: a view, a render, the scores at the end of a hand)
+        self.table = Table(
+            self.rules, episode, reward, reward_scale, max_hands, timeout_turns=timeout_turns, core_served=True
+        )
         self.illegal = illegal
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
@@ -162,15 +166,14 @@ class BurracoAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         t = self.table
-        seat = self._seat[agent]
         self._cumulative_rewards[agent] = 0.0
-        a = None if action is None else t.action_of(int(action))
-        if a is None:
+        i = -1 if action is None else t.position_of(int(action))
+        if i < 0:
             if self.illegal == "raise":
                 raise IllegalActionError(f"action {action!r} is not legal for {agent} now")
-            rewards: list[float] | None = t.penalize(seat, self.illegal_reward)
+            rewards: list[float] | None = t.penalize(self._seat[agent], self.illegal_reward)
         else:
-            rewards = t.play(a)
+            rewards = t.play_at(i)
         if rewards is not None:
             self.rewards = {x: 0.0 for x in self.agents}
             for i, x in enumerate(self.possible_agents):
@@ -187,7 +190,8 @@ class BurracoAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
                     self.terminations[x] = True
         else:
             self.agent_selection = self.possible_agents[t.to_act]
-        self._info_mask()
+        if not self.mask_in_obs:
+            self._info_mask()
         if rewards is not None:  # zero rewards change no cumulative reward
             self._accumulate_rewards()
         if self.render_mode == "human":
