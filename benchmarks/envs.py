@@ -89,6 +89,8 @@ LOOP = textwrap.dedent(
     clock = time.thread_time if sys.argv[2] == "cpu" else time.perf_counter
 
     def run(env, seconds, agent="mask", first_seed=0):
+        if agent == "space":
+            return run_space(env, seconds, first_seed)
         rng = np.random.default_rng(first_seed)
         seeded = set()
         steps = 0
@@ -106,7 +108,7 @@ LOOP = textwrap.dedent(
                     action = None
                 elif agent == "indices":  # the legal indices straight from the environment, no mask scan
                     action = int(rng.choice(env.legal_indices()))
-                elif agent == "space":  # PettingZoo's examples: the action space samples from the mask
+                elif agent == "space_timed":  # run_space's agent, with the inside timed as the others are
                     space = env.action_space(agent_name)
                     if agent_name not in seeded:
                         space.seed(first_seed + len(seeded))
@@ -121,6 +123,32 @@ LOOP = textwrap.dedent(
         wall = clock() - t0
         return {"steps": steps, "episodes": episodes, "loop_steps_per_s": steps / wall,
                 "env_steps_per_s": steps / inside, "seconds": wall}
+
+    def run_space(env, seconds, first_seed=0):
+        # PettingZoo's own loop as its documentation writes it, the action space sampling from the mask; the
+        # clock read once per episode, none inside it (the thread's CPU clock is a system call: the other loops'
+        # four reads a step cost about a microsecond each on a shared VM, a fifth of a Burraco step)
+        seeded = set()
+        steps = 0
+        episodes = 0
+        t0 = clock()
+        while clock() - t0 < seconds:
+            env.reset(seed=first_seed + episodes)
+            episodes += 1
+            for agent_name in env.agent_iter():
+                obs, reward, term, trunc, info = env.last()
+                if term or trunc:
+                    action = None
+                else:
+                    space = env.action_space(agent_name)
+                    if agent_name not in seeded:
+                        space.seed(first_seed + len(seeded))
+                        seeded.add(agent_name)
+                    action = space.sample(obs["action_mask"])
+                env.step(action)
+                steps += 1
+        wall = clock() - t0
+        return {"steps": steps, "episodes": episodes, "loop_steps_per_s": steps / wall, "seconds": wall}
 
     # the warm-up and the timed run deal different hands (seeds 10**6… and 0…): the timed run never replays a
     # game whose states an engine could have cached during the warm-up
@@ -170,11 +198,14 @@ def loop(
     clock: str,
     agent: str = "mask",
     rules: str = "italian",
+    src: Path | None = None,
 ) -> dict[str, float]:
+    """One loop in a fresh process; ``src``: the burraco package imported from there (``PYTHONPATH``)."""
     cmd = [python, "-c", script, str(seconds), clock, agent, rules]
     if cpu is not None and hasattr(os, "sched_setaffinity"):
         cmd = ["taskset", "-c", str(cpu)] + cmd
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    env = None if src is None else dict(os.environ, PYTHONPATH=str(src))
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env)
     return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
@@ -422,6 +453,43 @@ def _envs_native() -> bool:
     return Table(preset("italian")).native is not None
 
 
+def space_runs(args: argparse.Namespace, cpu: int | None, gin_py: str | None) -> dict[str, object]:
+    """``--space-only``: PettingZoo's own loop, untimed inside (``space``) and timed inside (``space_timed``), on
+    Burraco (and on ``--before-src``'s Burraco) and gin_rummy_v4, alternating ``--repeat`` times."""
+    sides: list[tuple[str, str, Path | None]] = [("burraco", sys.executable, None)]
+    if args.before_src is not None:
+        sides.insert(0, ("before", sys.executable, args.before_src))
+    if gin_py:
+        sides.append(("gin", gin_py, None))
+    runs: dict[str, list[float]] = {}
+    loads = [os.getloadavg()[0]]
+    for _ in range(args.repeat):
+        for name, py, src in sides:
+            script = GIN if name == "gin" else BURRACO
+            for agent in ("space", "space_timed"):
+                got = loop(py, script, args.seconds, cpu, args.clock, agent, src=src)
+                runs.setdefault(f"{name}_{agent}", []).append(round(got["loop_steps_per_s"], 1))
+        loads.append(os.getloadavg()[0])
+    med = {k: statistics.median(v) for k, v in runs.items()}
+    ratios = {}
+    if gin_py:
+        for name, _, _ in sides[:-1]:
+            for agent in ("space", "space_timed"):
+                ratios[f"{name}_{agent}"] = round(med[f"{name}_{agent}"] / med[f"gin_{agent}"], 2)
+    return {
+        "date": time.strftime("%Y-%m-%d"),
+        "python": platform.python_version(),
+        "clock": args.clock,
+        "seconds_per_loop": args.seconds,
+        "repeat": args.repeat,
+        "before_src": None if args.before_src is None else str(args.before_src),
+        "steps_per_s": runs,
+        "median": med,
+        "ratio_to_gin": ratios,
+        "loadavg_1m": loads,
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=10.0, help="seconds per loop and repeat")
@@ -449,6 +517,12 @@ def main() -> None:
     ap.add_argument("--count-hands", type=int, default=30)
     ap.add_argument("--vec", action="store_true", help="also the vector environment's steps/s (1, 16, 64 tables)")
     ap.add_argument("--vec-only", action="store_true", help="only the vector environment's steps/s")
+    ap.add_argument("--space-only", action="store_true",
+                    help="only PettingZoo's own loop (the action space sampling from the mask) on both environments, "
+                    "untimed inside and timed inside as the other loops are (space_timed)")
+    ap.add_argument("--before-src", type=Path, default=None, metavar="DIR",
+                    help="with --space-only: also Burraco's loops on another checkout's src/ (PYTHONPATH=DIR, its "
+                    "core built in place there), alternating with this one's: a before and after in one run")
     ap.add_argument("--stalemate", type=int, default=0, metavar="HANDS",
                     help="only the stalemate study: how HANDS hands of a uniformly random learner end")
     args = ap.parse_args()
@@ -472,6 +546,10 @@ def main() -> None:
         return
     cpu = None if args.cpu < 0 else args.cpu
     gin_py = None if args.skip_gin else str(gin_python(args.gin_venv))
+    if args.space_only:
+        got = space_runs(args, cpu, gin_py)
+        print(json.dumps(got, indent=1) if args.json else got)
+        return
     bur: list[dict[str, float]] = []
     gin: list[dict[str, float]] = []
     for _ in range(args.repeat):

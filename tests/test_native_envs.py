@@ -131,6 +131,75 @@ def test_table_native_equals_table_python() -> None:
         assert b.over
 
 
+@pytest.mark.parametrize("name", ["italian-2p", "italian", "italian-3p", "italian-5p", "italian-6p"])
+def test_core_served_table_equals_the_python_table_over_a_match(name: str) -> None:
+    """The PettingZoo environment's table (``core_served``: hands stepped by index in the core, the Python fields made
+    only when read) gives the Python table's observations, masks, indices and rewards over three hands of a match
+    (the scores and the match totals from the core: with 3 and 5 players, the pairs' split too); the hands'
+    records are the same."""
+    r = preset(name)
+    a = Table(r, episode="match", max_hands=3, core_served=True)
+    b = Table(r, episode="match", max_hands=3, native=False)
+    a.reset(11)
+    b.reset(11)
+    rng = random.Random(4)
+    while not b.over:
+        assert a.to_act == b.to_act
+        s = a.to_act
+        assert a.game._deferred  # nothing in the loop makes the Python fields of the hand in play
+        assert np.array_equal(a.observation(s), b.observation(s))
+        assert np.array_equal(a.mask(s), b.mask(s))
+        codes = a.legal_codes()
+        assert codes == b.legal_codes()
+        i = rng.randrange(len(codes))
+        assert a.position_of(codes[i]) == i
+        assert a.play_at(i) == b.play(b.legal()[i])
+    assert a.over and a.truncated == b.truncated and a.match.totals == b.match.totals
+    assert [g.actions for g in a.match.games] == [g.actions for g in b.match.games]
+    assert [g.scores() for g in a.match.games] == [g.scores() for g in b.match.games]
+
+
+@pytest.mark.parametrize("name", ["italian-2p", "italian", "italian-3p", "italian-5p", "italian-6p"])
+def test_a_core_served_game_scores_as_the_python_engine(name: str) -> None:
+    """At the end of random hands a game the core alone serves (no Python field made) gives the scores, the
+    players' points and the sides of the Python engine's copy of it."""
+    from burraco.game import apply_legal_index, core_served
+
+    r = preset(name)
+    rng = random.Random(9)
+    for seed in range(4):
+        g = core_served(Game.new(r, seed=seed))
+        ref = Game.new(r, seed=seed)
+        assert g._deferred
+        while g.end is None:
+            a = apply_legal_index(g, rng.randrange(len(g.legal_actions())))
+            ref.apply(a)
+        assert g._deferred  # nothing above made the Python fields
+        assert g.scores() == ref.scores() and g.player_points() == ref.player_points()
+        assert [g.side_of(s) for s in range(r.players)] == [ref.side_of(s) for s in range(r.players)]
+        assert list(g.scores() or {}) == list(ref.scores() or {})  # the sides' names in the same order
+
+
+def test_draw_below_is_numpys_integers_draw_for_draw() -> None:
+    """``_native.draw_below(capsule, n)`` (the PettingZoo action space's draw) is ``Generator.integers(0, n)`` of the
+    same generator, draw for draw, on every bit generator numpy has, with other draws between (numpy's buffered
+    32-bit half-words) and n from 1 to 2**32."""
+    from burraco._accel import core
+
+    rng = random.Random(5)
+    for kind in (np.random.PCG64, np.random.MT19937, np.random.Philox, np.random.SFC64, np.random.PCG64DXSM):
+        a = np.random.Generator(kind(7))
+        b = np.random.Generator(kind(7))
+        for _ in range(3000):
+            n = rng.choice((1, 2, 3, 7, 96218, 2**31 + 11, 2**32 - 1, 2**32, rng.randrange(1, 300)))
+            if rng.random() < 0.1:
+                assert a.integers(0, 1000, dtype=np.uint32) == b.integers(0, 1000, dtype=np.uint32)
+            with b.bit_generator.lock:
+                got = core.draw_below(b.bit_generator.capsule, n)
+            assert got == int(a.integers(0, n)), (kind, n)
+        assert a.integers(0, 2**62, size=4).tolist() == b.integers(0, 2**62, size=4).tolist()
+
+
 @pytest.mark.parametrize("name", ["italian-2p", "italian", "italian-3p", "italian-5p", "italian-6p", "brazilian"])
 @pytest.mark.parametrize("reward", ["score", "win"])
 def test_native_vector_env_equals_the_python_tables_stepped_one_by_one(name: str, reward: str) -> None:

@@ -203,8 +203,8 @@ class Table:
 
     def mask(self, seat: int) -> npt.NDArray[np.int8]:
         # a zeroed bytearray set item by item is cheaper than numpy's fancy indexing with a short list
-        size = self.layout.num_actions
         g = self.game
+        size = self.layout.num_actions
         if self.over or seat != g.current_seat:
             return np.frombuffer(bytearray(size), _INT8)
         n = len(g.actions)
@@ -392,6 +392,9 @@ class TableActions(spaces.Discrete):
         self._table = table
         self._start = int(self.start)
         self._draw = getattr(core, "draw_below", None)  # numpy's integers(0, n) in the core, draw for draw
+        self._bits: Any = None  # the generator whose bit generator's lock and capsule are these
+        self._lock: Any = None
+        self._capsule: Any = None
 
     def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
         codes = None if mask is None or probability is not None else self._table.mask_indices(mask)
@@ -403,12 +406,16 @@ class TableActions(spaces.Discrete):
         # Generator.choice(a) draws integers(0, len(a)): the same draw, without its checks (and, with the core, in
         # the core from the generator's own bit generator, under its lock as numpy takes it)
         draw = self._draw
+        gen = self.np_random
         if draw is None:
-            i = int(self.np_random.integers(0, k))
+            i = int(gen.integers(0, k))
         else:
-            bg = self.np_random.bit_generator
-            with bg.lock:
-                i = draw(bg.capsule, k)
+            if gen is not self._bits:
+                self._bits = gen
+                self._lock = gen.bit_generator.lock
+                self._capsule = gen.bit_generator.capsule
+            with self._lock:
+                i = draw(self._capsule, k)
         return np.int64(self._start + codes[i])
 
     def __eq__(self, other: object) -> bool:
