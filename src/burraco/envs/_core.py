@@ -380,6 +380,11 @@ class Table:
         return "\n".join(lines)
 
 
+#: the actions TableActions.sample has drawn, as the numpy integers it returns (immutable: one object per index, at
+#: most one per action of the largest space)
+_SAMPLED: dict[int, np.int64] = {}
+
+
 class TableActions(spaces.Discrete):
     """The flat action space of a :class:`Table` (``Discrete(num_actions)``) whose ``sample(mask)`` knows the
     table's own masks: given the mask the table made for the current state (the very array, read-only, that
@@ -416,7 +421,11 @@ class TableActions(spaces.Discrete):
                 self._capsule = gen.bit_generator.capsule
             with self._lock:
                 i = draw(self._capsule, k)
-        return np.int64(self._start + codes[i])
+        c = self._start + codes[i]
+        got = _SAMPLED.get(c)
+        if got is None:
+            got = _SAMPLED[c] = np.int64(c)
+        return got
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, spaces.Discrete) and self.n == other.n and self.start == other.start
