@@ -12,7 +12,12 @@ encoding latency, and batch simulation scaling from 1 to 2 worker processes.
 
   The same loop with PettingZoo's own sampling agent, ``env.action_space(agent).sample(obs["action_mask"])``
   (Gymnasium's ``Discrete.sample`` with an ``int8`` mask, as PettingZoo's documentation writes the loop), on both
-  environments: ``space_loop_steps_per_s`` and ``space_loop_ratio``.
+  environments: ``space_loop_steps_per_s`` and ``space_loop_ratio``. This loop reads the clock once per episode and
+  never inside it (since 2026-12-07: the thread's CPU clock is a system call of about a microsecond on the shared
+  VM, and the other loops' four reads a step were a fifth of a Burraco step); ``space_timed`` is the same loop timed
+  inside as the others are. ``--space-only`` runs these two alone, on both environments, and ``--before-src DIR``
+  adds Burraco's on another checkout's ``src/`` (``PYTHONPATH=DIR``, its core built in place there), alternating
+  with this one's: a before and after in one run.
 
   Every ``env.step`` counts as a step (also the ``None`` steps of finished agents). ``loop_steps_per_s`` is
   steps over the loop's wall time (the agent's random choice included); ``env_steps_per_s`` counts only the
