@@ -163,11 +163,10 @@ def _post(base: str, path: str, body: Any, token: str | None = None) -> Any:
         return json.loads(r.read())
 
 
-def test_a_name_typed_while_the_last_registration_is_answered_is_kept(server: ThreadServer, browser: Any) -> None:
-    """The desk emptied its registration boxes once a registration was answered, over what the director had typed
-    meanwhile for the next entrant (a slow answer, or the 2-second refresh showing the entrant before the answer
-    came: the next entrant's name was lost, and the test above registered a pair without one)."""
-    made = _post(server.url, "/api/tournaments", {"name": "Lento", "rounds": 1, "movements": "mitchell",
+def _registration_held(server: ThreadServer, browser: Any, name: str) -> tuple[Any, Any]:
+    """A new event's desk page that has sent the registration of "Anna – Bruno", whose request is held (not yet at
+    the server): the page, and the held route (``continue_()`` lets it go on)."""
+    made = _post(server.url, "/api/tournaments", {"name": name, "rounds": 1, "movements": "mitchell",
                                                   "director": "Maria"})
     desk = new_page(browser)
     held: list[Any] = []
@@ -181,8 +180,16 @@ def test_a_name_typed_while_the_last_registration_is_answered_is_kept(server: Th
             break
         desk.wait_for_timeout(50)
     assert held, "the registration was never sent"
+    return desk, held[0]
+
+
+def test_a_name_typed_while_the_last_registration_is_answered_is_kept(server: ThreadServer, browser: Any) -> None:
+    """The desk emptied its registration boxes once a registration was answered, over what the director had typed
+    meanwhile for the next entrant (a slow answer, or the 2-second refresh showing the entrant before the answer
+    came: the next entrant's name was lost, and the test above registered a pair without one)."""
+    desk, route = _registration_held(server, browser, "Lento")
     desk.fill("[data-testid=reg-name]", "Carla – Dario")  # the next entrant, typed while the answer is on its way
-    held[0].continue_()
+    route.continue_()
     desk.wait_for_selector("[data-testid=msg].ok")
     desk.locator("[data-testid=entrants]", has_text="Anna – Bruno").wait_for()
     assert desk.input_value("[data-testid=reg-name]") == "Carla – Dario"
@@ -195,27 +202,14 @@ def test_a_late_answer_to_an_earlier_action_does_not_cover_the_word_on_the_next(
     """The desk's line says the outcome of the last action started: an earlier action answered later (a slow
     answer) put its "Done" over the refusal of the one after it (the round test read "Done" where it waited for
     the duplicate's refusal)."""
-    made = _post(server.url, "/api/tournaments", {"name": "Lenta", "rounds": 1, "movements": "mitchell",
-                                                  "director": "Maria"})
-    desk = new_page(browser)
-    held: list[Any] = []
-    desk.route("**/desk/register", lambda route: held.append(route))
-    desk.goto(server.url + f"/tournament/{made['id']}/desk?lang=en#d={made['token']}")
-    desk.fill("[data-testid=reg-name]", "Anna – Bruno")
-    desk.fill("[data-testid=reg-players]", "Anna, Bruno")
-    desk.click("[data-testid=reg-submit]")
-    for _ in range(1200):  # the route's handler runs in this thread, while it waits in the page
-        if held:
-            break
-        desk.wait_for_timeout(50)
-    assert held, "the registration was never sent"
+    desk, route = _registration_held(server, browser, "Lenta")
     desk.fill("[data-testid=pen-entrant]", "99")  # meanwhile a penalty for nobody: refused
     desk.fill("[data-testid=pen-vp]", "1")
     desk.fill("[data-testid=pen-reason]", "slow play")
     desk.click("[data-testid=pen-apply]")
     desk.wait_for_selector("[data-testid=msg].error")
     refusal = desk.locator("[data-testid=msg]").text_content()
-    held[0].continue_()
+    route.continue_()
     desk.wait_for_function("document.querySelector('[data-testid=reg-name]').value === ''")  # the registration done
     desk.locator("[data-testid=entrants]", has_text="Anna – Bruno").wait_for()
     line = desk.locator("[data-testid=msg]")
