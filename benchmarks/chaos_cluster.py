@@ -27,6 +27,15 @@ them at their new owners. ``--hog K`` runs K processes burning CPU throughout (t
 report then also gives the longest silence any seat heard and each process's tables let go (from its log).
 
     python benchmarks/chaos_cluster.py --servers 2 --tables 20 --seconds 90 --every 25 --fault pause --outage 8
+
+Abuse beside the faults: ``--flood K`` adds K websocket connections (from 127.0.0.2, in another process, spread over
+the processes) that send ``ping`` a thousand times a second each and connect again whenever closed
+(load_server.py's flood); ``--slow K`` keeps K half-sent HTTP requests open against the processes (from 127.0.0.3,
+round robin), opening a new one whenever a process closes one. The end of the run checks every client's events
+against the store as always; the report adds what the flood sent and how it was cut off, and how many half-sent
+requests were opened and closed by the servers.
+
+    python benchmarks/chaos_cluster.py --servers 2 --tables 20 --seconds 90 --every 25 --flood 10 --slow 300
 """
 
 from __future__ import annotations
@@ -45,7 +54,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from load_server import create_table, free_port, lost_tables
+from load_server import create_table, flood_process, free_port, lost_tables
 
 PG = "postgresql://postgres@127.0.0.1:5432/postgres"
 REDIS = "redis://127.0.0.1:6379/0"
@@ -202,6 +211,8 @@ def main() -> None:
                     "owner for --outage seconds")
     ap.add_argument("--outage", type=float, default=4.0, help="seconds Redis stays down, or the owner paused")
     ap.add_argument("--hog", type=int, default=0, help="processes burning CPU throughout the run")
+    ap.add_argument("--flood", type=int, default=0, help="flooding websocket connections throughout the run")
+    ap.add_argument("--slow", type=int, default=0, help="half-sent HTTP requests kept open throughout the run")
     ap.add_argument("--json", default=None)
     a = ap.parse_args()
     global REDIS
@@ -281,6 +292,38 @@ def main() -> None:
         hogs = [mp.Process(target=hog, args=(stop_at + 5.0,), daemon=True) for _ in range(a.hog)]
         for h in hogs:
             h.start()
+        flood_q: Any = mp.Queue()
+        per = [a.flood // len(urls) + (1 if i < a.flood % len(urls) else 0) for i in range(len(urls))]
+        floods = [mp.Process(target=flood_process, args=(u, k, stop_at, flood_q), daemon=True)
+                  for u, k in zip(urls, per, strict=True) if k]
+        for f in floods:
+            f.start()
+        slow = {"opened": 0, "closed_by_server": 0, "refused": 0}
+
+        async def one_slow(port: int) -> None:
+            try:
+                rd, wr = await asyncio.open_connection("127.0.0.1", port, local_addr=("127.0.0.3", 0))
+                wr.write(b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Slow: 1\r\n")
+                await wr.drain()
+            except OSError:
+                slow["refused"] += 1
+                await asyncio.sleep(0.5)
+                return
+            slow["opened"] += 1
+            try:
+                await asyncio.wait_for(rd.read(), max(0.1, stop_at - time.time()))
+                slow["closed_by_server"] += 1
+            except (OSError, TimeoutError):
+                pass
+            wr.close()
+            await asyncio.sleep(0.05)  # an attacker's pace, and the benchmark's own clients keep theirs
+
+        async def slow_clients() -> None:
+            async def keep(i: int) -> None:  # one half-sent request at a time, a new one when it is closed
+                while time.time() < stop_at:
+                    await one_slow(ports[i % len(ports)])
+
+            await asyncio.gather(*(keep(i) for i in range(a.slow)))
         loads: list[float] = []
 
         async def sample() -> None:
@@ -289,11 +332,24 @@ def main() -> None:
                 loads.append(round(os.getloadavg()[0], 2))
 
         async def go() -> None:
-            await asyncio.gather(chaos(), sample(), *(s.run(stop_at) for s in seats))
+            await asyncio.gather(chaos(), sample(), slow_clients(), *(s.run(stop_at) for s in seats))
 
         asyncio.run(go())
         for h in hogs:
             h.kill()
+        flood: dict[str, Any] = {}
+        for f in floods:
+            try:
+                got = flood_q.get(timeout=60)
+            except Exception:  # a flooding process that never reported
+                got = {}
+            for k, v in got.items():
+                if isinstance(v, dict):
+                    for c, m in v.items():
+                        flood.setdefault(k, {})[c] = flood.get(k, {}).get(c, 0) + m
+                else:
+                    flood[k] = flood.get(k, 0) + v
+            f.join(5)
         time.sleep(1.0)
         bad_tables = 0
         lost = diverged = gaps = dupes = 0
@@ -345,7 +401,9 @@ def main() -> None:
                "actions_acknowledged": sum(len(s.acked) for s in seats),
                "reconnects": sum(s.reconnects for s in seats), "lost": lost, "diverged_events": diverged,
                "gaps": gaps, "duplicates": dupes, "bad_tables": bad_tables, "diverged_examples": examples,
-               "error_codes": sorted({e for s in seats for e in s.errors})}
+               "error_codes": sorted({e for s in seats for e in s.errors}),
+               "flood": {"connections_asked": a.flood, **flood} if a.flood else None,
+               "slow": {"kept_open": a.slow, **slow} if a.slow else None}
         print(json.dumps(out, indent=1))
         if a.json:
             with open(a.json, "w") as f:

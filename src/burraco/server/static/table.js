@@ -186,7 +186,7 @@ function errText(m) { return ERRORS[m.code] ? t(ERRORS[m.code]) : m.message; }
 function onEvent(m) {
   const d = m.data;
   if (m.kind === "action") {
-    S.notice = "";
+    if (S.state && S.state.you) S.notice = "";  // a spectator's refusal (a seat not taken) stays
     if (d.seat) requestAnimationFrame(() => animateMove(d.action));
     else if (d.action === "timeout" && S.state) S.timeoutIn = S.state.hand_no;  // called: not offered again this hand
   }
