@@ -144,6 +144,12 @@ class Evening:
         if timeout:  # the last box: "the time-out was announced during this hand"
             p.keyboard.press("Tab")
             p.keyboard.press("Space")
+        # every key landed in its box (the page must never move the focus while the director types)
+        for ln, k in boxes:
+            box = p.locator(f"[data-testid=paper-{table}-{ln}-{k}]")
+            v = sheet[ln][k]
+            got = box.is_checked() if isinstance(v, bool) else box.input_value()
+            assert got == (v if isinstance(v, bool) else (str(v) if v else "")), (table, hand, ln, k, got, sheet)
         p.keyboard.press("Enter")
         try:
             p.wait_for_function(

@@ -349,6 +349,7 @@ async function submitRow(table) {
   clearTimeout(grid.timer[table]);
   changed(table);  // a check still on its way says nothing more about this row
   const n = ++acts;
+  const from = document.activeElement;  // where Enter was pressed
   say("", "");
   const r = await api("POST", `/api/tournaments/${tid}/desk/enter`, rowBody(table));
   if (!r.ok) { row.tr.classList.add("bad"); row.status.textContent = r.data.message; sayLast(n, t("desk_refused", { reason: r.data.message }), "error"); return; }
@@ -356,9 +357,10 @@ async function submitRow(table) {
   const entered = row.next;
   await refresh();
   sayLast(n, t("desk_paper_entered", { table, hand: entered }), "ok");
-  // the same table's next hand, or the next table that still has one; only while the director is still in the row
-  // he recorded (he may have moved on to another row while the answer came: his typing must not be taken away)
-  if (document.activeElement && document.activeElement !== document.body && !row.tr.contains(document.activeElement)) return;
+  // the same table's next hand, or the next table that still has one; only while the focus is still where Enter
+  // was pressed (or fell to the page, the row done): the director may have gone on typing, in this row or another,
+  // while the answer came, and his keys must not land elsewhere
+  if (document.activeElement && document.activeElement !== document.body && document.activeElement !== from) return;
   const order = Object.keys(grid.rows).map(Number);
   const nextTable = row.next !== null ? table : order.find((x) => x > table && grid.rows[x].next !== null) ?? order.find((x) => grid.rows[x].next !== null);
   if (nextTable !== undefined) Object.values(grid.rows[nextTable].inputs)[0].focus();
