@@ -18,12 +18,21 @@ per thread count the median determinizations per decision, and the time of every
 maximum and 99th percentile as a fraction of the budget: the budget is a ceiling, a move over 1.10 fails it)::
 
     python benchmarks/search.py --budget 0.25 --threads 2 --json
+
+``--floor`` measures the floor of determinizations a timed search keeps (``min_iterations``: ``expert`` and every
+``ismcts:Ts``, :func:`burraco.bots.players.dets_floor`) and what it costs in time on a loaded machine: the search is
+pinned to one core beside ``K`` busy loops pinned to the same core (``--hogs 0 1 3``: the search gets about
+1/(K+1) of it), and on every decision it runs with the floor and without it in turn; per load, the determinizations
+per decision (median, 10th percentile, least) and the move's time (median, 95th percentile, most)::
+
+    python benchmarks/search.py --floor --budget 0.5 --hogs 0 1 3 7 --json
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing as mp
 import os
 import random
 import statistics
@@ -34,6 +43,7 @@ from typing import Any
 from burraco import Game, native, preset
 from burraco.bots import ismcts
 from burraco.bots.ismcts import ISMCTSPlayer
+from burraco.bots.players import dets_floor
 
 
 def states(hands: int, every: int, seed: int) -> list[Game]:
@@ -119,6 +129,59 @@ def paired_cost(gs: list[Game], iterations: int) -> dict[str, Any]:
     }
 
 
+def _burn(core: int) -> None:
+    """A busy loop on ``core`` (``--floor``'s load)."""
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {core})
+    while True:
+        pass
+
+
+def _spread(xs: list[float], digits: int = 0) -> dict[str, float]:
+    xs = sorted(xs)
+    at = lambda q: xs[min(len(xs) - 1, int(q * len(xs)))]  # noqa: E731
+    return {"p50": round(statistics.median(xs), digits), "p10": round(at(0.10), digits),
+            "p95": round(at(0.95), digits), "min": round(xs[0], digits), "max": round(xs[-1], digits)}
+
+
+def floor_run(gs: list[Game], budget: float, hogs: list[int]) -> dict[str, Any]:
+    """``--floor``: the timed search with and without its floor of determinizations, in turn on every decision,
+    pinned to one core beside ``K`` busy loops on it, for each ``K`` of ``hogs``."""
+    core = min(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 0
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {core})
+    floor = dets_floor(budget)
+    runs = []
+    for k in hogs:
+        burners = [mp.Process(target=_burn, args=(core,), daemon=True) for _ in range(k)]
+        for b in burners:
+            b.start()
+        try:
+            row: dict[str, Any] = {"hogs": k}
+            res: dict[int, tuple[list[float], list[float]]] = {0: ([], []), floor: ([], [])}
+            for i, g in enumerate(gs):
+                view, legal = g.view(g.turn), g.legal_actions()
+                for m in (floor, 0):
+                    p = ISMCTSPlayer(seed=i, time_budget=budget, min_iterations=m)
+                    t0 = time.perf_counter()
+                    p.choose(view, legal)
+                    took = time.perf_counter() - t0
+                    if p.last_iterations:
+                        res[m][0].append(p.last_iterations)
+                        res[m][1].append(took)
+            for m, name in ((floor, "floor"), (0, "none")):
+                its, times = res[m]
+                row[name] = {"determinizations": _spread(its), "seconds": _spread(times, 3),
+                             "over_budget": round(sum(t > budget * 1.1 for t in times) / len(times), 3)}
+            row["searched"] = len(res[0][0])
+            runs.append(row)
+        finally:
+            for b in burners:
+                b.kill()
+                b.join()
+    return {"budget_s": budget, "floor": floor, "decisions": len(gs), "cpus": os.cpu_count(), "runs": runs}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--budget", type=float, default=0.25)
@@ -127,8 +190,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--paired", type=int, default=4, help="determinizations of the paired cost run (0: skip)")
     ap.add_argument("--threads", type=int, default=0, help="measure the native search on 1 … N threads instead")
+    ap.add_argument("--floor", action="store_true", help="the floor of determinizations under load (--hogs)")
+    ap.add_argument("--hogs", type=int, nargs="+", default=[0, 1, 3], help="--floor: busy loops beside the search")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
+    if args.floor:
+        res = floor_run(states(args.hands, args.every, args.seed), args.budget, args.hogs)
+        print(json.dumps(res) if args.json else json.dumps(res, indent=1))
+        return 0
     if args.threads:
         if not native.available():
             print("the threaded search needs the native core (not built, or BURRACO_PURE is set)", file=sys.stderr)

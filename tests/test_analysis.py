@@ -14,7 +14,18 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from burraco import Game, determinize, hint, preset, replay
-from burraco.analysis import BLUNDER, INACCURACY, MISTAKE, analyse, judge, mark_of, quantile, t_quantile
+from burraco.analysis import (
+    BLUNDER,
+    INACCURACY,
+    MEASURE_CAP,
+    MISTAKE,
+    Analysis,
+    analyse,
+    judge,
+    mark_of,
+    quantile,
+    t_quantile,
+)
 from burraco.bots.heuristic import HeuristicPlayer
 from burraco.bots.ismcts import DEFAULT_FLOOR
 from burraco.bots.judge import PairedLosses, candidates, choose, refine
@@ -237,6 +248,15 @@ def test_the_command_line_and_the_annotated_record(tmp_path: Path) -> None:
     assert replay(annotated)["ok"]  # the replay ignores the analysis (RECORDS.md §3: unknown keys)
     bad = CliRunner().invoke(app, ["analyse", str(f), "--seat", "Z"])
     assert bad.exit_code == 2 and "unknown seat" in bad.output
+    # --cap: the most samples a loss gets (the server's BURRACO_COACH_CAP), said in the JSON
+    r = CliRunner().invoke(app, ["analyse", str(f), "--seat", "S", "--iterations", "3", "--cap", "32", "--json"])
+    assert r.exit_code == 0, r.output
+    capped = json.loads(r.output[r.output.index("{") :])
+    assert capped["measure"]["cap"] == 32 and data["measure"]["cap"] == MEASURE_CAP
+    assert all(d["samples"] <= 32 for d in capped["decisions"]) and any(d["samples"] for d in capped["decisions"])
+    assert capped == analyse(g.to_record(), ["S"], iterations=3, cap=32).to_json()
+    assert Analysis.from_json(capped).cap == 32
+    assert CliRunner().invoke(app, ["analyse", str(f), "--cap", "1"]).exit_code == 2
 
 
 def test_the_replay_table_shows_the_coachs_marks() -> None:

@@ -175,3 +175,33 @@ def test_per_player_outcome_is_the_match_totals_and_the_same_on_both_engines(nam
     view = Game.new(rules, seed=0).view(0)
     assert ISMCTSPlayer()._per_player(view) == (rules.players in (3, 5))  # by default where totals are per player
     assert not ISMCTSPlayer(per_player=False)._per_player(view)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_timed_search_runs_its_floor_of_determinizations_however_short_its_time(threads: int) -> None:
+    """issue 38 item 8: a timed search keeps a floor of determinizations (``min_iterations``): with a budget far too
+    short for them (a loaded machine) it runs them all, late rather than weak; without a floor it stops at its
+    budget."""
+    g = _mid_game("italian", 6, 12)
+    while g.end is None and len(g.legal_actions()) < 4:
+        g.apply(g.legal_actions()[0])
+    view, legal = g.view(g.current_seat), g.legal_actions()
+    floored = ISMCTSPlayer(seed=2, time_budget=1e-6, min_iterations=40, threads=threads)
+    assert floored.choose(view, legal) in legal
+    assert floored.last_iterations >= 40
+    bare = ISMCTSPlayer(seed=2, time_budget=1e-6, threads=threads)
+    assert bare.choose(view, legal) in legal
+    assert 1 <= bare.last_iterations < 40
+    with pytest.raises(ValueError, match="min_iterations"):
+        ISMCTSPlayer(min_iterations=-1)
+
+
+def test_expert_and_every_timed_spec_keep_the_floor() -> None:
+    from burraco.arena import parse_player
+    from burraco.bots.players import EXPERT_SECONDS, dets_floor
+
+    expert = parse_player("expert")(1)
+    assert isinstance(expert, ISMCTSPlayer) and expert.time_budget == EXPERT_SECONDS
+    assert expert.min_iterations == dets_floor(EXPERT_SECONDS) == 400
+    assert parse_player("cheat:0.25s")(1).min_iterations == 200  # type: ignore[attr-defined]
+    assert parse_player("ismcts:300")(1).min_iterations == 0  # type: ignore[attr-defined]  # a fixed budget: none

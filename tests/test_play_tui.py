@@ -710,6 +710,7 @@ def test_no_take_back_while_the_computers_move() -> None:
             assert app.query_one("#message", Line).plain == (
                 "Only a meld or an attachment of your own turn can be taken back, before you discard"
             )
+            app.delay = 0.05  # (the rest of their moves at a quicker pace: what is tested happened)
             await settle(app, pilot)  # the computers played on
             assert s.game.actions[len(before_discard)] == discard and (s.human_to_act or s.hand_over)
 

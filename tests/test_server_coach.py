@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 
 from burraco import replay
-from burraco.analysis import Analysis, analyse
+from burraco.analysis import Analysis, Decision, analyse
 from burraco.coach import coach_lines, mark_line
 from burraco.i18n import Translator
 from burraco.messages import msg, render
-from burraco.server.coach import SEED
+from burraco.server.coach import SEED, merged
 from server_support import (
     WAIT,
     Client,
@@ -35,6 +35,10 @@ from server_support import (
 )
 
 ITERATIONS = 3
+#: the server's measurement cap here (``BURRACO_COACH_CAP``): what is tested is the coach at the table (the stream,
+#: the store, the limits), the same judgement as ``burraco analyse`` at the same settings; the statistics at the
+#: default cap are test_analysis.py's, and a loss measured on 1,024 samples made these tests a minute longer
+CAP = 64
 HUMAN = {"kind": "human", "name": "Ada"}
 EASY = {"kind": "computer", "level": "heuristic:easy"}
 
@@ -46,7 +50,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(db: Path) -> Iterator[ThreadServer]:
-    with thread_server(fast_config(sqlite_url(db), coach_iterations=ITERATIONS, coach_workers=2)) as s:
+    with thread_server(fast_config(sqlite_url(db), coach_iterations=ITERATIONS, coach_workers=2, coach_cap=CAP)) as s:
         yield s
 
 
@@ -85,7 +89,7 @@ def marked_game(server: ThreadServer) -> tuple[dict[str, Any], Analysis]:
     for _ in range(6):
         t = finished(server)
         rec = record(server, t["id"], analysis=False)
-        judged = analyse(rec, ["N"], iterations=ITERATIONS, seed=SEED)
+        judged = analyse(rec, ["N"], iterations=ITERATIONS, seed=SEED, cap=CAP)
         if any(d.mark for d in judged.decisions):
             return t, judged
     raise AssertionError("six games without a marked decision of N")
@@ -154,12 +158,13 @@ def test_the_analysis_is_kept_asked_again_after_a_restart_and_in_the_record(serv
     both = rec["analysis"]
     parts = [first[-1]["analysis"], other[-1]["analysis"]]
     assert both["seats"] == ["N", "S"] and (both["iterations"], both["seed"]) == (ITERATIONS, SEED)
+    assert both["measure"]["cap"] == CAP
     assert both["decisions"] == sorted((d for a in parts for d in a["decisions"]), key=lambda d: (d["hand"], d["index"]))
     assert {d["seat"] for d in both["decisions"]} == {"N", "S"}
     assert both == Analysis.from_json(both).to_json()
     assert replay(rec)["ok"]
     # another server on the same store (a restart) answers from the store
-    with thread_server(fast_config(sqlite_url(db), coach_iterations=ITERATIONS)) as s2:
+    with thread_server(fast_config(sqlite_url(db), coach_iterations=ITERATIONS, coach_cap=CAP)) as s2:
         status, stored = ask(s2, t["id"], 0, t["tokens"]["S"])
         assert status == 200 and len(stored) == 1 and stored[0]["analysis"] == other[-1]["analysis"]
         assert record(s2, t["id"])["analysis"] == rec["analysis"]
@@ -192,7 +197,7 @@ def slow(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
     """One worker, two analyses per address, and a budget that makes an analysis last long enough (a second or
     more) to be asked something else meanwhile."""
     db = tmp_path_factory.mktemp("db") / "slow.sqlite3"
-    with thread_server(fast_config(sqlite_url(db), coach_iterations=60, coach_workers=1, coach_per_ip=2)) as s:
+    with thread_server(fast_config(sqlite_url(db), coach_iterations=60, coach_workers=1, coach_per_ip=2, coach_cap=CAP)) as s:
         yield s
 
 
@@ -238,7 +243,7 @@ def test_one_analysis_at_a_time_per_user_and_on_the_server(slow: ThreadServer) -
 
 def test_analyses_per_address(tmp_path: Path) -> None:
     with thread_server(fast_config(sqlite_url(tmp_path / "addr.sqlite3"), coach_iterations=40, coach_workers=2,
-                                   coach_per_ip=1)) as s:
+                                   coach_per_ip=1, coach_cap=CAP)) as s:
         pair = finished(s, humans=2)
         running = Stream(s, pair["id"], 0, pair["tokens"]["N"])
         status, err = ask(s, pair["id"], 0, pair["tokens"]["S"], lang="de")
@@ -248,3 +253,16 @@ def test_analyses_per_address(tmp_path: Path) -> None:
         status, lines = ask(s, pair["id"], 0, pair["tokens"]["S"])
         assert status == 200 and lines[-1]["seat"] == "S"
 
+
+def test_one_analysis_of_a_game_keeps_to_one_budget_seed_and_cap() -> None:
+    """The record's analysis of several seats (server/coach.py ``merged``) takes the seats analysed with the first
+    one's budget, seed and measurement cap: a seat analysed before the server's cap changed is left out."""
+    def one(seat: str, index: int, cap: int) -> dict[str, Any]:
+        d = {"hand": 0, "index": index, "seat": seat, "kind": "pile", "played": "draw", "best": "draw",
+             "value_played": 0.0, "value_best": 0.0, "loss": 0.0, "se": 0.0, "mark": None}
+        return Analysis("italian-2p", (seat,), ITERATIONS, SEED, [Decision.from_json(d)], cap=cap).to_json()
+
+    both = merged({"N": one("N", 2, CAP), "S": one("S", 1, CAP)}, ["N", "S"])
+    assert both is not None and [d["seat"] for d in both["decisions"]] == ["S", "N"] and both["measure"]["cap"] == CAP
+    only = merged({"N": one("N", 2, CAP), "S": one("S", 1, 1024)}, ["N", "S"])
+    assert only is not None and only["seats"] == ["N"] and [d["seat"] for d in only["decisions"]] == ["N"]

@@ -19,11 +19,11 @@ from server_support import WAIT, ThreadServer, fast_config, http, sqlite_url, th
 
 require()
 
-from test_server_coach import ITERATIONS, finished, marked_game  # noqa: E402
+from test_server_coach import CAP, ITERATIONS, finished, marked_game  # noqa: E402
 
 TIMEOUT_MS = 60_000  # a ceiling: a loaded 2-core machine (CI, two workers and their browsers) can be slow
-#: the analysis itself: a random player's hand measures many losses on up to 1,024 samples each (docs/analysis.md),
-#: which takes tens of seconds on a busy two-core machine
+#: the analysis itself: a random player's hand measures many losses (on up to test_server_coach.CAP samples each
+#: here), which takes seconds on a busy two-core machine
 ANALYSIS_MS = 120000
 
 #: every change of the replay's progress bar, recorded from the page's start (the analysis is quick at this
@@ -40,7 +40,8 @@ new MutationObserver((records) => {
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
     db = tmp_path_factory.mktemp("db") / "coach-browser.sqlite3"
-    with thread_server(fast_config(sqlite_url(db), bot_delay=0.02, between_hands=600.0, coach_iterations=ITERATIONS)) as s:
+    with thread_server(fast_config(sqlite_url(db), bot_delay=0.02, between_hands=600.0, coach_iterations=ITERATIONS,
+                                     coach_cap=CAP)) as s:
         yield s
 
 

@@ -63,6 +63,15 @@ MEASURE_START = 16
 MEASURE_CAP = 1024
 #: the number of looks at a loss (16, 32, 64 … 1024)
 LOOKS = int(math.log2(MEASURE_CAP // MEASURE_START)) + 1
+
+
+def looks(cap: int) -> int:
+    """The looks at a loss measured up to ``cap`` samples (:data:`MEASURE_START`, twice as many at each look).
+
+    >>> looks(MEASURE_CAP) == LOOKS, looks(64), looks(16)
+    (True, 3, 1)
+    """
+    return max(1, int(math.log2(max(1, cap // MEASURE_START))) + 1)
 #: the second look's runners-up measured with its best on the independent samples, the loss being the better one's
 #: there: where two moves of about the same value lead the second look, another analysis seed may rank them the other
 #: way round, and the loss would be measured against the other (docs/analysis.md: agreement across seeds 77.6 % →
@@ -141,6 +150,8 @@ class Analysis:
     iterations: int
     seed: int
     decisions: list[Decision] = field(default_factory=list)
+    #: the most independent samples a decision's loss got (:func:`analyse`'s ``cap``)
+    cap: int = MEASURE_CAP
 
     def summary(self) -> list[dict[str, Any]]:
         """Per hand (in order): ``lost`` per kind of decision (points), ``marks`` counted by kind of mark, the
@@ -172,7 +183,7 @@ class Analysis:
             "seed": self.seed,
             "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},
             "alpha": ALPHA,
-            "measure": {"refine": REFINE, "rivals": RIVALS, "start": MEASURE_START, "cap": MEASURE_CAP},
+            "measure": {"refine": REFINE, "rivals": RIVALS, "start": MEASURE_START, "cap": self.cap},
             "decisions": [d.to_json() for d in self.decisions],
             "summary": self.summary(),
         }
@@ -190,6 +201,7 @@ class Analysis:
                 iterations=int(d["iterations"]),
                 seed=int(d["seed"]),
                 decisions=[Decision.from_json(x) for x in d["decisions"]],
+                cap=int(d.get("measure", {}).get("cap", MEASURE_CAP)),
             )
         except (KeyError, TypeError) as e:
             raise ValueError(f"not an analysis ({FORMAT}): {e}") from e
@@ -226,10 +238,11 @@ def t_quantile(p: float, df: int) -> float:
     return z + g1 / v + g2 / v**2 + g3 / v**3 + g4 / v**4
 
 
-def quantile(decisions: int, df: int) -> float:
+def quantile(decisions: int, df: int, cap: int = MEASURE_CAP) -> float:
     """The one-sided quantile of the marks (:func:`t_quantile`) at the level :data:`ALPHA` divided by ``decisions``
-    × :data:`LOOKS`: Bonferroni over a seat's decisions in a hand, each looked at up to LOOKS times."""
-    return t_quantile(1.0 - ALPHA / (max(1, decisions) * LOOKS), df)
+    × the looks (:data:`LOOKS` at the default ``cap``, :func:`looks`): Bonferroni over a seat's decisions in a hand,
+    each looked at up to that many times."""
+    return t_quantile(1.0 - ALPHA / (max(1, decisions) * looks(cap)), df)
 
 
 def mark_of(lower: float) -> str | None:
@@ -256,20 +269,21 @@ class Loss:
     samples: int
 
 
-def measure(paired: PairedLosses, decisions: int) -> Loss:
-    """Sample the loss of ``paired`` adaptively: :data:`MEASURE_START` samples, then twice as many at each look
-    until its interval (± :func:`quantile` standard errors) holds no threshold or :data:`MEASURE_CAP` are drawn."""
-    n = MEASURE_START
+def measure(paired: PairedLosses, decisions: int, cap: int = MEASURE_CAP) -> Loss:
+    """Sample the loss of ``paired`` adaptively: :data:`MEASURE_START` samples (or ``cap`` if fewer), then twice as
+    many at each look until its interval (± :func:`quantile` standard errors) holds no threshold or ``cap`` are
+    drawn."""
+    n = min(MEASURE_START, cap)
     diffs = paired.more(n)
     while True:
         n = len(diffs)
         m = sum(diffs) / n
         se = math.sqrt(sum((d - m) ** 2 for d in diffs) / (n - 1) / n) if n > 1 else math.inf
-        q = quantile(decisions, n - 1)
+        q = quantile(decisions, n - 1, cap)
         lo, hi = m - q * se, m + q * se
-        if n >= MEASURE_CAP or not any(lo < t <= hi for t in (INACCURACY, MISTAKE, BLUNDER)):
+        if n >= cap or not any(lo < t <= hi for t in (INACCURACY, MISTAKE, BLUNDER)):
             return Loss(m, se, lo, hi, n)
-        diffs = paired.more(min(n, MEASURE_CAP - n))
+        diffs = paired.more(min(n, cap - n))
 
 
 def judge(
@@ -281,13 +295,15 @@ def judge(
     iterations: int | None = SELECT,
     time_budget: float | None = None,
     decisions: int = 1,
+    cap: int = MEASURE_CAP,
 ) -> tuple[Choice, Loss | None]:
     """The judgement of ``played`` from ``view``: the choice of the best move (:func:`burraco.bots.judge.choose`,
     the hint's at the same budget, on the hint's samples whatever ``seed``: the move the hint recommends at the
     tables is never judged); when it picks another move, the choice again on :data:`~burraco.bots.judge.REFINE`
     samples with ``played`` kept unless another move beats it significantly (:func:`burraco.bots.judge.refine`,
     seeded by ``seed``; not when the first choice had as many samples already), and when that best is still another move, the loss
-    measured on independent samples (:func:`measure`, at the level corrected for ``decisions`` in the hand) against
+    measured on independent samples (:func:`measure`, up to ``cap``, at the level corrected for ``decisions`` in the
+    hand) against
     the better of that best and the second look's :data:`RIVALS` runners-up there (the choice returned names it);
     None when ``played`` is the best."""
     c = choose(view, list(legal), played=played, seed=HINT_SEED, samples=iterations, time_budget=time_budget)
@@ -300,7 +316,7 @@ def judge(
     rivals = sorted((j for j in range(len(c.candidates)) if c.candidates[j] not in (c.best, played)),
                     key=lambda j: -c.values[j])[:RIVALS]
     paired = PairedLosses(view, c.best, played, seed, rivals=tuple(c.candidates[j] for j in rivals))
-    loss = measure(paired, decisions)
+    loss = measure(paired, decisions, cap)
     if paired.best != c.best:
         c = replace(c, best=paired.best)
     return c, loss
@@ -315,18 +331,23 @@ def analyse(
     seed: int = 0,
     progress: Progress | None = None,
     hands: Collection[int] | None = None,
+    cap: int = MEASURE_CAP,
 ) -> Analysis:
     """Analyse the decisions of ``seats`` (default: every seat) in a record (RECORDS.md §3). ``iterations``
     determinizations per decision to choose the best move (the hint's budget), or ``time_budget`` seconds; the
     samples are seeded by each decision's view and ``seed``, so a record gets the same judgement every time (with
-    ``iterations``); ``hands``: only these hands (their indices from 0; default every hand)."""
+    ``iterations``); ``hands``: only these hands (their indices from 0; default every hand); ``cap``: the most
+    independent samples a loss gets (:data:`MEASURE_CAP`; fewer make the analysis faster and its marks rarer: a
+    loss must then be larger to be significant)."""
+    if cap < 2:
+        raise ValueError(f"the measurement cap must be at least 2 samples, not {cap}")
     m = replay_match(record)
     names = m.seats
     want = tuple(seats) if seats else names
     unknown = [s for s in want if s not in names]
     if unknown:
         raise ValueError(f"unknown seat {unknown[0]!r} (the seats are {' '.join(names)})")
-    out = Analysis(m.rules.name, want, iterations, seed)
+    out = Analysis(m.rules.name, want, iterations, seed, cap=cap)
     todo: list[tuple[int, int, Game, Action]] = []
     per_hand: dict[tuple[int, str], int] = {}
     for h, game in enumerate(m.games):
@@ -351,6 +372,7 @@ def analyse(
             iterations=None if time_budget is not None else iterations,
             time_budget=time_budget,
             decisions=per_hand[(h, a.seat)],
+            cap=cap,
         )
         if loss is None:
             v_best = v_played = c.value(a)
@@ -401,6 +423,7 @@ __all__ = [
     "analyse",
     "judge",
     "kind_of",
+    "looks",
     "mark_of",
     "measure",
     "quantile",

@@ -306,6 +306,10 @@ def analyse(
         None, "--budget", help="seconds per decision instead of --iterations"
     ),
     seed: int = typer.Option(0, "--seed", help="seed of the sampled hidden cards and the rollouts"),
+    cap: int = typer.Option(
+        1024, "--cap", min=2,
+        help="the most samples on which a decision's loss is measured (1024; fewer: faster, and fewer marks)",
+    ),
     as_json: bool = typer.Option(False, "--json", help="print the analysis as JSON (docs/analysis.md)"),
     out: Path | None = typer.Option(None, "--out", help="write the record annotated with the analysis here"),
 ) -> None:
@@ -332,6 +336,7 @@ def analyse(
                 time_budget=budget,
                 seed=seed,
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
+                cap=cap,
             )
     except (ValueError, RecordError) as e:
         typer.echo(f"error: {e}", err=True)

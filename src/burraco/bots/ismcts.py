@@ -252,7 +252,8 @@ class ISMCTSPlayer:
     of :meth:`choose`: a determinization starts only while one more, at the mean time one has taken, fits in the
     budget, and one still running at the deadline is dropped between two of its rollouts, so a move ends within one
     rollout (a fraction of a millisecond on the native core) of its budget unless the machine takes the core away.
-    Decisions with one legal action, or one candidate, cost nothing.
+    ``min_iterations``: with a time budget, the determinizations run whatever the time (a floor: on a loaded
+    machine the move is late rather than weak). Decisions with one legal action, or one candidate, cost nothing.
     """
 
     needs_state = False
@@ -279,6 +280,7 @@ class ISMCTSPlayer:
         per_player: bool | None = None,
         value: ValueEstimate | None = None,
         floor: float = DEFAULT_FLOOR,
+        min_iterations: int = 0,
     ) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (levels are {', '.join(LEVELS)})")
@@ -288,6 +290,8 @@ class ISMCTSPlayer:
             raise ValueError("iterations must be at least 1")
         if threads < 1:
             raise ValueError("threads must be at least 1")
+        if min_iterations < 0:
+            raise ValueError("min_iterations must be at least 0")
         self.name = self.NAME
         self.rng = random.Random(seed)
         self.iterations = iterations
@@ -316,6 +320,10 @@ class ISMCTSPlayer:
         #: difference (+9, −98 … +115 without it): a trade kept open (docs/strength.md, "More time", "The floor at
         #: 0.25 s" and "The gap to the cheater")
         self.floor = floor
+        #: with a time budget, the determinizations a decision runs at least, however long they take: on a machine
+        #: whose cores are taken by other work the search runs late rather than weak (``expert`` and every timed
+        #: spec: :func:`burraco.bots.players.dets_floor`; docs/strength.md, "A floor of determinizations")
+        self.min_iterations = min_iterations
         #: how the other hands are sampled (:class:`~burraco.bots.infer.Inference`; None: uniformly)
         self.infer = Inference.of(infer)
         #: judge a finished rollout by the seat's own points against the other players' (:func:`player_outcome`)
@@ -434,7 +442,7 @@ class ISMCTSPlayer:
             if self.iterations is not None:
                 if it >= self.iterations:
                     break
-            elif it > 0:
+            elif it >= max(1, self.min_iterations):
                 # stop unless one more iteration, at the mean cost so far, fits in the budget: the budget is a
                 # ceiling on the time per decision, not a point after which the last iteration may run
                 now = time.perf_counter()
@@ -453,7 +461,7 @@ class ISMCTSPlayer:
             late = False
             for j in active:
                 a = cands[j]
-                if it > 1 and time.perf_counter() > deadline:
+                if it > max(1, self.min_iterations) and time.perf_counter() > deadline:
                     late = True
                     for k in active:
                         if k == j:
@@ -513,12 +521,12 @@ class ISMCTSPlayer:
         per_player = self._per_player(view)
         deadline = math.inf if self.iterations is not None else t0 + self.time_budget
 
-        def work(base: native.NativeHand, seed: int, first: bool, which: list[int]) -> tuple[list[float] | None, float]:
+        def work(base: native.NativeHand, seed: int, kept: bool, which: list[int]) -> tuple[list[float] | None, float]:
             start = time.perf_counter()
             out = []
             for j in which:
                 a = cands[j]
-                if not first and time.perf_counter() > deadline:
+                if not kept and time.perf_counter() > deadline:
                     return None, time.perf_counter() - start  # past the budget: this determinization is dropped
                 h = base.clone()
                 h.apply(a)
@@ -537,13 +545,14 @@ class ISMCTSPlayer:
                 if self.iterations is not None:
                     if it >= self.iterations:
                         break
-                elif it > 0 and (
+                elif it >= max(1, self.min_iterations) and (
                     done == 0 or time.perf_counter() - t0 + cost / done > self.time_budget
-                ):  # the first determinization always; more only once one has come back and the next one fits
+                ):  # the first determinization always (and the floor's); more only once one has come back and fits
                     break
                 base = self._draw(dets, tw, seat)
                 which = list(active)
-                pending.append((which, pool.submit(work, base, tw.getrandbits(32), it == 0, which)))
+                kept = it < max(1, self.min_iterations)  # never dropped at the deadline
+                pending.append((which, pool.submit(work, base, tw.getrandbits(32), kept, which)))
                 it += 1
             if not pending:
                 break
@@ -611,7 +620,7 @@ class ISMCTSPlayer:
             if budget is not None:
                 if it >= budget:
                     break
-            elif it > 0 and time.perf_counter() >= deadline:
+            elif it >= max(1, self.min_iterations) and time.perf_counter() >= deadline:
                 break
             it += 1
             g = sample(rng)

@@ -48,6 +48,23 @@ DEFAULT_SECONDS = 1.0
 #: ``expert``, the level for people above ``hard``: the search at this many seconds a move (``ismcts:0.5s``)
 EXPERT_SECONDS = 0.5
 
+#: a timed search (``expert``, ``ismcts:Ts``, ``cheat:Ts``) runs at least this many determinizations per second of its
+#: budget whatever the machine's load (:func:`dets_floor`; issue 38): a quiet core runs 1,000–7,500 a second (a
+#: median of 2,260 at ``expert``'s 0.5 s), so the floor never binds there; where other work takes the core, the move
+#: is late rather than weak (``expert``: 400 determinizations, where ``ismcts:300`` already beats ``hard`` by +702 a
+#: deal; with a quarter of a core its moves take 0.74 s, at most 1.8 s; docs/strength.md, "A floor of
+#: determinizations")
+DETS_FLOOR_PER_SECOND = 800
+
+
+def dets_floor(seconds: float) -> int:
+    """The determinizations a search of ``seconds`` a move runs at least (:data:`DETS_FLOOR_PER_SECOND`).
+
+    >>> dets_floor(EXPERT_SECONDS), dets_floor(0.25), dets_floor(0.001)
+    (400, 200, 1)
+    """
+    return max(1, round(DETS_FLOOR_PER_SECOND * seconds))
+
 #: every accepted spelling, with what it seats (``burraco players`` prints this table)
 SPELLINGS: tuple[tuple[str, str], ...] = (
     ("random", "a uniform choice among the legal actions"),
@@ -127,7 +144,8 @@ class PlayerSpec:
         if iterations is not None:
             return lambda seed: cls(seed=seed, iterations=iterations, infer=infer, threads=threads)
         seconds = DEFAULT_SECONDS if self.seconds is None else self.seconds
-        return lambda seed: cls(seed=seed, time_budget=seconds, infer=infer, threads=threads)
+        floor = dets_floor(seconds)
+        return lambda seed: cls(seed=seed, time_budget=seconds, infer=infer, threads=threads, min_iterations=floor)
 
 
 def parse_spec(text: str) -> PlayerSpec:
@@ -296,6 +314,7 @@ def parse_player(text: str) -> PlayerFactory:
 
 __all__ = [
     "ACCEPTED",
+    "DETS_FLOOR_PER_SECOND",
     "DEFAULT_SECONDS",
     "EXPERT_SECONDS",
     "PlayerFactory",
@@ -304,6 +323,7 @@ __all__ = [
     "SEARCH_KINDS",
     "SPELLINGS",
     "canonical_player",
+    "dets_floor",
     "level_word",
     "parse_player",
     "parse_spec",

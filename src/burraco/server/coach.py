@@ -12,8 +12,9 @@ per address and on the server; its progress streams to the page; the result is k
   (one worker process each, so a few users never take every core). A refusal says which, in the page's language.
 * **The work.** :func:`burraco.analysis.analyse` of the seat with
   :attr:`~burraco.server.config.ServerConfig.coach_iterations` sampled deals per decision and the seed
-  :data:`SEED`, in a process of a pool; its progress comes back through a queue that a thread hands to the event
-  loop. ``burraco analyse RECORD --seat S --iterations N`` gives the same judgement from the downloaded record.
+  :data:`SEED`, each loss measured on up to :attr:`~burraco.server.config.ServerConfig.coach_cap` samples, in a
+  process of a pool; its progress comes back through a queue that a thread hands to the event loop. ``burraco
+  analyse RECORD --seat S --iterations N --cap C`` gives the same judgement from the downloaded record.
 * **Kept.** The analysis is stored with the game (:mod:`~burraco.server.coach_store`): asking again answers at
   once, and the record download carries every analysis of the game under ``"analysis"``.
 
@@ -74,7 +75,7 @@ def _worker_init(queue: Any) -> None:
     _progress_queue = queue
 
 
-def _work(job: int, record: dict[str, Any], seat: str, iterations: int, seed: int) -> dict[str, Any]:
+def _work(job: int, record: dict[str, Any], seat: str, iterations: int, seed: int, cap: int) -> dict[str, Any]:
     """The analysis of ``seat``'s decisions in ``record`` (in a worker process), its progress sent as
     ``(job, done, total)``."""
     queue = _progress_queue
@@ -83,7 +84,7 @@ def _work(job: int, record: dict[str, Any], seat: str, iterations: int, seed: in
         if queue is not None:
             queue.put((job, done, total))
 
-    return analyse(record, [seat], iterations=iterations, seed=seed, progress=progress).to_json()
+    return analyse(record, [seat], iterations=iterations, seed=seed, progress=progress, cap=cap).to_json()
 
 
 # ----- in the server ------------------------------------------------------------------------------------------------
@@ -236,7 +237,7 @@ class Coach:
         job = Job(self._next_id, key[0], key[1], key[2], user, ip)
         self.jobs[key] = job
         self._by_id[job.id] = job
-        fut = pool.submit(_work, job.id, record, job.seat, self.config.coach_iterations, SEED)
+        fut = pool.submit(_work, job.id, record, job.seat, self.config.coach_iterations, SEED, self.config.coach_cap)
         task = asyncio.create_task(self._finish(job, asyncio.wrap_future(fut)))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -335,8 +336,8 @@ class Coach:
 
 def merged(stored: dict[str, dict[str, Any]], seats: Sequence[str]) -> dict[str, Any] | None:
     """The analyses of several seats of one game as one (``burraco-analysis/1``): their decisions in the order of
-    the record. Those made with another budget or seed than the first seat's are left out (one analysis has one
-    of each); unreadable ones too. None when nothing is left."""
+    the record. Those made with another budget, seed or measurement cap than the first seat's are left out (one
+    analysis has one of each); unreadable ones too. None when nothing is left."""
     parts: list[Analysis] = []
     for seat in seats:
         if seat in stored:
@@ -345,10 +346,11 @@ def merged(stored: dict[str, dict[str, Any]], seats: Sequence[str]) -> dict[str,
     if not parts:
         return None
     first = parts[0]
-    same = [p for p in parts if (p.rules, p.iterations, p.seed) == (first.rules, first.iterations, first.seed)]
+    key = (first.rules, first.iterations, first.seed, first.cap)
+    same = [p for p in parts if (p.rules, p.iterations, p.seed, p.cap) == key]
     decisions = sorted((d for p in same for d in p.decisions), key=lambda d: (d.hand, d.index))
     return Analysis(first.rules, tuple(s for p in same for s in p.seats), first.iterations, first.seed,
-                    decisions).to_json()
+                    decisions, cap=first.cap).to_json()
 
 
 def texts(analysis: dict[str, Any], players: int, lang: str) -> dict[str, Any]:

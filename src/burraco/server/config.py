@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..analysis import MEASURE_CAP
+
 
 def default_db_url() -> str:
     """``BURRACO_DB`` when set, else an SQLite file in the user's data folder (created on demand)."""
@@ -115,6 +117,10 @@ class ServerConfig:
     #: sampled deals per decision on which the coach chooses the best move (``burraco analyse``'s
     #: ``--iterations``; the default is the hint's budget, so the coach never marks the hint's move)
     coach_iterations: int = field(default_factory=lambda: int(_env_float("BURRACO_COACH_ITERATIONS", 32)))
+    #: the most independent samples on which the coach measures a decision's loss (``burraco analyse``'s ``--cap``,
+    #: ``BURRACO_COACH_CAP``; default :data:`burraco.analysis.MEASURE_CAP`): a smaller cap makes an analysis faster
+    #: on a busy server, its marks rarer (a loss must be larger to be significant) but never a hint's move
+    coach_cap: int = field(default_factory=lambda: int(_env_float("BURRACO_COACH_CAP", MEASURE_CAP)))
     #: who may create a tournament (``BURRACO_DIRECTOR_SIGNIN``): ``auto`` — a director's sign-in on a public
     #: server (listening beyond this machine: :attr:`public`), anyone on a local one; ``on`` — always; ``off`` —
     #: never (a club's own machine); ``account`` — only a signed-in account (docs/accounts.md) may, the password
@@ -134,6 +140,8 @@ class ServerConfig:
     def __post_init__(self) -> None:
         if self.director_signin not in ("auto", "on", "off", "account"):
             raise ValueError(f"BURRACO_DIRECTOR_SIGNIN must be auto, on, off or account (got {self.director_signin!r})")
+        if self.coach_cap < 2:
+            raise ValueError(f"BURRACO_COACH_CAP must be at least 2 samples (got {self.coach_cap})")
 
     @property
     def signin_required(self) -> bool:
