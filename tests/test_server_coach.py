@@ -194,10 +194,12 @@ def test_only_the_seat_a_token_holds_and_only_a_finished_game(server: ThreadServ
 
 @pytest.fixture(scope="module")
 def slow(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    """One worker, two analyses per address, and a budget that makes an analysis last long enough (a second or
-    more) to be asked something else meanwhile."""
+    """One worker and two analyses per address. An analysis lasts long enough to be asked something else meanwhile
+    (the requests follow each other within milliseconds): the random take-over's moves are rarely the hint's, so most
+    of its decisions get the second look, 128 samples of every candidate, and their loss measured."""
     db = tmp_path_factory.mktemp("db") / "slow.sqlite3"
-    with thread_server(fast_config(sqlite_url(db), coach_iterations=60, coach_workers=1, coach_per_ip=2, coach_cap=CAP)) as s:
+    with thread_server(fast_config(sqlite_url(db), coach_iterations=ITERATIONS, coach_workers=1, coach_per_ip=2,
+                                   coach_cap=CAP)) as s:
         yield s
 
 
@@ -242,8 +244,8 @@ def test_one_analysis_at_a_time_per_user_and_on_the_server(slow: ThreadServer) -
 
 
 def test_analyses_per_address(tmp_path: Path) -> None:
-    with thread_server(fast_config(sqlite_url(tmp_path / "addr.sqlite3"), coach_iterations=40, coach_workers=2,
-                                   coach_per_ip=1, coach_cap=CAP)) as s:
+    with thread_server(fast_config(sqlite_url(tmp_path / "addr.sqlite3"), coach_iterations=ITERATIONS,
+                                   coach_workers=2, coach_per_ip=1, coach_cap=CAP)) as s:
         pair = finished(s, humans=2)
         running = Stream(s, pair["id"], 0, pair["tokens"]["N"])
         status, err = ask(s, pair["id"], 0, pair["tokens"]["S"], lang="de")
