@@ -141,6 +141,30 @@ def test_replay_missing_file_exit_2(tmp_path: Path) -> None:
     assert out["error"] == "record"
 
 
+def test_replay_of_a_file_skips_the_command_line_libraries_and_answers_as_the_full_command(
+    records: dict[str, Path], tmp_path: Path
+) -> None:
+    """``burraco replay FILE``, run once per case by outside suites, loads neither Typer nor Rich (burraco.launch);
+    its output and exit status are those of the full command (both print burraco.replay_cmd's) (``replay`` with an option goes through it)."""
+    from typer.testing import CliRunner
+
+    from burraco.cli import app
+
+    probe = (
+        "import sys\nimport burraco.launch as l\nsys.argv = ['burraco', 'replay', sys.argv[1]]\n"
+        "try:\n    l.main()\nexcept SystemExit as e:\n"
+        "    print(e.code, 'typer' in sys.modules, 'rich' in sys.modules, file=sys.stderr)\n"
+    )
+    missing = str(tmp_path / "." / "nope.json")
+    for f in [*(str(records[k]) for k in ("good", "illegal", "notjson")), missing]:
+        p = run([sys.executable, "-c", probe, f])
+        code, typer_loaded, rich_loaded = p.stderr.split()
+        assert (typer_loaded, rich_loaded) == ("False", "False"), p.stderr
+        full = CliRunner().invoke(app, ["replay", f])
+        assert (int(code), p.stdout) == (full.exit_code, full.output), f
+    assert "cannot read " + str(tmp_path / "nope.json") in run(REPLAY + [missing]).stdout
+
+
 def test_replay_reads_standard_input(records: dict[str, Path]) -> None:
     p = run(REPLAY + ["-"], stdin=records["good"].read_text())
     assert p.returncode == 0

@@ -264,7 +264,7 @@ def play_out_by_touch(page: Any, scorers: list[str], check_every: int = 5) -> li
 def test_a_whole_hand_by_touch_at_360x740(server: ThreadServer, browser: Any) -> None:
     t = create(server.url, preset="italian", hands=1,
                seats=[{"kind": "human", "name": "Anna"}] + [{"kind": "computer", "level": "heuristic:easy"}] * 3)
-    page = open_table(browser, server.url + t["links"]["N"], 360, 740)
+    page = open_table(browser, server.url + t["links"]["N"], 360, 740, motion=True)  # the flights, as most see them
     moves = play_out_by_touch(page, SCORERS[4])
     assert any(a.split()[1] == "discard" for a in moves) and page.errors == []
     assert page.locator("[data-testid=winner]").is_visible()

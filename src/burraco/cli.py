@@ -181,8 +181,6 @@ def replay(
     """Replay a record through the engine and print the result as JSON (exit 0 ok, 1 illegal action, 2 bad record).
 
     A JSON-lines file gives one result a line, its line number first ("line"); the exit status is the worst one."""
-    from .record import replay_lines, replay_text
-
     if watch:
         from .tui.run import PlayError
         from .tui.run import watch as watch_record
@@ -193,20 +191,9 @@ def replay(
             typer.echo(f"error: {e}", err=True)
             raise typer.Exit(2) from e
 
-    try:
-        text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        print(json.dumps({"ok": False, "error": "record", "message": f"cannot read {file}: {e}"}))
-        raise typer.Exit(2) from e
-    many = replay_lines(text)
-    if many is not None:  # JSON lines: one compact result a line
-        results, status = many
-        for res in results:
-            print(json.dumps(res, ensure_ascii=False))
-        raise typer.Exit(status)
-    out, status = replay_text(text)
-    print(json.dumps(out, indent=1, ensure_ascii=False))
-    raise typer.Exit(status)
+    from .replay_cmd import replay_file
+
+    raise typer.Exit(replay_file(str(file)))
 
 
 def read_record(file: Path, game: int | None) -> dict[str, Any]:
