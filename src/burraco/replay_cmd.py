@@ -1,6 +1,6 @@
 """``burraco replay FILE``: a record file (or standard input) replayed through the engine and the result printed
 as RECORDS.md §5 says, shared by the console script's quick path (:mod:`burraco.launch`) and the full command line
-(:func:`burraco.cli.replay`)."""
+(``burraco.cli.replay``)."""
 
 from __future__ import annotations
 
