@@ -66,12 +66,15 @@ LOOKS = int(math.log2(MEASURE_CAP // MEASURE_START)) + 1
 
 
 def looks(cap: int) -> int:
-    """The looks at a loss measured up to ``cap`` samples (:data:`MEASURE_START`, twice as many at each look).
+    """The looks at a loss measured up to ``cap`` samples (:data:`MEASURE_START`, twice as many at each look, the
+    last one up to ``cap``: 16, 32, 64, 100 for a cap of 100).
 
-    >>> looks(MEASURE_CAP) == LOOKS, looks(64), looks(16)
-    (True, 3, 1)
+    >>> looks(MEASURE_CAP) == LOOKS, looks(64), looks(100), looks(16), looks(8)
+    (True, 3, 4, 1, 1)
     """
-    return max(1, int(math.log2(max(1, cap // MEASURE_START))) + 1)
+    return 1 if cap <= MEASURE_START else math.ceil(math.log2(cap / MEASURE_START)) + 1
+
+
 #: the second look's runners-up measured with its best on the independent samples, the loss being the better one's
 #: there: where two moves of about the same value lead the second look, another analysis seed may rank them the other
 #: way round, and the loss would be measured against the other (docs/analysis.md: agreement across seeds 77.6 % →
@@ -201,7 +204,7 @@ class Analysis:
                 iterations=int(d["iterations"]),
                 seed=int(d["seed"]),
                 decisions=[Decision.from_json(x) for x in d["decisions"]],
-                cap=int(d.get("measure", {}).get("cap", MEASURE_CAP)),
+                cap=int(d["measure"].get("cap", MEASURE_CAP)) if isinstance(d.get("measure"), dict) else MEASURE_CAP,
             )
         except (KeyError, TypeError) as e:
             raise ValueError(f"not an analysis ({FORMAT}): {e}") from e
