@@ -1,6 +1,6 @@
 """The ``burraco`` console script. ``burraco replay FILE`` — the command outside test suites run once per case
 (RECORDS.md §5, ../shared/conformance) — goes straight to :func:`burraco.replay_cmd.replay_file` without loading
-the command line's libraries (Typer, Rich, the tournament commands: a third of the command's time); every other
+the command line's libraries (Typer, Rich, the tournament commands: half of the command's CPU time); every other
 command, and ``replay`` with an option, goes through ``burraco.cli.main``."""
 
 from __future__ import annotations
