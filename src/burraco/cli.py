@@ -14,6 +14,7 @@ import typer
 from rich.console import Console
 from typer.core import TyperCommand, TyperGroup
 
+from .analysis import MEASURE_CAP
 from .rules import Rules, RulesError, preset
 
 
@@ -294,8 +295,9 @@ def analyse(
     ),
     seed: int = typer.Option(0, "--seed", help="seed of the sampled hidden cards and the rollouts"),
     cap: int = typer.Option(
-        1024, "--cap", min=2,
-        help="the most samples on which a decision's loss is measured (1024; fewer: faster, and fewer marks)",
+        MEASURE_CAP, "--cap", min=2,
+        help=f"the most samples on which a decision's loss is measured ({MEASURE_CAP}; fewer: faster, and fewer "
+        "marks)",
     ),
     as_json: bool = typer.Option(False, "--json", help="print the analysis as JSON (docs/analysis.md)"),
     out: Path | None = typer.Option(None, "--out", help="write the record annotated with the analysis here"),

@@ -426,6 +426,7 @@ class ISMCTSPlayer:
         # with a time budget, a determinization still running at the deadline is dropped between two of its
         # rollouts (its candidates' values must come from the same cards): the move ends within one rollout of it
         deadline = math.inf if self.iterations is not None else t0 + self.time_budget
+        least = max(1, self.min_iterations)  # the determinizations run whatever the time
         it = 0
         active = list(range(len(cands)))
         checkpoint = 16
@@ -442,7 +443,7 @@ class ISMCTSPlayer:
             if self.iterations is not None:
                 if it >= self.iterations:
                     break
-            elif it >= max(1, self.min_iterations):
+            elif it >= least:
                 # stop unless one more iteration, at the mean cost so far, fits in the budget: the budget is a
                 # ceiling on the time per decision, not a point after which the last iteration may run
                 now = time.perf_counter()
@@ -461,7 +462,7 @@ class ISMCTSPlayer:
             late = False
             for j in active:
                 a = cands[j]
-                if it > max(1, self.min_iterations) and time.perf_counter() > deadline:
+                if it > least and time.perf_counter() > deadline:
                     late = True
                     for k in active:
                         if k == j:
@@ -520,6 +521,7 @@ class ISMCTSPlayer:
         level, depth, seat, value = self.level, self.rollout_depth, view.seat, self.value
         per_player = self._per_player(view)
         deadline = math.inf if self.iterations is not None else t0 + self.time_budget
+        least = max(1, self.min_iterations)  # the determinizations run whatever the time
 
         def work(base: native.NativeHand, seed: int, kept: bool, which: list[int]) -> tuple[list[float] | None, float]:
             start = time.perf_counter()
@@ -545,13 +547,13 @@ class ISMCTSPlayer:
                 if self.iterations is not None:
                     if it >= self.iterations:
                         break
-                elif it >= max(1, self.min_iterations) and (
+                elif it >= least and (
                     done == 0 or time.perf_counter() - t0 + cost / done > self.time_budget
                 ):  # the first determinization always (and the floor's); more only once one has come back and fits
                     break
                 base = self._draw(dets, tw, seat)
                 which = list(active)
-                kept = it < max(1, self.min_iterations)  # never dropped at the deadline
+                kept = it < least  # never dropped at the deadline
                 pending.append((which, pool.submit(work, base, tw.getrandbits(32), kept, which)))
                 it += 1
             if not pending:
@@ -614,13 +616,14 @@ class ISMCTSPlayer:
             return root_cands[0][0]
         players = [HeuristicPlayer(self.level, seed=rng.getrandbits(32)) for _ in range(view.players)]
         deadline = math.inf if self.iterations is not None else self._started + self.time_budget
+        least = max(1, self.min_iterations)  # the determinizations run whatever the time
         budget = self.iterations
         it = 0
         while True:
             if budget is not None:
                 if it >= budget:
                     break
-            elif it >= max(1, self.min_iterations) and time.perf_counter() >= deadline:
+            elif it >= least and time.perf_counter() >= deadline:
                 break
             it += 1
             g = sample(rng)
