@@ -360,9 +360,8 @@ def main() -> None:
             "truth_lost_per_hand": mean_interval([sum(t["true_loss"] for t in row["truth"]) for row in truths])
             if truths else None,
             "result": mean_interval([row["result"] for row in mine]),
-            "marks_per_hand": round(statistics.fmean(sum(row["marks"].values()) for row in rows
-                                                     if row["level"] == level), 2),
-            "max_marks_in_a_hand": max(sum(row["marks"].values()) for row in rows if row["level"] == level),
+            "marks_per_hand": round(statistics.fmean(sum(row["marks"].values()) for row in mine), 2),
+            "max_marks_in_a_hand": max(sum(row["marks"].values()) for row in mine),
         }
     # the levels on the same deals: each neighbouring pair's paired difference of points lost per decision
     # (and of the hand's result: South's side's total minus the other side's, b's minus a's)

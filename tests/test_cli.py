@@ -145,7 +145,8 @@ def test_replay_of_a_file_skips_the_command_line_libraries_and_answers_as_the_fu
     records: dict[str, Path], tmp_path: Path
 ) -> None:
     """``burraco replay FILE``, run once per case by outside suites, loads neither Typer nor Rich (burraco.launch);
-    its output and exit status are those of the full command (both print burraco.replay_cmd's) (``replay`` with an option goes through it)."""
+    its output and exit status are those of the full command (``replay`` with an option), both printing
+    burraco.replay_cmd's."""
     from typer.testing import CliRunner
 
     from burraco.cli import app

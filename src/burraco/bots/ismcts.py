@@ -345,6 +345,13 @@ class ISMCTSPlayer:
         self.last_rollouts = 0
 
     # ------------------------------------------------------------------------------------------------------------
+
+    @property
+    def _least(self) -> int:
+        """The determinizations a decision runs whatever the time: the first (its candidates need values) and the
+        floor's (:attr:`min_iterations`)."""
+        return max(1, self.min_iterations)
+
     def choose(self, view: View, legal: list[Action]) -> Action:
         self._started = time.perf_counter()  # the budget counts from here: ranking and sampling set-up included
         if len(legal) == 1:
@@ -426,7 +433,7 @@ class ISMCTSPlayer:
         # with a time budget, a determinization still running at the deadline is dropped between two of its
         # rollouts (its candidates' values must come from the same cards): the move ends within one rollout of it
         deadline = math.inf if self.iterations is not None else t0 + self.time_budget
-        least = max(1, self.min_iterations)  # the determinizations run whatever the time
+        least = self._least
         it = 0
         active = list(range(len(cands)))
         checkpoint = 16
@@ -521,7 +528,7 @@ class ISMCTSPlayer:
         level, depth, seat, value = self.level, self.rollout_depth, view.seat, self.value
         per_player = self._per_player(view)
         deadline = math.inf if self.iterations is not None else t0 + self.time_budget
-        least = max(1, self.min_iterations)  # the determinizations run whatever the time
+        least = self._least
 
         def work(base: native.NativeHand, seed: int, kept: bool, which: list[int]) -> tuple[list[float] | None, float]:
             start = time.perf_counter()
@@ -616,7 +623,7 @@ class ISMCTSPlayer:
             return root_cands[0][0]
         players = [HeuristicPlayer(self.level, seed=rng.getrandbits(32)) for _ in range(view.players)]
         deadline = math.inf if self.iterations is not None else self._started + self.time_budget
-        least = max(1, self.min_iterations)  # the determinizations run whatever the time
+        least = self._least
         budget = self.iterations
         it = 0
         while True:
